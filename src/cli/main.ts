@@ -1,0 +1,64 @@
+// The CLI is a thin layer: each command module parses its flags and calls into src/.
+import { Command, CommanderError } from 'commander';
+import { CliError, EXIT } from './exit.js';
+import { CTK_NAME, CTK_VERSION } from '../version.js';
+import { register as registerRun } from './run-command.js';
+import { register as registerValidate } from './validate-command.js';
+import { register as registerList } from './list-command.js';
+import { register as registerIdentity } from './identity-command.js';
+import { register as registerReferenceHost } from './reference-host-command.js';
+import { register as registerInit } from './init-command.js';
+import { register as registerCoverage } from './coverage-command.js';
+import { register as registerSelftest } from './selftest-command.js';
+import { register as registerVerifyReport } from './verify-report-command.js';
+import { register as registerClaim } from './claim-command.js';
+
+export function buildProgram(): Command {
+  const program = new Command();
+  program
+    .name(CTK_NAME)
+    .description('Conformance test kit for the Agent Hooks specification (AGENT-HOOKS-0.1)')
+    .version(CTK_VERSION)
+    .exitOverride()
+    .configureOutput({ outputError: (text, write) => write(text) });
+  for (const register of [
+    registerRun,
+    registerValidate,
+    registerList,
+    registerIdentity,
+    registerReferenceHost,
+    registerInit,
+    registerCoverage,
+    registerSelftest,
+    registerVerifyReport,
+    registerClaim,
+  ]) {
+    register(program);
+  }
+  return program;
+}
+
+/** Runs the CLI and returns the exit code; never throws, never prints a stack trace. */
+export async function main(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+    return typeof process.exitCode === 'number' ? process.exitCode : EXIT.ok;
+  } catch (error) {
+    if (error instanceof CliError) {
+      process.stderr.write(`${CTK_NAME}: ${error.message}\n`);
+      return error.exitCode;
+    }
+    if (error instanceof CommanderError) {
+      // --help and --version exit 0; every other parse problem is a usage error.
+      return error.exitCode === 0 ? EXIT.ok : EXIT.badInput;
+    }
+    const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    process.stderr.write(
+      `${CTK_NAME}: internal error (${message}). This is a bug in the CTK, not a verdict on your host; nothing was passed. ` +
+        `Set AGENT_HOOKS_CTK_DEBUG=1 to see the stack.\n`,
+    );
+    if (process.env.AGENT_HOOKS_CTK_DEBUG && error instanceof Error) process.stderr.write(`${error.stack}\n`);
+    return EXIT.internal;
+  }
+}

@@ -1,0 +1,166 @@
+// The harness contract: the one interface the runner drives every host through
+// (in-process module, stdio subprocess, or the built-in reference host).
+// The runner knows nothing of any one host; a host is an adapter behind this.
+
+import type {
+  ApprovalRequest,
+  Composition,
+  InterceptionRecord,
+  Json,
+  JsonObject,
+  Knob,
+  Mode,
+  Profile,
+} from '../core/types.js';
+
+export const HARNESS_PROTOCOL = 'agent-hooks-ctk/1';
+
+/** Capabilities a vector may require (VECTOR-FORMAT §1) plus the CTK's own extensions. */
+export const CAPABILITIES = [
+  'model_calls',
+  'tool_calls',
+  'parallel_tool_calls',
+  'streaming',
+  'multi_turn',
+  'int64_json',
+  'bigint_json',
+  'buffered_output',
+  'incremental_output',
+  // CTK grammar extensions (HARNESS.md): a host declares it can carry out these faults/forms.
+  'raw_interceptor_return',
+  'hang_faults',
+  'result_labels_resurfacing',
+] as const;
+export type Capability = (typeof CAPABILITIES)[number];
+
+export type ToolSeamPosture = 'continue' | 'terminate';
+
+/** §13.1: the declared surface. Everything a vector may need is declared here, and skips are decided against it. */
+export interface HostSurface {
+  name: string;
+  version: string;
+  /** Set by stdio hosts; checked against HARNESS_PROTOCOL. */
+  protocol?: string;
+  /** SDK language and version for the §13.3 claim tuple, e.g. {lang: "typescript", version: "0.1.0"}. */
+  sdk?: { lang: string; version: string };
+  capabilities: string[];
+  /** §12.1a: defaults to true; false MUST be declared explicitly. */
+  buffered_output: boolean;
+  /** §7.2: supported profiles, each with the knob values it supports (knobs the profile consults only). */
+  profiles: Partial<Record<Profile, Partial<Record<Knob, string[]>>>>;
+  /** §10.1: providers the host can run with: "jcs-sha256", null, host-defined names (e.g. "ctk-fault"). */
+  identity_providers: Array<string | null>;
+  /** §8 */
+  modes: Mode[];
+  /** VECTOR-FORMAT §2.7: declared postures; tool_seam_host_error defaults to "continue". */
+  postures: { tool_seam_host_error: ToolSeamPosture; [name: string]: string };
+  /** §12.3 bounds the host enforces, for the report (informative). */
+  bounds?: { max_context_bytes?: number; max_depth?: number };
+}
+
+/** What a scripted interceptor tells the host-side proxy to do for one context. */
+export type InterceptorAction =
+  | { kind: 'return'; value: Json }
+  | { kind: 'raise'; message?: string }
+  | { kind: 'mutate' }
+  | { kind: 'hang' };
+
+/** What a scripted resolver tells the host-side proxy to do for one request. */
+export type ResolverAction = { kind: 'return'; value: Json } | { kind: 'raise'; message?: string } | { kind: 'hang' };
+
+/** The CTK side of one registered interceptor. The runner records what it is shown. */
+export interface ScriptedInterceptor {
+  index: number;
+  name: string;
+  decide(context: JsonObject): Promise<InterceptorAction>;
+}
+
+export interface ScriptedResolver {
+  decide(request: ApprovalRequest): Promise<ResolverAction>;
+}
+
+/** The CTK's mock model: the Nth call receives the Nth scripted response. */
+export interface ModelRequest {
+  model_id: string;
+  messages: Json;
+}
+export interface ModelResponse {
+  content: Json;
+  tool_calls: Array<{ id: string; name: string; args: JsonObject }>;
+  finish_reason: string;
+}
+export interface ToolCallRequest {
+  id: string;
+  name: string;
+  args: Json;
+}
+export interface ToolCallResult {
+  value: Json;
+  is_error: boolean;
+}
+
+/** Scenario as the vector states it (VECTOR-FORMAT §2, plus the CTK extensions). */
+export interface Scenario {
+  input?: { content: Json; role: string };
+  /** Extension (multi_turn): several input → … → output cycles in one session. */
+  inputs?: Array<{ content: Json; role: string }>;
+  tools?: Array<{ name: string; schema?: Json; behavior: Array<{ when_args?: Json; return: Json; is_error?: boolean }> }>;
+  model_script?: Array<{ respond: JsonObject }>;
+  /** Extension (parallel_tool_calls): run a response's tool calls concurrently. */
+  parallel_tools?: boolean;
+  [key: string]: Json | undefined;
+}
+
+/** Everything a host needs for one vector. */
+export interface RunSetup {
+  vector_id: string;
+  scenario: Scenario;
+  mode: Mode;
+  /** As the vector states it; the host fills §7.2 defaults for knobs left unset. */
+  composition: Composition;
+  /** "jcs-sha256", null, or a host-defined name such as "ctk-fault" (compute throws on every call). */
+  identity_provider: string | null;
+  interceptors: ScriptedInterceptor[];
+  /** null: no resolver registered (§9: a liftable deny then stands as a plain deny). */
+  resolver: ScriptedResolver | null;
+  /** Paths the harness's approval redactor replaces with "[redacted]" in the request context; null: no redactor. */
+  redact_for_approval: string[] | null;
+  /** §7: per-vector interceptor timeout; undefined: the host default (5000 ms). */
+  interceptor_timeout_ms?: number;
+  /** §9: per-vector resolver timeout; undefined: the host default. */
+  resolver_timeout_ms?: number;
+  /** The CTK's mocks. The runner asserts on its own observations of these. */
+  model: (request: ModelRequest) => Promise<ModelResponse>;
+  tools: (call: ToolCallRequest) => Promise<ToolCallResult>;
+}
+
+export type RunOutcome = 'completed' | 'blocked' | 'error';
+
+/** What the host reports after run() (VECTOR-FORMAT §6). */
+export interface RunReport {
+  outcome: RunOutcome;
+  /** The (possibly transformed) output content of the last turn; null when blocked. */
+  final_output: Json;
+  /** Extension (multi_turn): every turn's output, null for a blocked turn. */
+  outputs?: Json[];
+  error?: string;
+  /** (input_identity, enforced_identity) of every emission, in order. */
+  identities: Array<{ input_identity: string | null; enforced_identity: string | null }>;
+  /** The wire-shaped §10.3 record of every emission, in order. */
+  records: InterceptionRecord[] | JsonObject[];
+  /** Host log lines (stdio stderr), kept in traces. */
+  log?: string[];
+}
+
+/** The four methods. */
+export interface Harness {
+  describe(): Promise<HostSurface>;
+  setup(run: RunSetup): Promise<void>;
+  run(): Promise<RunReport>;
+  teardown(): Promise<void>;
+  /** Optional: release the process/resources after the last vector. */
+  close?(): Promise<void>;
+}
+
+/** An in-process harness module exports `createHarness` (or a default export) of this type. */
+export type HarnessFactory = (options?: Record<string, unknown>) => Harness | Promise<Harness>;

@@ -1,0 +1,62 @@
+// The conformance report as data (rendered second by the reporters).
+// report.json is exactly this shape.
+
+import type { HostSurface } from '../harness/contract.js';
+
+export type VectorStatus = 'pass' | 'fail' | 'skip';
+
+/** One failed check of a vector: which rule, where, what was expected and what happened. */
+export interface Failure {
+  /** Spec clause the failed check enforces, e.g. "3.1" or "10.3". */
+  clause: string;
+  /** What kind of check failed: "expect.records[0].assert", "invariant.sequence", "harness", "internal", … */
+  check: string;
+  /** Path inside the observed object (dotted), when there is one. */
+  path?: string;
+  expected?: unknown;
+  got?: unknown;
+  message: string;
+}
+
+export interface VectorResult {
+  id: string;
+  title: string;
+  part: string;
+  spec_clause: string;
+  status: VectorStatus;
+  /** Why it was skipped (always present on a skip) or a one-line summary of the failure. */
+  reason?: string;
+  failures: Failure[];
+  /** sha256 over the vector's RFC 8785 canonical bytes, "sha256:<hex>". */
+  digest: string;
+  /** The file the vector came from, relative to the working directory. */
+  file?: string;
+  duration_ms: number;
+}
+
+export interface PartSummary {
+  part: string;
+  passed: number;
+  failed: number;
+  skipped: number;
+}
+
+export interface RunEnvironment {
+  node: string;
+  platform: string;
+  arch: string;
+  harness: string;
+  started_at: string;
+  finished_at: string;
+}
+
+export interface ConformanceReport {
+  ctk: { name: string; version: string };
+  spec: string;
+  host: { name: string; version: string; surface: HostSurface };
+  suite: { digest: string; vectors: number; sources?: string[] };
+  summary: { total: number; passed: number; failed: number; skipped: number };
+  parts: PartSummary[];
+  results: VectorResult[];
+  environment?: RunEnvironment;
+}
