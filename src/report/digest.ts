@@ -1,13 +1,93 @@
-// Vector and suite digests for reproducible reports. STUB: owned by the reports issue.
+// Vector and suite digests for reproducible reports (§13.2: a claim is re-runnable against the same vectors).
+//
+// Vector digest preimage: the vector's RFC 8785 canonical JSON, UTF-8 encoded, as parsed by the
+// runner (lossless-json). Objects sort their members by UTF-16 code units, no insignificant
+// whitespace, strings use ECMAScript JSON.stringify escapes, numbers use ECMAScript
+// Number::toString. Two documented extensions keep the digest total and injective over values that
+// RFC 8785 itself refuses but vectors legitimately carry to exercise the §4.4/§10.2 guards:
+//   - a number a double cannot hold exactly (a LosslessNumber whose text is not a safe number, e.g.
+//     9007199254740993) is written as its source text, verbatim;
+//   - a lone surrogate in a string is written as a lowercase \udxxx escape (well-formed JSON.stringify).
+// For every I-JSON value the bytes equal the RFC 8785 bytes. (We do not call the identity
+// canonicalizer: it must reject exactly those values, §10.2, while a digest must cover them.)
+//
+// Suite digest preimage: for each vector, sorted by id (UTF-16 code units), the line
+// "<id> <vector digest>\n"; the lines concatenated, UTF-8 encoded, SHA-256, "sha256:" + lowercase hex.
 import { createHash } from 'node:crypto';
+import { isSafeNumber } from 'lossless-json';
 
-/** "sha256:<hex>" over the vector's canonical JSON bytes. */
+/** "sha256:<hex>" over the vector's canonical JSON bytes (see the preimage above). */
 export function vectorDigest(vector: unknown): string {
-  return 'sha256:' + createHash('sha256').update(JSON.stringify(vector)).digest('hex');
+  return sha256(canonicalVectorJson(vector));
 }
 
-/** "sha256:<hex>" over each vector's digest in id order. */
+/** "sha256:<hex>" over "<id> <digest>\n" for each entry, in id order. */
 export function suiteDigest(entries: ReadonlyArray<{ id: string; digest: string }>): string {
-  const sorted = [...entries].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  return 'sha256:' + createHash('sha256').update(sorted.map((e) => `${e.id} ${e.digest}\n`).join('')).digest('hex');
+  return sha256(suiteDigestPreimage(entries));
+}
+
+/** The exact text the suite digest hashes. */
+export function suiteDigestPreimage(entries: ReadonlyArray<{ id: string; digest: string }>): string {
+  const sorted = [...entries].sort((a, b) => compareCodeUnits(a.id, b.id));
+  return sorted.map((e) => `${e.id} ${e.digest}\n`).join('');
+}
+
+/** The exact text a vector digest hashes. Throws DigestInputError on a value JSON cannot carry. */
+export function canonicalVectorJson(value: unknown): string {
+  return serialize(value, '$');
+}
+
+export class DigestInputError extends Error {
+  constructor(
+    readonly path: string,
+    detail: string,
+  ) {
+    super(`cannot digest the value at ${path}: ${detail}`);
+    this.name = 'DigestInputError';
+  }
+}
+
+function sha256(text: string): string {
+  return 'sha256:' + createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+function compareCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function isLossless(value: object): value is { isLosslessNumber: true; value: string } {
+  const v = value as { isLosslessNumber?: unknown; value?: unknown };
+  return v.isLosslessNumber === true && typeof v.value === 'string';
+}
+
+function serialize(value: unknown, path: string): string {
+  if (value === null) return 'null';
+  switch (typeof value) {
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'string':
+      return JSON.stringify(value);
+    case 'number':
+      if (!Number.isFinite(value)) throw new DigestInputError(path, `non-finite number ${value}`);
+      return JSON.stringify(value); // ECMAScript Number::toString, as RFC 8785 §3.2.2.3
+    case 'bigint':
+      return value.toString();
+    case 'object':
+      break;
+    default:
+      throw new DigestInputError(path, `a ${typeof value} is not JSON`);
+  }
+  if (isLossless(value)) {
+    const text = value.value;
+    if (isSafeNumber(text)) return JSON.stringify(Number(text));
+    return text;
+  }
+  if (Array.isArray(value)) {
+    return '[' + value.map((item, i) => (item === undefined ? 'null' : serialize(item, `${path}[${i}]`))).join(',') + ']';
+  }
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record)
+    .filter((k) => record[k] !== undefined)
+    .sort(compareCodeUnits);
+  return '{' + keys.map((k) => JSON.stringify(k) + ':' + serialize(record[k], `${path}.${k}`)).join(',') + '}';
 }

@@ -1,17 +1,75 @@
-// Writes the report in every requested format into one directory. STUB: owned by the reports issue
-// (json only for now; markdown, junit, tap, html and badge land with it).
+// Writes the report in every requested format into one directory: report.json always, plus
+// report.md, junit.xml, report.tap, report.html and badge.svg on request. The terminal reporter is
+// the runner's and is ignored here.
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { stringify } from 'lossless-json';
 import type { ConformanceReport } from './model.js';
+import { renderMarkdown } from './markdown.js';
+import { renderJunit } from './junit.js';
+import { renderTap } from './tap.js';
+import { renderHtml } from './html.js';
+import { renderBadge } from './badge.js';
 
 export const FILE_REPORTERS = ['json', 'markdown', 'junit', 'tap', 'html', 'badge'] as const;
 export type FileReporter = (typeof FILE_REPORTERS)[number];
 
+/** Reporter names the runner handles itself (printed, not written here). */
+export const CONSOLE_REPORTERS = ['terminal'] as const;
+
+export const REPORT_FILES: Readonly<Record<FileReporter, string>> = {
+  json: 'report.json',
+  markdown: 'report.md',
+  junit: 'junit.xml',
+  tap: 'report.tap',
+  html: 'report.html',
+  badge: 'badge.svg',
+};
+
+const RENDERERS: Readonly<Record<FileReporter, (report: ConformanceReport) => string>> = {
+  json: renderJson,
+  markdown: renderMarkdown,
+  junit: renderJunit,
+  tap: renderTap,
+  html: renderHtml,
+  badge: renderBadge,
+};
+
+export class UnknownReporterError extends Error {
+  constructor(readonly reporter: string) {
+    super(`unknown reporter "${reporter}"; choose from ${[...CONSOLE_REPORTERS, ...FILE_REPORTERS].join(', ')}`);
+    this.name = 'UnknownReporterError';
+  }
+}
+
+export function isFileReporter(name: string): name is FileReporter {
+  return (FILE_REPORTERS as readonly string[]).includes(name);
+}
+
+/** Throws UnknownReporterError for any name that is neither a file nor a console reporter. */
+export function checkReporters(formats: readonly string[]): void {
+  for (const f of formats) {
+    if (!isFileReporter(f) && !(CONSOLE_REPORTERS as readonly string[]).includes(f)) throw new UnknownReporterError(f);
+  }
+}
+
+/** report.json: the ConformanceReport as data; numbers the vectors carried beyond 2^53 keep their exact text. */
+export function renderJson(report: ConformanceReport): string {
+  return (stringify(report, null, 2) ?? '{}') + '\n';
+}
+
 /** Writes report.json always, plus each requested format; returns the paths written. */
 export async function writeReports(report: ConformanceReport, formats: readonly string[], outDir: string): Promise<string[]> {
+  checkReporters(formats);
+  const wanted = new Set<FileReporter>(['json']);
+  for (const f of formats) if (isFileReporter(f)) wanted.add(f);
   await mkdir(outDir, { recursive: true });
-  const file = path.join(outDir, 'report.json');
-  await writeFile(file, JSON.stringify(report, null, 2) + '\n');
-  void formats;
-  return [file];
+  const written: string[] = [];
+  for (const format of FILE_REPORTERS) {
+    if (!wanted.has(format)) continue;
+    const file = path.join(outDir, REPORT_FILES[format]);
+    await writeFile(file, RENDERERS[format](report));
+    written.push(file);
+  }
+  return written;
 }

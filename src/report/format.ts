@@ -1,0 +1,138 @@
+// Shared, format-neutral helpers for the reporters: grouping by part, value display, surface summary.
+import { stringify } from 'lossless-json';
+import type { HostSurface } from '../harness/contract.js';
+import type { ConformanceReport, VectorResult } from './model.js';
+
+/** VECTOR-FORMAT §1: vectors without a part group under "core". */
+export const DEFAULT_PART = 'core';
+
+export function partName(part: string | undefined): string {
+  return part && part.length > 0 ? part : DEFAULT_PART;
+}
+
+export interface PartGroup {
+  part: string;
+  results: VectorResult[];
+  passed: number;
+  failed: number;
+  skipped: number;
+}
+
+/**
+ * The results grouped by part: the report's part order first, then any other part in result order.
+ * Counts are recomputed from the results so every format agrees with the vectors actually listed.
+ */
+export function groupByPart(report: ConformanceReport): PartGroup[] {
+  const groups = new Map<string, PartGroup>();
+  const ensure = (part: string): PartGroup => {
+    let g = groups.get(part);
+    if (!g) {
+      g = { part, results: [], passed: 0, failed: 0, skipped: 0 };
+      groups.set(part, g);
+    }
+    return g;
+  };
+  for (const p of report.parts ?? []) ensure(partName(p.part));
+  for (const r of report.results) {
+    const g = ensure(partName(r.part));
+    g.results.push(r);
+    if (r.status === 'pass') g.passed++;
+    else if (r.status === 'fail') g.failed++;
+    else g.skipped++;
+  }
+  return [...groups.values()].filter((g) => g.results.length > 0);
+}
+
+export interface Tally {
+  total: number;
+  passed: number;
+  failed: number;
+  skipped: number;
+  /** Vectors that ran: passed + failed (§13.1: the applicable ones). */
+  applicable: number;
+}
+
+export function tally(results: readonly VectorResult[]): Tally {
+  let passed = 0;
+  let failed = 0;
+  let skipped = 0;
+  for (const r of results) {
+    if (r.status === 'pass') passed++;
+    else if (r.status === 'fail') failed++;
+    else skipped++;
+  }
+  return { total: results.length, passed, failed, skipped, applicable: passed + failed };
+}
+
+/** "agent-hooks/0.1" → "0.1" (the text after the last slash; the whole string when there is none). */
+export function specVersion(spec: string): string {
+  const i = spec.lastIndexOf('/');
+  return i >= 0 ? spec.slice(i + 1) : spec;
+}
+
+/** One-line display of any observed/expected value: lossless numbers by their text, absent as "(absent)". */
+export function formatValue(value: unknown, maxLength = 2000): string {
+  if (value === undefined) return '(absent)';
+  let text: string;
+  try {
+    text = stringify(value, null) ?? String(value);
+  } catch {
+    text = String(value);
+  }
+  return text.length > maxLength ? text.slice(0, maxLength) + `… (${text.length - maxLength} more characters)` : text;
+}
+
+/** "id title" as one line: the name every format gives a vector. */
+export function vectorName(r: VectorResult): string {
+  return oneLine(r.title ? `${r.id} ${r.title}` : r.id);
+}
+
+export function oneLine(text: string): string {
+  return text.replace(/\s*[\r\n]+\s*/g, ' ').trim();
+}
+
+/** The declared surface as label/value pairs, in the order every report shows it (§13.1). */
+export function surfaceSummary(surface: HostSurface): Array<[string, string]> {
+  const rows: Array<[string, string]> = [];
+  rows.push(['Capabilities', listOrNone([...(surface.capabilities ?? [])].sort())]);
+  rows.push(['Buffered output (§12.1a)', surface.buffered_output === false ? 'false (declared)' : 'true']);
+  rows.push(['Profiles and knobs (§7.2)', profilesText(surface)]);
+  rows.push(['Identity providers (§10.1)', listOrNone((surface.identity_providers ?? []).map(providerText))]);
+  rows.push(['Modes (§8)', listOrNone(surface.modes ?? [])]);
+  rows.push(['Postures', postureText(surface)]);
+  if (surface.sdk) rows.push(['SDK', `${surface.sdk.lang}@${surface.sdk.version}`]);
+  if (surface.bounds) {
+    const b = surface.bounds;
+    const parts = [];
+    if (b.max_context_bytes !== undefined) parts.push(`max context ${b.max_context_bytes} bytes`);
+    if (b.max_depth !== undefined) parts.push(`max depth ${b.max_depth}`);
+    if (parts.length) rows.push(['Bounds (§12.3)', parts.join(', ')]);
+  }
+  return rows;
+}
+
+export function providerText(p: string | null): string {
+  return p === null ? 'null' : p;
+}
+
+/** "sequential/first_deny (on_approval: stop, resume); parallel/strictest (on_transform_conflict: deny)" */
+export function profilesText(surface: HostSurface): string {
+  const entries = Object.entries(surface.profiles ?? {});
+  if (entries.length === 0) return 'none';
+  return entries
+    .map(([profile, knobs]) => {
+      const k = Object.entries(knobs ?? {}).map(([knob, values]) => `${knob}: ${(values ?? []).join(', ')}`);
+      return k.length ? `${profile} (${k.join('; ')})` : profile;
+    })
+    .join('; ');
+}
+
+export function postureText(surface: HostSurface): string {
+  const entries = Object.entries(surface.postures ?? {});
+  if (entries.length === 0) return 'defaults';
+  return entries.map(([k, v]) => `${k}: ${v}`).join(', ');
+}
+
+function listOrNone(items: readonly string[]): string {
+  return items.length ? items.join(', ') : 'none';
+}

@@ -1,0 +1,41 @@
+// report.tap: a TAP 14 stream. Plan first, one test point per vector in report order, failures with a
+// YAML diagnostic block (indented two spaces, between "  ---" and "  ..."), skips as "# SKIP reason".
+import { stringify as yamlStringify } from 'yaml';
+import type { ConformanceReport, VectorResult } from './model.js';
+import { formatValue, oneLine, partName, vectorName } from './format.js';
+
+/** TAP 14 escaping of a description or directive text: "\" and "#" are escaped, line breaks folded. */
+export function tapEscape(text: string): string {
+  return oneLine(text).replace(/\\/g, '\\\\').replace(/#/g, '\\#');
+}
+
+export function renderTap(report: ConformanceReport): string {
+  const out = ['TAP version 14', `1..${report.results.length}`];
+  out.push(`# ${tapEscape(`${report.ctk.name} ${report.ctk.version} · ${report.spec} · ${report.host.name} ${report.host.version}`)}`);
+  out.push(`# ${tapEscape(`suite ${report.suite.digest}`)}`);
+  report.results.forEach((r, i) => out.push(...renderPoint(r, i + 1)));
+  return out.join('\n') + '\n';
+}
+
+function renderPoint(r: VectorResult, n: number): string[] {
+  const description = tapEscape(vectorName(r));
+  if (r.status === 'pass') return [`ok ${n} - ${description}`];
+  if (r.status === 'skip') return [`ok ${n} - ${description} # SKIP ${tapEscape(r.reason ?? 'skipped')}`];
+  const diagnostic = {
+    message: r.reason ?? r.failures[0]?.message ?? 'failed',
+    severity: 'fail',
+    part: partName(r.part),
+    clause: r.spec_clause,
+    ...(r.file ? { file: r.file } : {}),
+    digest: r.digest,
+    failures: r.failures.map((f) => ({
+      check: f.check,
+      clause: f.clause,
+      ...(f.path ? { path: f.path } : {}),
+      message: f.message,
+      ...(f.expected !== undefined || f.got !== undefined ? { expected: formatValue(f.expected), got: formatValue(f.got) } : {}),
+    })),
+  };
+  const yaml = yamlStringify(diagnostic, { lineWidth: 0 }).replace(/\n$/, '');
+  return [`not ok ${n} - ${description}`, '  ---', ...yaml.split('\n').map((l) => `  ${l}`), '  ...'];
+}
