@@ -1,0 +1,149 @@
+// §10.2 canonical_json: RFC 8785 (JCS) bytes, with the input domain enforced first (reject, never normalize).
+import jcs from 'canonicalize';
+import { IdentityDomainError } from './errors.js';
+import { isLosslessNumberLike, isPlainObject } from './json.js';
+
+/** §12.3 RECOMMENDED nesting bound, also enforced on the identity path. */
+export const DEFAULT_MAX_DEPTH = 128;
+
+export interface CanonicalOptions {
+  /** Maximum container nesting (a scalar has depth 0, `{}` depth 1). Default 128 (§12.3). */
+  maxDepth?: number;
+}
+
+/**
+ * RFC 8785 canonical JSON of `value`. Throws IdentityDomainError (with `.remediation`) — never rewrites — on
+ * (§10.2, §4.4): an integral number beyond ±(2^53−1) (incl. a lossless-json LosslessNumber denoting one),
+ * a non-finite number, a lone surrogate in a string or member name, nesting deeper than `maxDepth`, or
+ * anything that is not JSON (undefined, function, bigint, symbol, class instance, cycle).
+ * -0 canonicalizes as 0 (ECMA-262 Number::toString, as RFC 8785 requires).
+ */
+export function canonicalize(value: unknown, opts: CanonicalOptions = {}): string {
+  const plain = toCanonicalDomain(value, opts.maxDepth ?? DEFAULT_MAX_DEPTH);
+  let text: string | undefined;
+  try {
+    text = jcs(plain);
+  } catch (error) {
+    throw new IdentityDomainError(`the value could not be canonicalized (${(error as Error).message}); it is outside the RFC 8785 / I-JSON domain (§10.2)`, { cause: error });
+  }
+  if (typeof text !== 'string') throw new IdentityDomainError('the value has no JSON representation (§10.2)');
+  return text;
+}
+
+/** UTF-8 bytes of the RFC 8785 serialization (what §5.3 measures and §10.2 hashes). */
+export function canonicalBytes(value: unknown, opts: CanonicalOptions = {}): Uint8Array {
+  return new TextEncoder().encode(canonicalize(value, opts));
+}
+
+type Frame = { value: unknown; depth: number; parent: Frame | undefined; key: string | number | undefined };
+
+/**
+ * Iteratively checks the §10.2 domain and returns a plain copy (LosslessNumbers become the numbers they denote).
+ * Iterative so an adversarially deep value is rejected rather than overflowing the stack (§12.3).
+ */
+export function toCanonicalDomain(value: unknown, maxDepth: number = DEFAULT_MAX_DEPTH): unknown {
+  const rootHolder: { v: unknown } = { v: undefined };
+  // Each work item copies `frame.value` into `into[slot]`.
+  const work: Array<{ frame: Frame; into: Record<string | number, unknown>; slot: string | number }> = [
+    { frame: { value, depth: 0, parent: undefined, key: undefined }, into: rootHolder as Record<string, unknown>, slot: 'v' },
+  ];
+  const ancestors = new Set<object>();
+  const exits: Array<{ obj: object; after: number }> = [];
+  while (work.length > 0) {
+    // Leave containers whose children are all processed (for cycle detection, which must allow shared DAG nodes).
+    while (exits.length > 0 && work.length <= exits[exits.length - 1]!.after) ancestors.delete(exits.pop()!.obj);
+    const { frame, into, slot } = work.pop()!;
+    const v = frame.value;
+    if (v === null || typeof v === 'boolean') {
+      into[slot] = v;
+    } else if (typeof v === 'number') {
+      into[slot] = checkNumber(v, frame);
+    } else if (typeof v === 'string') {
+      if (hasLoneSurrogate(v)) {
+        throw new IdentityDomainError(`lone Unicode surrogate in the string at ${where(frame)}; such strings are not representable in interoperable JSON — fix the producer's text encoding (§4.4, §10.2)`);
+      }
+      into[slot] = v;
+    } else if (isLosslessNumberLike(v)) {
+      into[slot] = checkNumber(Number(v.value), frame, v.value);
+    } else if (Array.isArray(v) || isPlainObject(v)) {
+      const depth = frame.depth + 1;
+      if (depth > maxDepth) {
+        throw new IdentityDomainError(`nesting deeper than ${maxDepth} levels at ${where(frame)}; flatten the structure or raise the configured depth bound (§12.3)`);
+      }
+      if (ancestors.has(v)) throw new IdentityDomainError(`cyclic reference at ${where(frame)}; a context must be a JSON tree (§4)`);
+      ancestors.add(v);
+      const afterLen = work.length;
+      if (Array.isArray(v)) {
+        const out: unknown[] = new Array(v.length);
+        into[slot] = out;
+        for (let i = v.length - 1; i >= 0; i--) {
+          if (!(i in v)) throw new IdentityDomainError(`hole in the array at ${where({ value: undefined, depth, parent: frame, key: i })}; arrays must be dense JSON arrays`);
+          work.push({ frame: { value: v[i], depth, parent: frame, key: i }, into: out as unknown as Record<number, unknown>, slot: i });
+        }
+      } else {
+        const out: Record<string, unknown> = {};
+        into[slot] = out;
+        const keys = Object.keys(v);
+        for (let k = keys.length - 1; k >= 0; k--) {
+          const key = keys[k]!;
+          if (hasLoneSurrogate(key)) {
+            throw new IdentityDomainError(`lone Unicode surrogate in a member name at ${where(frame)}; such names are not representable in interoperable JSON (§4.4, §10.2)`);
+          }
+          work.push({ frame: { value: v[key], depth, parent: frame, key }, into: out, slot: key });
+        }
+      }
+      exits.push({ obj: v, after: afterLen });
+    } else {
+      throw new IdentityDomainError(`${describeNonJson(v)} at ${where(frame)} is not a JSON value; contexts must hold JSON only (§4, §10.2)`);
+    }
+  }
+  return rootHolder.v;
+}
+
+function checkNumber(n: number, frame: Frame, literal?: string): number {
+  if (!Number.isFinite(n)) {
+    throw new IdentityDomainError(`non-finite number ${literal ?? String(n)} at ${where(frame)}; NaN and ±Infinity are not representable in interoperable JSON — send null or a string instead (§4.4, §10.2)`);
+  }
+  if (Number.isInteger(n) && !Number.isSafeInteger(n)) {
+    throw new IdentityDomainError(`integer ${literal ?? String(n)} at ${where(frame)} exceeds ±(2^53−1); string-encode 64-bit identifiers, see §4.4 (canonicalization would silently round it, §10.2)`);
+  }
+  return n;
+}
+
+function describeNonJson(v: unknown): string {
+  if (v === undefined) return 'undefined';
+  if (typeof v === 'bigint') return `a bigint (${v.toString()}n)`;
+  if (typeof v === 'function') return 'a function';
+  if (typeof v === 'symbol') return 'a symbol';
+  const ctor = (v as { constructor?: { name?: unknown } }).constructor?.name;
+  return `an instance of ${typeof ctor === 'string' ? ctor : 'a non-plain object'}`;
+}
+
+/** A readable location like `target.items[3]` ('the root' for the value itself). */
+function where(frame: Frame | undefined): string {
+  const parts: Array<string | number> = [];
+  for (let f = frame; f !== undefined && f.key !== undefined; f = f.parent) parts.push(f.key);
+  if (parts.length === 0) return 'the root';
+  let out = '';
+  for (const p of parts.reverse()) {
+    if (typeof p === 'number') out += `[${p}]`;
+    else if (/^[A-Za-z0-9_-]+$/.test(p)) out += out === '' ? p : `.${p}`;
+    else out += `[${JSON.stringify(p)}]`;
+  }
+  return out;
+}
+
+/** True iff `s` contains a high surrogate not followed by a low one, or a low one not preceded by a high one. */
+export function hasLoneSurrogate(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const next = i + 1 < s.length ? s.charCodeAt(i + 1) : 0;
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+      else return true;
+    } else if (c >= 0xdc00 && c <= 0xdfff) {
+      return true;
+    }
+  }
+  return false;
+}

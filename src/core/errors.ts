@@ -1,0 +1,32 @@
+// Errors the spec core throws. Every one carries the §11 reason it maps to and a remediation.
+import { HOST_ERROR } from './reasons.js';
+
+/** §6.3 / §10.2: the host could not construct a valid AgentContext, or the identity provider rejected it. */
+export class ContextInvalidError extends Error {
+  readonly reason = HOST_ERROR.context_invalid;
+  /** One actionable sentence: what is wrong and how to fix it. */
+  readonly remediation: string;
+  constructor(remediation: string, options?: { cause?: unknown }) {
+    super(`${HOST_ERROR.context_invalid}: ${remediation}`, options);
+    this.name = 'ContextInvalidError';
+    this.remediation = remediation;
+  }
+}
+
+/** §10.2 input domain: a value RFC 8785 cannot canonicalize faithfully (rejected, never normalized). */
+export class IdentityDomainError extends ContextInvalidError {
+  constructor(remediation: string, options?: { cause?: unknown }) {
+    super(remediation, options);
+    this.name = 'IdentityDomainError';
+  }
+}
+
+/** A malformed dotted path in the vector `match`/`assert` language (an authoring error, not a host failure). */
+export class PathSyntaxError extends Error {
+  readonly path: string;
+  constructor(path: string, detail: string) {
+    super(`malformed path ${JSON.stringify(path)}: ${detail}`);
+    this.name = 'PathSyntaxError';
+    this.path = path;
+  }
+}

@@ -1,0 +1,85 @@
+// §10.2 the jcs-sha256 identity provider: closed required+conditional projection, RFC 8785, SHA-256.
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+import type { InterceptionPoint, JsonObject, Json } from './types.js';
+import { canonicalize, type CanonicalOptions } from './canonical.js';
+import { ContextInvalidError } from './errors.js';
+import { isPlainObject } from './json.js';
+import { isInterceptionPoint, validateEnvelope } from './envelope.js';
+
+export const JCS_SHA256 = 'jcs-sha256';
+
+/** A member kept whole (`true`) or with a nested whitelist of subfields. */
+type Whitelist = Readonly<Record<string, true | readonly string[]>>;
+
+/** §4.1 required core with its nested whitelists (agent.{id,framework}, session.{id}). */
+const CORE: Whitelist = {
+  spec: true,
+  interception_point: true,
+  timestamp: true,
+  sequence: true,
+  agent: ['id', 'framework'],
+  session: ['id'],
+  target: true,
+};
+
+/** §4.2 conditional fields per point, with the §10.2 nested whitelists. `messages` is kept whole at pre_model_call. */
+export const CONDITIONAL_PROJECTION: Readonly<Record<InterceptionPoint, Whitelist>> = {
+  agent_startup: { agent_init: ['tools_registered'] },
+  input: { input: ['content', 'role'] },
+  pre_model_call: { model: ['id'], messages: true },
+  post_model_call: { model: ['id'], response: ['content', 'tool_calls', 'finish_reason'] },
+  pre_tool_call: { tool_call: ['id', 'name', 'args'] },
+  post_tool_call: { tool_call: ['id', 'name', 'args'], tool_result: ['value', 'is_error'] },
+  output: { output: ['content'] },
+  agent_shutdown: { summary: ['reason'] },
+};
+
+/**
+ * §10.2 ctx_rc: exactly the required core and the point's conditional fields, nested subfields whitelisted.
+ * Optional (§4.5) members, nested optional subfields (tool_result.duration_ms, tool_call.content_hash, …),
+ * `extensions`, `trace` and unknown members are dropped. Members absent from `ctx` stay absent.
+ * Shares (does not copy) the kept values; callers must not mutate the result.
+ * Throws ContextInvalidError when `interception_point` is absent or not a §3 point (no identity over a guessed preimage).
+ */
+export function projectForIdentity(ctx: JsonObject): JsonObject {
+  const point = ctx.interception_point;
+  if (!isInterceptionPoint(point)) {
+    throw new ContextInvalidError(`interception_point ${point === undefined ? 'is absent' : `${JSON.stringify(point)} is not one of the §3 points`}; no identity is computed over a guessed preimage (§10.2)`);
+  }
+  const out: JsonObject = {};
+  for (const whitelist of [CORE, CONDITIONAL_PROJECTION[point]]) {
+    for (const [member, keep] of Object.entries(whitelist)) {
+      if (!Object.prototype.hasOwnProperty.call(ctx, member) || ctx[member] === undefined) continue;
+      const value = ctx[member]!;
+      if (keep === true || !isPlainObject(value)) {
+        out[member] = value;
+        continue;
+      }
+      const sub: JsonObject = {};
+      for (const name of keep) if (Object.prototype.hasOwnProperty.call(value, name) && value[name] !== undefined) sub[name] = value[name] as Json;
+      out[member] = sub;
+    }
+  }
+  return out;
+}
+
+/**
+ * The exact string hashed by jcs-sha256: RFC 8785 of the projection. Validates the §4 envelope first;
+ * throws ContextInvalidError (envelope) or IdentityDomainError (value domain), both reason host_error:context_invalid.
+ */
+export function canonicalProjection(ctx: unknown, opts: CanonicalOptions = {}): string {
+  const env = validateEnvelope(ctx);
+  if (!env.ok) throw new ContextInvalidError(`the context fails the §4 envelope check: ${env.errors.join('; ')}`);
+  return canonicalize(projectForIdentity(ctx as JsonObject), opts);
+}
+
+/** §10.2: "sha256:" + lowercase hex SHA-256 of the canonical projection's UTF-8 bytes. */
+export function jcsSha256(ctx: unknown, opts: CanonicalOptions = {}): string {
+  return sha256Hex(canonicalProjection(ctx, opts));
+}
+
+/** "sha256:<hex>" of a string's UTF-8 bytes. */
+export function sha256Hex(text: string): string {
+  return `sha256:${bytesToHex(sha256(utf8ToBytes(text)))}`;
+}

@@ -1,0 +1,10 @@
+// The spec core: everything the reference host and the CTK share (see API.md).
+export * from './types.js';
+export * from './reasons.js';
+export * from './errors.js';
+export * from './json.js';
+export * from './paths.js';
+export * from './canonical.js';
+export * from './envelope.js';
+export * from './identity.js';
+export * from './verdict-gate.js';

@@ -1,0 +1,101 @@
+// Plain-JSON helpers shared by the host and the CTK.
+import type { Json, JsonObject } from './types.js';
+
+export type JsonType = 'null' | 'boolean' | 'number' | 'string' | 'array' | 'object' | 'invalid';
+
+/** A plain JSON object: not null, not an array, prototype Object.prototype or null (no class instances). */
+export function isPlainObject(v: unknown): v is JsonObject {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
+/** The JSON type of a value, shallowly; 'invalid' for anything JSON cannot carry (undefined, NaN, bigint, class instances…). */
+export function jsonTypeOf(v: unknown): JsonType {
+  if (v === null) return 'null';
+  switch (typeof v) {
+    case 'boolean':
+      return 'boolean';
+    case 'number':
+      return Number.isFinite(v) ? 'number' : 'invalid';
+    case 'string':
+      return 'string';
+    case 'object':
+      if (Array.isArray(v)) return 'array';
+      if (isLosslessNumberLike(v)) return 'number';
+      return isPlainObject(v) ? 'object' : 'invalid';
+    default:
+      return 'invalid';
+  }
+}
+
+/** Duck-typed lossless-json LosslessNumber: `{isLosslessNumber: true, value: "<digits>"}`. */
+export interface LosslessNumberLike {
+  isLosslessNumber: true;
+  value: string;
+}
+export function isLosslessNumberLike(v: unknown): v is LosslessNumberLike {
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    (v as { isLosslessNumber?: unknown }).isLosslessNumber === true &&
+    typeof (v as { value?: unknown }).value === 'string'
+  );
+}
+
+/** Deep copy of a JSON value (fresh objects and arrays all the way down; LosslessNumbers are kept as-is, they are immutable). */
+export function deepClone<T extends Json>(v: T): T {
+  return cloneValue(v) as T;
+}
+
+function cloneValue(v: unknown): unknown {
+  if (typeof v !== 'object' || v === null || isLosslessNumberLike(v)) return v;
+  if (Array.isArray(v)) return v.map(cloneValue);
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(v)) out[key] = cloneValue((v as Record<string, unknown>)[key]);
+  return out;
+}
+
+/**
+ * JSON deep equality: objects compare by member set regardless of order, arrays in order,
+ * numbers numerically (0 equals -0; a LosslessNumber equals the number it denotes).
+ */
+export function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  const an = asNumber(a);
+  const bn = asNumber(b);
+  if (an !== undefined || bn !== undefined) {
+    if (an === undefined || bn === undefined) return false;
+    if (isLosslessNumberLike(a) && isLosslessNumberLike(b)) return a.value === b.value || an === bn;
+    return an === bn;
+  }
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const bArr = b as unknown[];
+    if (a.length !== bArr.length) return false;
+    for (let i = 0; i < a.length; i++) if (!deepEqual(a[i], bArr[i])) return false;
+    return true;
+  }
+  const ao = a as Record<string, unknown>;
+  const bo = b as Record<string, unknown>;
+  const aKeys = Object.keys(ao).filter((k) => ao[k] !== undefined);
+  const bKeys = Object.keys(bo).filter((k) => bo[k] !== undefined);
+  if (aKeys.length !== bKeys.length) return false;
+  for (const key of aKeys) {
+    if (!Object.prototype.hasOwnProperty.call(bo, key)) return false;
+    if (!deepEqual(ao[key], bo[key])) return false;
+  }
+  return true;
+}
+
+function asNumber(v: unknown): number | undefined {
+  if (typeof v === 'number') return v;
+  if (isLosslessNumberLike(v)) return Number(v.value);
+  return undefined;
+}
+
+/** UTF-8 byte length of a JS string (lone surrogates count as U+FFFD, 3 bytes, as Buffer does). */
+export function utf8ByteLength(s: string): number {
+  return Buffer.byteLength(s, 'utf8');
+}

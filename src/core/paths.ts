@@ -1,0 +1,242 @@
+// §5.2 transform paths (grammar: VECTOR-FORMAT §7) and the dotted path language of vector `match`/`assert` maps.
+import type { Json } from './types.js';
+import { HOST_ERROR } from './reasons.js';
+import { PathSyntaxError } from './errors.js';
+import { deepClone, isPlainObject } from './json.js';
+
+export type PathSegment = { kind: 'member'; name: string } | { kind: 'index'; index: number };
+
+export type TargetPathError = {
+  ok: false;
+  reason: typeof HOST_ERROR.transform_target_forbidden | typeof HOST_ERROR.transform_invalid;
+  detail: string;
+};
+export type ParseTargetPathResult = { ok: true; segments: PathSegment[] } | TargetPathError;
+export type ResolveResult = { found: true; value: Json } | { found: false };
+export type SetPathResult = { ok: true; root: Json } | { ok: false; reason: typeof HOST_ERROR.transform_invalid; detail: string };
+
+/** §5.2: the canonical root and its deprecated alias (removed in agent-hooks v0.3). */
+export const TARGET_ROOTS = ['$target', '$policy_target'] as const;
+
+const NAME_CHAR = /[A-Za-z0-9_-]/;
+
+/**
+ * Parses a §5.2 `transform.path`.
+ * - Not a string, or not rooted at `$target`/`$policy_target` → transform_target_forbidden (§5.2, §11).
+ *   "Rooted" means the root is followed by the end, `.` or `[`; so `$targetx` is a different root: forbidden.
+ * - Rooted but any segment malformed (`$target..x`, `$target[-1]`, `$target['a']`, `$target[01]`) → transform_invalid:
+ *   a path that cannot be parsed does not resolve (§5.2).
+ * Index literals are decimal without leading zeros (`[0]`, `[12]`), at most 2^53−1.
+ */
+export function parseTargetPath(path: unknown): ParseTargetPathResult {
+  if (typeof path !== 'string') {
+    return forbidden(`transform.path must be a string rooted at $target, got ${describe(path)}`);
+  }
+  const root = TARGET_ROOTS.find((r) => path.startsWith(r) && (path.length === r.length || path[r.length] === '.' || path[r.length] === '['));
+  if (root === undefined) {
+    return forbidden(`transform.path ${JSON.stringify(path)} is not rooted at $target (or its alias $policy_target) (§5.2)`);
+  }
+  const parsed = parseSegments(path, root.length, 'target');
+  if (!parsed.ok) {
+    return { ok: false, reason: HOST_ERROR.transform_invalid, detail: `transform.path ${JSON.stringify(path)} is malformed: ${parsed.detail}` };
+  }
+  return { ok: true, segments: parsed.segments };
+}
+
+type SegmentsResult = { ok: true; segments: PathSegment[] } | { ok: false; detail: string };
+
+/**
+ * Parses `.name` / `[N]` / `["name"]` segments from `pos`.
+ * 'target' flavour: names are 1+ ASCII letters/digits/_/- everywhere (VECTOR-FORMAT §7).
+ * 'dotted' flavour: a `.name` is 1+ characters other than `.`, `[`, `]`; `["…"]` is any JSON string literal.
+ */
+function parseSegments(path: string, pos: number, flavour: 'target' | 'dotted'): SegmentsResult {
+  const segments: PathSegment[] = [];
+  let i = pos;
+  while (i < path.length) {
+    const c = path[i];
+    if (c === '.') {
+      let j = i + 1;
+      if (flavour === 'target') while (j < path.length && NAME_CHAR.test(path[j]!)) j++;
+      else while (j < path.length && path[j] !== '.' && path[j] !== '[' && path[j] !== ']') j++;
+      if (j === i + 1) return { ok: false, detail: `empty or invalid member name at offset ${i + 1}` };
+      if (flavour === 'target' && j < path.length && path[j] !== '.' && path[j] !== '[') {
+        return { ok: false, detail: `character ${JSON.stringify(path[j])} at offset ${j} is not allowed in a member name (ASCII letters, digits, _ and - only)` };
+      }
+      segments.push({ kind: 'member', name: path.slice(i + 1, j) });
+      i = j;
+    } else if (c === '[') {
+      const close = path[i + 1] === '"' ? findStringEnd(path, i + 1) : path.indexOf(']', i + 1);
+      if (close < 0) return { ok: false, detail: `unterminated bracket at offset ${i}` };
+      const inner = path.slice(i + 1, path[i + 1] === '"' ? close + 1 : close);
+      const after = path[i + 1] === '"' ? close + 1 : close;
+      if (path[after] !== ']') return { ok: false, detail: `expected "]" at offset ${after}` };
+      const seg = parseBracket(inner, flavour);
+      if (typeof seg === 'string') return { ok: false, detail: `${seg} at offset ${i}` };
+      segments.push(seg);
+      i = after + 1;
+    } else {
+      return { ok: false, detail: `unexpected character ${JSON.stringify(c)} at offset ${i} (expected ".name", "[N]" or '["name"]')` };
+    }
+  }
+  return { ok: true, segments };
+}
+
+/** Index of the closing quote of the JSON string literal starting at `start` (a `"`), or -1. */
+function findStringEnd(path: string, start: number): number {
+  for (let i = start + 1; i < path.length; i++) {
+    if (path[i] === '\\') i++;
+    else if (path[i] === '"') return i;
+  }
+  return -1;
+}
+
+function parseBracket(inner: string, flavour: 'target' | 'dotted'): PathSegment | string {
+  if (/^(0|[1-9][0-9]*)$/.test(inner)) {
+    const index = Number(inner);
+    if (!Number.isSafeInteger(index)) return `index ${inner} is too large`;
+    return { kind: 'index', index };
+  }
+  if (inner.startsWith('"')) {
+    let name: unknown;
+    try {
+      name = JSON.parse(inner);
+    } catch {
+      return `invalid quoted member ${inner}`;
+    }
+    if (typeof name !== 'string' || name.length === 0) return `empty quoted member`;
+    if (flavour === 'target' && !/^[A-Za-z0-9_-]+$/.test(name)) {
+      return `quoted member ${inner} has characters other than ASCII letters, digits, _ and -`;
+    }
+    return { kind: 'member', name };
+  }
+  return `bracket content ${JSON.stringify(inner)} is neither a decimal index nor a double-quoted name`;
+}
+
+/** Resolves segments against a JSON value (own members of plain objects, in-range array indexes). */
+export function resolvePath(root: Json, segments: readonly PathSegment[]): ResolveResult {
+  let cur: unknown = root;
+  for (const seg of segments) {
+    const next = step(cur, seg);
+    if (next === MISSING) return { found: false };
+    cur = next;
+  }
+  return { found: true, value: cur as Json };
+}
+
+const MISSING = Symbol('missing');
+function step(cur: unknown, seg: PathSegment): unknown {
+  if (seg.kind === 'member') {
+    if (!isPlainObject(cur) || !Object.prototype.hasOwnProperty.call(cur, seg.name)) return MISSING;
+    const v = cur[seg.name];
+    return v === undefined ? MISSING : v;
+  }
+  if (!Array.isArray(cur) || seg.index >= cur.length) return MISSING;
+  return cur[seg.index] as unknown;
+}
+
+/**
+ * §5.2: replaces the location `segments` addresses with `value`, returning a new root.
+ * Never mutates `root` or `value`: the spine is copied, the rest shared, the value deep-copied.
+ * Segments [] replace the whole target. Every addressed location must already exist:
+ * a missing member, an out-of-range index, a member on a non-object or an index on a non-array
+ * "does not resolve" → transform_invalid (§5.2, §11). No keys are created, no arrays grown.
+ */
+export function setPath(root: Json, segments: readonly PathSegment[], value: Json): SetPathResult {
+  const replacement = deepClone(value);
+  if (segments.length === 0) return { ok: true, root: replacement };
+  // Walk down, collecting the containers along the spine.
+  const spine: unknown[] = [];
+  let cur: unknown = root;
+  for (let k = 0; k < segments.length; k++) {
+    const seg = segments[k]!;
+    const next = step(cur, seg);
+    if (next === MISSING) {
+      return { ok: false, reason: HOST_ERROR.transform_invalid, detail: `path did not resolve at ${formatPath(segments.slice(0, k + 1))}: ${whyMissing(cur, seg)}` };
+    }
+    spine.push(cur);
+    cur = next;
+  }
+  // Rebuild bottom-up with shallow copies of each container on the spine.
+  let built: unknown = replacement;
+  for (let k = segments.length - 1; k >= 0; k--) {
+    const seg = segments[k]!;
+    const container = spine[k];
+    if (seg.kind === 'index') {
+      const copy = (container as unknown[]).slice();
+      copy[seg.index] = built;
+      built = copy;
+    } else {
+      built = { ...(container as Record<string, unknown>), [seg.name]: built };
+    }
+  }
+  return { ok: true, root: built as Json };
+}
+
+function whyMissing(cur: unknown, seg: PathSegment): string {
+  if (seg.kind === 'member') {
+    return isPlainObject(cur) ? `member "${seg.name}" does not exist` : `member "${seg.name}" addressed on a ${kindOf(cur)}, not an object`;
+  }
+  return Array.isArray(cur) ? `index ${seg.index} is out of range (length ${cur.length})` : `index ${seg.index} addressed on a ${kindOf(cur)}, not an array`;
+}
+
+function kindOf(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  return typeof v;
+}
+
+function describe(v: unknown): string {
+  if (v === undefined) return 'nothing';
+  return kindOf(v);
+}
+
+function forbidden(detail: string): TargetPathError {
+  return { ok: false, reason: HOST_ERROR.transform_target_forbidden, detail };
+}
+
+/** Renders segments back as a `$target…` path (bracket-quoting names outside the plain-name charset). */
+export function formatPath(segments: readonly PathSegment[], root = '$target'): string {
+  let out = root;
+  for (const seg of segments) {
+    if (seg.kind === 'index') out += `[${seg.index}]`;
+    else if (/^[A-Za-z0-9_-]+$/.test(seg.name)) out += `.${seg.name}`;
+    else out += `[${JSON.stringify(seg.name)}]`;
+  }
+  return out;
+}
+
+/**
+ * The vector `match`/`assert` path language: `a.b`, `a.b[0].c`, `a["x.y"]`, keys with `-`.
+ * The first segment is a bare name or a bracket. Throws PathSyntaxError on a malformed path
+ * (an authoring error the vector validator reports); never throws on a miss.
+ */
+export function parseDottedPath(path: string): PathSegment[] {
+  if (typeof path !== 'string' || path.length === 0) throw new PathSyntaxError(String(path), 'empty path');
+  const src = path.startsWith('[') ? path : `.${path}`;
+  const parsed = parseSegments(src, 0, 'dotted');
+  if (!parsed.ok) throw new PathSyntaxError(path, parsed.detail);
+  return parsed.segments;
+}
+
+/** Non-throwing form of parseDottedPath, for validators. */
+export function tryParseDottedPath(path: string): { ok: true; segments: PathSegment[] } | { ok: false; detail: string } {
+  try {
+    return { ok: true, segments: parseDottedPath(path) };
+  } catch (error) {
+    return { ok: false, detail: (error as Error).message };
+  }
+}
+
+const dottedCache = new Map<string, PathSegment[]>();
+
+/** Resolves a dotted path; found=false on any miss. Throws PathSyntaxError only if the path itself is malformed. */
+export function getDotted(obj: Json, path: string): { found: boolean; value?: Json } {
+  let segments = dottedCache.get(path);
+  if (segments === undefined) {
+    segments = parseDottedPath(path);
+    if (dottedCache.size < 4096) dottedCache.set(path, segments);
+  }
+  const r = resolvePath(obj, segments);
+  return r.found ? { found: true, value: r.value } : { found: false };
+}
