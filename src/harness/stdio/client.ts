@@ -1,5 +1,15 @@
-// The CTK side of the stdio JSON-RPC harness protocol. STUB: owned by the stdio issue.
-import type { Harness } from '../contract.js';
+// The CTK side of the stdio harness protocol (HARNESS.md "The stdio protocol"): drives a host
+// subprocess through describe/setup/run/teardown and answers its intercept/resolve/model/tool
+// requests from the RunSetup. Every host misbehaviour rejects the pending call with an Error that
+// says what happened; the process is killed and a fresh one starts on the next call.
+import { execa, type ResultPromise } from 'execa';
+import type { Harness, HostSurface, RunReport, RunSetup } from '../contract.js';
+import type { ApprovalRequest, JsonObject } from '../../core/types.js';
+import { splitCommandLine } from './command-line.js';
+import { LineSplitter } from './line-splitter.js';
+import { HOST_METHODS, RPC_ERROR, RpcFault, type HostMethod } from './protocol.js';
+import { RemoteError, RpcPeer } from './rpc-peer.js';
+import { checkHostParams, checkRunReport, checkSurface } from './validate.js';
 
 export interface StdioHarnessOptions {
   /** The host's command line, split without a shell. */
@@ -9,8 +19,329 @@ export interface StdioHarnessOptions {
   timeoutMs?: number;
   /** Called with each stderr line of the host. */
   onLog?: (line: string) => void;
+  /** Line cap on host output (default 16 MiB); lowered only by tests. */
+  maxLineBytes?: number;
 }
 
-export function createStdioHarness(_options: StdioHarnessOptions): Harness {
-  throw new Error('stdio harness not implemented yet');
+export const DEFAULT_TIMEOUT_MS = 30_000;
+const STDERR_TAIL = 12;
+const MAX_STDERR_LINE = 64 * 1024;
+const MAX_LOG_LINES = 5000;
+
+export function createStdioHarness(options: StdioHarnessOptions): Harness {
+  return new StdioHarness(options);
+}
+
+/** Errors of this class mean the host misbehaved (the vector fails); the message is for the report. */
+export class StdioHostError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StdioHostError';
+  }
+}
+
+class StdioHarness implements Harness {
+  private readonly argv: string[];
+  private readonly timeoutMs: number;
+  private proc: HostProcess | null = null;
+  private generation = 0;
+  private current: RunSetup | null = null;
+  private setupGeneration = -1;
+  private runPending = false;
+  private describeFailure: string | null = null;
+  private log: string[] = [];
+
+  constructor(private readonly options: StdioHarnessOptions) {
+    this.argv = splitCommandLine(options.command);
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  }
+
+  async describe(): Promise<HostSurface> {
+    const proc = this.ensureProcess();
+    const result = await proc.call('describe', {});
+    const checked = checkSurface(result);
+    if (!checked.ok) {
+      this.describeFailure = `the stdio host's describe answer is unusable: ${checked.problem}`;
+      throw new StdioHostError(this.describeFailure);
+    }
+    this.describeFailure = null;
+    proc.described = true;
+    return checked.value;
+  }
+
+  async setup(run: RunSetup): Promise<void> {
+    if (this.describeFailure) throw new StdioHostError(this.describeFailure);
+    this.current = run;
+    this.log = [];
+    const proc = await this.readyProcess();
+    this.setupGeneration = proc.generation;
+    await proc.call('setup', {
+      vector_id: run.vector_id,
+      scenario: run.scenario,
+      mode: run.mode,
+      composition: run.composition,
+      identity_provider: run.identity_provider,
+      interceptors: run.interceptors.map((i) => ({ index: i.index, name: i.name })),
+      resolver: run.resolver !== null,
+      redact_for_approval: run.redact_for_approval,
+      ...(run.interceptor_timeout_ms === undefined ? {} : { interceptor_timeout_ms: run.interceptor_timeout_ms }),
+      ...(run.resolver_timeout_ms === undefined ? {} : { resolver_timeout_ms: run.resolver_timeout_ms }),
+    });
+  }
+
+  async run(): Promise<RunReport> {
+    if (!this.current) throw new StdioHostError('run() called without setup()');
+    const proc = this.proc;
+    if (!proc || proc.generation !== this.setupGeneration) {
+      throw new StdioHostError('the stdio host process was restarted after setup (it crashed or misbehaved earlier), so there is nothing to run');
+    }
+    this.runPending = true;
+    try {
+      const result = await proc.call('run', {});
+      const checked = checkRunReport(result);
+      if (!checked.ok) throw new StdioHostError(`the stdio host's run answer is unusable: ${checked.problem}`);
+      const report = checked.value;
+      return { ...report, log: [...(report.log ?? []), ...this.log] };
+    } finally {
+      this.runPending = false;
+    }
+  }
+
+  async teardown(): Promise<void> {
+    const proc = this.proc;
+    const setupGen = this.setupGeneration;
+    this.current = null;
+    this.setupGeneration = -1;
+    // A process that died since setup has nothing to tear down.
+    if (!proc || proc.generation !== setupGen || proc.dead) return;
+    await proc.call('teardown', {});
+  }
+
+  async close(): Promise<void> {
+    const proc = this.proc;
+    this.proc = null;
+    if (proc) await proc.shutdown();
+  }
+
+  /** The live process, spawning one if there is none. */
+  private ensureProcess(): HostProcess {
+    if (this.proc && !this.proc.dead) return this.proc;
+    this.generation++;
+    this.proc = new HostProcess({
+      argv: this.argv,
+      cwd: this.options.cwd,
+      timeoutMs: this.timeoutMs,
+      maxLineBytes: this.options.maxLineBytes,
+      generation: this.generation,
+      onStderr: (line) => {
+        if (this.log.length < MAX_LOG_LINES) this.log.push(line);
+        this.options.onLog?.(line);
+      },
+      handleRequest: (proc, method, params) => this.answerHost(proc, method, params),
+    });
+    return this.proc;
+  }
+
+  /** A live process that has answered describe with a matching protocol (a restarted one re-handshakes). */
+  private async readyProcess(): Promise<HostProcess> {
+    const proc = this.ensureProcess();
+    if (!proc.described) await this.describe();
+    return proc;
+  }
+
+  /** Answers one host → CTK request from the current RunSetup. */
+  private async answerHost(proc: HostProcess, method: string, params: unknown): Promise<unknown> {
+    if (!(HOST_METHODS as readonly string[]).includes(method)) {
+      proc.violation(`it called method "${method}", which the protocol does not define (host → CTK methods: ${HOST_METHODS.join(', ')})`);
+      throw new RpcFault(RPC_ERROR.methodNotFound, `method not found: ${method}`);
+    }
+    const run = this.current;
+    if (!run || !this.runPending || proc.generation !== this.setupGeneration) {
+      proc.violation(`it called "${method}" while no run was pending (host → CTK requests are only valid during run)`);
+      throw new RpcFault(RPC_ERROR.invalidRequest, `"${method}" is only valid while run is pending`);
+    }
+    const problem = checkHostParams(method, params, run.interceptors.map((i) => i.index));
+    if (problem) {
+      proc.violation(`it called "${method}" with invalid params: ${problem}`);
+      throw new RpcFault(RPC_ERROR.invalidParams, problem);
+    }
+    const p = params as JsonObject;
+    switch (method as HostMethod) {
+      case 'intercept': {
+        const interceptor = run.interceptors.find((i) => i.index === p.index)!;
+        return interceptor.decide(p.context as JsonObject);
+      }
+      case 'resolve':
+        if (!run.resolver) {
+          proc.violation('it called "resolve" but setup registered no resolver (resolver: false)');
+          throw new RpcFault(RPC_ERROR.invalidParams, 'no resolver is registered for this vector');
+        }
+        return run.resolver.decide(p.request as unknown as ApprovalRequest);
+      case 'model':
+        return run.model({ model_id: p.model_id as string, messages: p.messages! });
+      case 'tool':
+        return run.tools({ id: p.id as string, name: p.name as string, args: p.args! });
+    }
+  }
+}
+
+interface HostProcessOptions {
+  argv: string[];
+  cwd?: string;
+  timeoutMs: number;
+  maxLineBytes?: number;
+  generation: number;
+  onStderr: (line: string) => void;
+  handleRequest: (proc: HostProcess, method: string, params: unknown) => Promise<unknown>;
+}
+
+/** One spawned host. Once dead (exited, killed, or broke the protocol) it is never reused. */
+class HostProcess {
+  readonly generation: number;
+  dead = false;
+  described = false;
+  private readonly sub: ResultPromise;
+  private readonly peer: RpcPeer;
+  private readonly stderrTail: string[] = [];
+  private watchdog: NodeJS.Timeout | null = null;
+  private exited: Promise<void>;
+
+  constructor(private readonly options: HostProcessOptions) {
+    this.generation = options.generation;
+    const [file, ...args] = options.argv as [string, ...string[]];
+    this.sub = execa(file, args, {
+      cwd: options.cwd,
+      stdin: 'pipe',
+      stdout: 'pipe',
+      stderr: 'pipe',
+      buffer: false,
+      reject: false,
+      cleanup: true,
+      windowsHide: true,
+    });
+    this.peer = new RpcPeer({
+      write: (line) => this.write(line),
+      handleRequest: (method, params) => options.handleRequest(this, method, params),
+      onViolation: (problem) => this.violation(problem),
+      onActivity: () => this.arm(),
+      maxLineBytes: options.maxLineBytes,
+    });
+    this.sub.stdout?.on('data', (chunk: Buffer | string) => {
+      if (!this.dead) this.peer.feed(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+    });
+    this.sub.stdout?.on('end', () => {
+      if (!this.dead) this.peer.end();
+    });
+    const stderr = new LineSplitter({
+      maxLineBytes: MAX_STDERR_LINE,
+      onLine: (line) => this.stderrLine(line.toString('utf8')),
+      onOverflow: () => this.stderrLine(`[agent-hooks-ctk] (a stderr line longer than ${MAX_STDERR_LINE} bytes was dropped)`),
+    });
+    this.sub.stderr?.on('data', (chunk: Buffer | string) => stderr.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk));
+    this.sub.stderr?.on('end', () => stderr.end());
+    this.sub.stdin?.on('error', () => {
+      // EPIPE after the host died: the exit handler reports it.
+    });
+    this.exited = this.sub.then(
+      (result) => this.onExit(result),
+      (error: unknown) => this.onExit({ failed: true, message: String(error) }),
+    );
+  }
+
+  /** Sends one request and waits for its answer (or for the host to misbehave). */
+  async call(method: string, params: unknown): Promise<unknown> {
+    if (this.dead) throw new StdioHostError(`the stdio host process is not running (cannot send "${method}")`);
+    const answer = this.peer.request(method, params);
+    this.arm();
+    try {
+      return await answer;
+    } catch (error) {
+      if (error instanceof RemoteError) {
+        throw new StdioHostError(`the stdio host answered "${method}" with JSON-RPC error ${error.rpcError.code}: ${error.rpcError.message}`);
+      }
+      throw error;
+    } finally {
+      this.arm();
+    }
+  }
+
+  /** The host broke the protocol: fail whatever is pending with `problem`, stop the process. */
+  violation(problem: string): void {
+    const pending = this.peer.pendingMethods();
+    const during = pending.length > 0 ? `while "${pending[0]}" was pending` : 'between requests';
+    this.kill(`stdio host protocol violation ${during}: ${problem}. The host process was stopped; the next vector starts a fresh one.`);
+  }
+
+  async shutdown(): Promise<void> {
+    if (!this.dead) {
+      this.dead = true;
+      this.disarm();
+      this.sub.stdin?.end();
+      const timer = setTimeout(() => this.sub.kill('SIGKILL'), 2000);
+      await this.exited;
+      clearTimeout(timer);
+    }
+  }
+
+  private write(line: string): void {
+    if (this.dead) throw new StdioHostError('the stdio host process is not running');
+    this.sub.stdin?.write(line + '\n');
+  }
+
+  private stderrLine(line: string): void {
+    this.stderrTail.push(line);
+    if (this.stderrTail.length > STDERR_TAIL) this.stderrTail.shift();
+    this.options.onStderr(line);
+  }
+
+  private tail(): string {
+    return this.stderrTail.length === 0 ? 'no stderr output' : `last stderr lines:\n  ${this.stderrTail.join('\n  ')}`;
+  }
+
+  /** Idle deadline: restarts on every message from the host; paused while the CTK is answering the host. */
+  private arm(): void {
+    this.disarm();
+    if (this.dead || this.peer.pendingMethods().length === 0) return;
+    this.watchdog = setTimeout(() => {
+      if (this.peer.busyHandling) return this.arm();
+      const method = this.peer.pendingMethods()[0] ?? 'a request';
+      this.kill(
+        `the stdio host did not answer "${method}" within ${this.options.timeoutMs} ms (it wrote nothing for ${this.options.timeoutMs} ms); ` +
+          `the process was killed and the next vector starts a fresh one (${this.tail()})`,
+      );
+    }, this.options.timeoutMs);
+    this.watchdog.unref?.();
+  }
+
+  private disarm(): void {
+    if (this.watchdog) clearTimeout(this.watchdog);
+    this.watchdog = null;
+  }
+
+  private kill(message: string): void {
+    if (this.dead) return;
+    this.dead = true;
+    this.disarm();
+    this.sub.kill('SIGKILL');
+    // Nothing pending: keep the message in the log so the misbehaviour is not lost.
+    if (this.peer.pendingMethods().length === 0) this.options.onStderr(`[agent-hooks-ctk] ${message}`);
+    this.peer.rejectAll(() => new StdioHostError(message));
+  }
+
+  private onExit(result: { exitCode?: number; signal?: string; failed?: boolean; message?: string; code?: string }): void {
+    if (this.dead) return;
+    this.dead = true;
+    this.disarm();
+    const pending = this.peer.pendingMethods();
+    let how: string;
+    if (result.exitCode === undefined && result.signal === undefined) {
+      how = `could not be started (${result.message ?? 'unknown spawn error'}); command: ${this.options.argv.join(' ')}`;
+    } else if (result.signal) {
+      how = `was killed by signal ${result.signal}`;
+    } else {
+      how = `exited with code ${result.exitCode}`;
+    }
+    const during = pending.length > 0 ? `while "${pending[0]}" was pending` : 'between requests';
+    this.peer.rejectAll(() => new StdioHostError(`the stdio host process ${how} ${during}; ${this.tail()}`));
+  }
 }
