@@ -136,3 +136,8 @@ export function postureText(surface: HostSurface): string {
 function listOrNone(items: readonly string[]): string {
   return items.length ? items.join(', ') : 'none';
 }
+
+/** Control characters (other than tab/LF/CR) shown as visible "\u{XXXX}" text instead of passing through raw. */
+export function visibleControls(text: string): string {
+  return text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, (c) => `\\u{${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}}`);
+}

@@ -2,11 +2,11 @@
 // The declared surface on top, then a per-part matrix readable at a glance, then every failure
 // in an expandable <details>, then skips and the digest of every vector. All text is HTML-escaped.
 import type { ConformanceReport, VectorResult } from './model.js';
-import { formatValue, groupByPart, partName, surfaceSummary, tally } from './format.js';
+import { formatValue, groupByPart, partName, surfaceSummary, tally, visibleControls } from './format.js';
 import { verdictLine } from './markdown.js';
 
 export function htmlEscape(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+  return visibleControls(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
 const CSS = `

@@ -1,11 +1,11 @@
 // report.md: a human-readable report for a pull request or a claim (§13.1: per declared part, which
 // vectors ran and whether they passed), then every failure in full, then every skip with its reason.
 import type { ConformanceReport, Failure, VectorResult } from './model.js';
-import { formatValue, groupByPart, oneLine, partName, surfaceSummary, tally } from './format.js';
+import { formatValue, groupByPart, oneLine, partName, surfaceSummary, tally, visibleControls } from './format.js';
 
 /** Escapes text for a Markdown table cell or a line of prose (no raw HTML, no table breaks). */
 export function mdText(text: string): string {
-  return oneLine(text)
+  return visibleControls(oneLine(text))
     .replace(/\\/g, '\\\\')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
@@ -16,7 +16,7 @@ export function mdText(text: string): string {
 
 /** An inline code span that survives any backticks in its content. */
 export function mdCode(text: string): string {
-  const t = oneLine(text).replace(/\|/g, '\\|');
+  const t = visibleControls(oneLine(text)).replace(/\|/g, '\\|');
   const longest = Math.max(0, ...(t.match(/`+/g) ?? []).map((s) => s.length));
   const fence = '`'.repeat(longest + 1);
   const pad = t.startsWith('`') || t.endsWith('`') ? ' ' : '';
