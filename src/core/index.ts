@@ -8,3 +8,4 @@ export * from './canonical.js';
 export * from './envelope.js';
 export * from './identity.js';
 export * from './verdict-gate.js';
+export * from './schemas.js';

@@ -1,0 +1,77 @@
+// The project's JSON Schemas (schema/*.json, draft 2020-12), compiled once with ajv and shared by every validator.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import { PACKAGE_ROOT } from '../version.js';
+import { INTERCEPTION_POINTS } from './types.js';
+
+export type SchemaResult = { ok: true } | { ok: false; errors: string[] };
+
+export const SCHEMA_NAMES = ['agent-context', 'verdict', 'approval-request', 'approval-resolution', 'interception-record'] as const;
+export type SchemaName = (typeof SCHEMA_NAMES)[number];
+
+const SCHEMA_DIR = path.join(PACKAGE_ROOT, 'schema');
+const rawCache = new Map<string, object>();
+
+/** Reads schema/<name>.schema.json (or schema/agent-context/<point>.schema.json via 'agent-context/<point>'). */
+export function loadSchema(name: string): object {
+  let s = rawCache.get(name);
+  if (s === undefined) {
+    const file = path.join(SCHEMA_DIR, `${name}.schema.json`);
+    s = JSON.parse(readFileSync(file, 'utf8')) as object;
+    rawCache.set(name, s);
+  }
+  return s;
+}
+
+let compiled: Map<SchemaName, ValidateFunction> | undefined;
+
+function validators(): Map<SchemaName, ValidateFunction> {
+  if (compiled !== undefined) return compiled;
+  const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, strictTypes: false, strictRequired: false, allowUnionTypes: true });
+  for (const p of INTERCEPTION_POINTS) ajv.addSchema(loadSchema(`agent-context/${p}`));
+  for (const n of SCHEMA_NAMES) ajv.addSchema(loadSchema(n));
+  const out = new Map<SchemaName, ValidateFunction>();
+  for (const n of SCHEMA_NAMES) {
+    const id = (loadSchema(n) as { $id: string }).$id;
+    const fn = ajv.getSchema(id);
+    if (fn === undefined) throw new Error(`schema ${n} (${id}) failed to compile`);
+    out.set(n, fn);
+  }
+  compiled = out;
+  return out;
+}
+
+/** Validates `value` against one of the project schemas; errors are "<json-pointer> <message>" lines. */
+export function validateAgainst(name: SchemaName, value: unknown): SchemaResult {
+  const fn = validators().get(name)!;
+  if (fn(value)) return { ok: true };
+  return { ok: false, errors: formatErrors(fn.errors ?? []) };
+}
+
+export const validateContextSchema = (ctx: unknown): SchemaResult => validateAgainst('agent-context', ctx);
+export const validateRecordSchema = (rec: unknown): SchemaResult => validateAgainst('interception-record', rec);
+export const validateVerdictSchema = (v: unknown): SchemaResult => validateAgainst('verdict', v);
+export const validateApprovalRequestSchema = (r: unknown): SchemaResult => validateAgainst('approval-request', r);
+export const validateApprovalResolutionSchema = (r: unknown): SchemaResult => validateAgainst('approval-resolution', r);
+
+/** Readable, de-duplicated messages; drops ajv's "must match then/else schema" wrappers, whose causes are reported too. */
+function formatErrors(errors: ErrorObject[]): string[] {
+  const lines: string[] = [];
+  for (const e of errors) {
+    if (e.keyword === 'if') continue;
+    const at = e.instancePath === '' ? '(root)' : e.instancePath;
+    let msg = e.message ?? 'is invalid';
+    const params = e.params as Record<string, unknown>;
+    if (e.keyword === 'additionalProperties') msg = `has unknown member "${String(params.additionalProperty)}"`;
+    else if (e.keyword === 'enum') msg = `must be one of ${JSON.stringify(params.allowedValues)}`;
+    else if (e.keyword === 'const') msg = `must be ${JSON.stringify(params.allowedValue)}`;
+    else if (e.keyword === 'not') {
+      const why = (e.parentSchema as { description?: unknown } | undefined)?.description;
+      msg = typeof why === 'string' ? `violates: ${why}` : `must not match the schema at ${e.schemaPath}`;
+    }
+    const line = `${at} ${msg}`;
+    if (!lines.includes(line)) lines.push(line);
+  }
+  return lines.length > 0 ? lines : ['(root) is invalid'];
+}
