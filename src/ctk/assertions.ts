@@ -1,0 +1,182 @@
+// The `expect` assertions (VECTOR-FORMAT §5 plus the CTK extensions). Every failure is collected.
+import type { JsonObject } from '../core/types.js';
+import { getDotted } from '../core/paths.js';
+import { validateEnvelope } from '../core/envelope.js';
+import type { HostSurface, RunReport } from '../harness/contract.js';
+import type { Failure } from '../report/model.js';
+import { brief, jsonEqual, stringifyLossless } from './json.js';
+import type { MockLog } from './mocks.js';
+import type { ExpectedInterception, Vector } from './vector.js';
+
+export interface AssertionInput {
+  vector: Vector;
+  surface: HostSurface;
+  report: RunReport;
+  recording: JsonObject[];
+  mocks: MockLog;
+}
+
+const clauseOf = (v: Vector) => v.spec_clause;
+
+export function checkExpectations(input: AssertionInput): Failure[] {
+  const { vector, report, recording, mocks, surface } = input;
+  const e = vector.expect;
+  const clause = clauseOf(vector);
+  const f: Failure[] = [];
+  const records = (Array.isArray(report.records) ? report.records : []) as JsonObject[];
+
+  f.push(...checkInterceptions(vector, recording));
+
+  for (const point of e.interceptions_absent ?? []) {
+    const at = recording.findIndex((c) => c.interception_point === point);
+    if (at !== -1) f.push({ clause, check: 'expect.interceptions_absent', path: `recording[${at}]`, expected: 'absent', got: point, message: `${point} must not appear in the recording, but the first interceptor saw it at position ${at}` });
+  }
+
+  // run_outcome, selected by declared posture when run_outcome_by_posture is given.
+  let expectedOutcome: string | undefined = e.run_outcome;
+  if (e.run_outcome_by_posture) {
+    const { posture, outcomes } = e.run_outcome_by_posture;
+    const declared = (surface.postures as Record<string, string | undefined> | undefined)?.[posture];
+    if (declared === undefined) {
+      expectedOutcome = undefined;
+      f.push({ clause, check: 'expect.run_outcome_by_posture', path: 'postures', message: `the vector selects its outcome by posture "${posture}", which the host does not declare` });
+    } else if (outcomes[declared] === undefined) {
+      expectedOutcome = undefined;
+      f.push({ clause, check: 'expect.run_outcome_by_posture', path: `postures.${posture}`, got: declared, message: `the host declares ${posture}=${declared}, for which the vector states no outcome` });
+    } else expectedOutcome = outcomes[declared];
+  }
+  if (expectedOutcome !== undefined && report.outcome !== expectedOutcome)
+    f.push({ clause, check: 'expect.run_outcome', path: 'outcome', expected: expectedOutcome, got: report.outcome, message: `run outcome was ${brief(report.outcome)}, expected ${expectedOutcome}${report.error ? ` (host error: ${brief(report.error, 120)})` : ''}` });
+
+  if (Object.prototype.hasOwnProperty.call(e, 'final_output') && !jsonEqual(report.final_output, e.final_output))
+    f.push({ clause, check: 'expect.final_output', path: 'final_output', expected: e.final_output, got: report.final_output, message: 'final output differs' });
+
+  if (e.outputs !== undefined && !jsonEqual(report.outputs, e.outputs))
+    f.push({ clause, check: 'expect.outputs', path: 'outputs', expected: e.outputs, got: report.outputs, message: 'per-turn outputs differ' });
+
+  const invoked = mocks.tool_invocations.map((t) => ({ name: t.name, args: t.args }));
+  if (e.tool_invocations !== undefined && !jsonEqual(invoked, e.tool_invocations))
+    f.push({ clause, check: 'expect.tool_invocations', path: 'tool_invocations', expected: e.tool_invocations, got: invoked, message: 'the tools received a different list of invocations (observed by the CTK mock tools)' });
+  for (const name of e.tool_not_invoked ?? []) {
+    const n = invoked.filter((t) => t.name === name).length;
+    if (n > 0) f.push({ clause, check: 'expect.tool_not_invoked', path: 'tool_invocations', expected: `no call to ${name}`, got: invoked.filter((t) => t.name === name), message: `tool ${name} was invoked ${n} time(s) but must never be` });
+  }
+
+  if (e.identities_equal !== undefined) {
+    const ids = Array.isArray(report.identities) ? report.identities : [];
+    if (ids.length === 0) f.push({ clause, check: 'expect.identities_equal', path: 'identities', message: 'identities_equal needs the per-emission identity pairs; the host reported none' });
+    else {
+      const differ = ids.findIndex((p) => p?.input_identity !== p?.enforced_identity);
+      if (e.identities_equal && differ !== -1)
+        f.push({ clause, check: 'expect.identities_equal', path: `identities[${differ}]`, expected: 'input_identity == enforced_identity', got: ids[differ], message: `input and enforced identities differ at emission ${differ} (${String(records[differ]?.interception_point ?? '?')})` });
+      if (!e.identities_equal && differ === -1)
+        f.push({ clause, check: 'expect.identities_equal', path: 'identities', expected: 'some emission with input_identity != enforced_identity', got: 'all equal', message: 'input and enforced identities are equal at every emission; a transform should have changed one' });
+    }
+  }
+
+  let cursor = 0;
+  for (const [k, exp] of (e.records ?? []).entries()) {
+    let at: number;
+    if (exp.index !== undefined) {
+      at = exp.index;
+      if (records[at]?.interception_point !== exp.interception_point) {
+        f.push({ clause, check: `expect.records[${k}]`, path: `records[${at}].interception_point`, expected: exp.interception_point, got: records[at]?.interception_point, message: `record ${at} is not a ${exp.interception_point} record` });
+        continue;
+      }
+    } else {
+      at = records.findIndex((r, i) => i >= cursor && r.interception_point === exp.interception_point);
+      if (at === -1) {
+        f.push({ clause, check: `expect.records[${k}]`, path: 'records', expected: exp.interception_point, got: records.slice(cursor).map((r) => r.interception_point), message: `no ${exp.interception_point} record found scanning forward from record ${cursor}` });
+        continue;
+      }
+    }
+    cursor = at + 1;
+    const rec = records[at]!;
+    for (const [path, value] of Object.entries(exp.assert ?? {})) {
+      const got = getDotted(rec, path);
+      if (!got.found) f.push({ clause, check: `expect.records[${k}].assert`, path: `records[${at}].${path}`, expected: value, got: undefined, message: `record ${at} (${exp.interception_point}): ${path} does not resolve` });
+      else if (!jsonEqual(got.value, value)) f.push({ clause, check: `expect.records[${k}].assert`, path: `records[${at}].${path}`, expected: value, got: got.value, message: `record ${at} (${exp.interception_point}): ${path} differs` });
+    }
+    for (const path of exp.absent ?? []) {
+      const got = getDotted(rec, path);
+      if (got.found) f.push({ clause, check: `expect.records[${k}].absent`, path: `records[${at}].${path}`, expected: '(absent)', got: got.value, message: `record ${at} (${exp.interception_point}): ${path} must be absent` });
+    }
+    for (const path of exp.present ?? []) {
+      if (!getDotted(rec, path).found) f.push({ clause, check: `expect.records[${k}].present`, path: `records[${at}].${path}`, expected: '(present)', got: undefined, message: `record ${at} (${exp.interception_point}): ${path} must be present` });
+    }
+  }
+  if (e.record_count !== undefined && records.length !== e.record_count)
+    f.push({ clause, check: 'expect.record_count', path: 'records', expected: e.record_count, got: records.length, message: `the host produced ${records.length} records, expected ${e.record_count}` });
+
+  if (e.model_call_count !== undefined && mocks.model_calls.length !== e.model_call_count)
+    f.push({ clause, check: 'expect.model_call_count', path: 'model_calls', expected: e.model_call_count, got: mocks.model_calls.length, message: `the mock model was called ${mocks.model_calls.length} times, expected ${e.model_call_count}` });
+  for (const [k, exp] of (e.model_calls ?? []).entries()) {
+    const call = mocks.model_calls[k];
+    if (!call) {
+      f.push({ clause, check: `expect.model_calls[${k}]`, path: `model_calls[${k}]`, message: `the host made only ${mocks.model_calls.length} model calls; model call ${k} was expected` });
+      continue;
+    }
+    const text = stringifyLossless(call.messages);
+    for (const s of exp.messages_must_contain ?? [])
+      if (!text.includes(s)) f.push({ clause, check: `expect.model_calls[${k}].messages_must_contain`, path: `model_calls[${k}].messages`, expected: s, got: brief(call.messages, 200), message: `model call ${k}: the messages sent to the model do not contain ${JSON.stringify(s)}` });
+    for (const s of exp.messages_must_not_contain ?? [])
+      if (text.includes(s)) f.push({ clause, check: `expect.model_calls[${k}].messages_must_not_contain`, path: `model_calls[${k}].messages`, expected: `no ${JSON.stringify(s)}`, got: brief(call.messages, 200), message: `model call ${k}: the messages sent to the model contain ${JSON.stringify(s)}` });
+    if (exp.messages !== undefined && !jsonEqual(call.messages, exp.messages))
+      f.push({ clause, check: `expect.model_calls[${k}].messages`, path: `model_calls[${k}].messages`, expected: exp.messages, got: call.messages, message: `model call ${k}: messages differ` });
+  }
+
+  for (const member of ['released_output', 'persisted_must_not_contain'] as const) {
+    if (e[member] !== undefined)
+      f.push({ clause, check: `expect.${member}`, message: `expect.${member} belongs to the incremental-output extension, which this CTK does not implement; the vector cannot pass here` });
+  }
+
+  for (const overrun of mocks.overruns) f.push({ clause: '13.2', check: 'mock.model', path: 'model_calls', message: overrun });
+  return f;
+}
+
+/** VECTOR-FORMAT §5: strict equality of the point list, or a forward subsequence; then per-pair checks. */
+export function checkInterceptions(vector: Vector, recording: JsonObject[]): Failure[] {
+  const e = vector.expect;
+  const clause = clauseOf(vector);
+  const f: Failure[] = [];
+  const got = recording.map((c) => c.interception_point);
+  const pairs: Array<[number, ExpectedInterception, JsonObject]> = [];
+  if (e.sequence_strict !== false) {
+    const want = e.interceptions.map((x) => x.interception_point);
+    if (!jsonEqual(want, got))
+      f.push({ clause, check: 'expect.interceptions', path: 'recording', expected: want, got, message: 'the interception points the first interceptor saw differ from the expected list (sequence_strict)' });
+    e.interceptions.forEach((x, k) => {
+      const ctx = recording[k];
+      if (ctx && ctx.interception_point === x.interception_point) pairs.push([k, x, ctx]);
+    });
+  } else {
+    let from = 0;
+    for (const [k, x] of e.interceptions.entries()) {
+      const at = recording.findIndex((c, i) => i >= from && c.interception_point === x.interception_point);
+      if (at === -1) {
+        f.push({ clause, check: `expect.interceptions[${k}]`, path: 'recording', expected: x.interception_point, got: got.slice(from), message: `${x.interception_point} not found in the recording scanning forward from position ${from}` });
+        continue;
+      }
+      pairs.push([k, x, recording[at]!]);
+      from = at + 1;
+    }
+  }
+  for (const [k, x, ctx] of pairs) {
+    const check = `expect.interceptions[${k}]`;
+    if (x.context_must_validate !== false) {
+      const r = validateEnvelope(ctx);
+      if (!r.ok) f.push({ clause, check: `${check}.context_must_validate`, path: `recording[${k}]`, got: r.errors.slice(0, 5), message: `the ${x.interception_point} context fails the §4 envelope: ${r.errors.slice(0, 3).join('; ')}` });
+    }
+    for (const [path, value] of Object.entries(x.context ?? {})) {
+      const r = getDotted(ctx, path);
+      if (!r.found) f.push({ clause, check: `${check}.context`, path, expected: value, got: undefined, message: `${x.interception_point} context: ${path} does not resolve` });
+      else if (!jsonEqual(r.value, value)) f.push({ clause, check: `${check}.context`, path, expected: value, got: r.value, message: `${x.interception_point} context: ${path} differs` });
+    }
+    const text = stringifyLossless(ctx);
+    for (const s of x.context_must_contain ?? [])
+      if (!text.includes(s)) f.push({ clause, check: `${check}.context_must_contain`, expected: s, got: brief(ctx, 200), message: `${x.interception_point} context does not contain ${JSON.stringify(s)}` });
+    for (const s of x.context_must_not_contain ?? [])
+      if (text.includes(s)) f.push({ clause, check: `${check}.context_must_not_contain`, expected: `no ${JSON.stringify(s)}`, got: brief(ctx, 200), message: `${x.interception_point} context contains ${JSON.stringify(s)}` });
+  }
+  return f;
+}

@@ -1,0 +1,125 @@
+// Lossless JSON for vector files: integers beyond 2^53 (and any number a double cannot
+// hold exactly) stay as LosslessNumber objects so they reach a host byte-faithfully;
+// every other number is a plain JS number. Comparison treats equal numeric text as equal.
+import { LosslessNumber, isLosslessNumber, isSafeNumber, parse, stringify } from 'lossless-json';
+
+export { LosslessNumber, isLosslessNumber };
+
+/** Parse JSON text, keeping unsafe numbers as LosslessNumber. Throws JsonSyntaxError with line/column. */
+export function parseLossless(text: string): unknown {
+  try {
+    return parse(text, null, (value: string) => (isSafeNumber(value) ? Number(value) : new LosslessNumber(value)));
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const m = /position (\d+)/.exec(message);
+    const pos = m ? Number(m[1]) : undefined;
+    const where = pos === undefined ? undefined : lineColumn(text, pos);
+    throw new JsonSyntaxError(message.replace(/ at position \d+$/, ''), where?.line, where?.column);
+  }
+}
+
+export class JsonSyntaxError extends Error {
+  constructor(
+    readonly detail: string,
+    readonly line?: number,
+    readonly column?: number,
+  ) {
+    super(line === undefined ? detail : `line ${line}, column ${column}: ${detail}`);
+    this.name = 'JsonSyntaxError';
+  }
+}
+
+function lineColumn(text: string, pos: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < pos && i < text.length; i++) {
+    if (text.charCodeAt(i) === 10) {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  return { line, column: pos - lineStart + 1 };
+}
+
+/** Serialize, writing LosslessNumbers as their exact text. */
+export function stringifyLossless(value: unknown, indent?: number): string {
+  return stringify(value, undefined, indent) ?? 'undefined';
+}
+
+/** A copy where LosslessNumbers become (possibly rounded) JS numbers: for schema validation and display only. */
+export function toPlainJson(value: unknown): unknown {
+  if (isLosslessNumber(value)) return Number((value as LosslessNumber).value);
+  if (Array.isArray(value)) return value.map(toPlainJson);
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = toPlainJson(v);
+    return out;
+  }
+  return value;
+}
+
+/** Canonical numeric text for comparison: "1.0", "1", "1e0" all compare equal. */
+function numberKey(value: number | LosslessNumber): string {
+  if (typeof value === 'number') return canonicalNumberText(String(value));
+  return canonicalNumberText(value.value);
+}
+
+function canonicalNumberText(text: string): string {
+  const m = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(text);
+  if (!m) return text;
+  const intPart = m[2] ?? '';
+  const all = intPart + (m[3] ?? '');
+  const lead = all.length - all.replace(/^0+/, '').length;
+  const digits = all.slice(lead).replace(/0+$/, '');
+  if (digits === '') return '0';
+  // value = 0.<digits> x 10^point
+  const point = intPart.length + Number(m[4] ?? '0') - lead;
+  return `${m[1] === '-' ? '-' : ''}0.${digits}e${point}`;
+}
+
+function isNumeric(v: unknown): v is number | LosslessNumber {
+  return typeof v === 'number' || isLosslessNumber(v);
+}
+
+/** Deep JSON equality; a LosslessNumber equals a number or LosslessNumber with the same numeric value text. */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (isNumeric(a) && isNumeric(b)) {
+    if (typeof a === 'number' && typeof b === 'number') return a === b;
+    return numberKey(a) === numberKey(b);
+  }
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a) && Array.isArray(b)) {
+    if (a.length !== b.length) return false;
+    return a.every((v, i) => jsonEqual(v, b[i]));
+  }
+  if (isNumeric(a) || isNumeric(b)) return false;
+  const ka = Object.keys(a as object).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
+  const kb = Object.keys(b as object).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
+  if (ka.length !== kb.length) return false;
+  return ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && jsonEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}
+
+/** Deep copy that keeps LosslessNumbers (as new instances). */
+export function cloneJson<T>(value: T): T {
+  if (isLosslessNumber(value)) return new LosslessNumber((value as unknown as LosslessNumber).value) as unknown as T;
+  if (Array.isArray(value)) return value.map((v) => cloneJson(v)) as unknown as T;
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = cloneJson(v);
+    return out as T;
+  }
+  return value;
+}
+
+/** Compact one-line rendering for failure messages. */
+export function brief(value: unknown, max = 160): string {
+  let text: string;
+  try {
+    text = value === undefined ? '(absent)' : stringifyLossless(value);
+  } catch {
+    text = String(value);
+  }
+  return text.length > max ? text.slice(0, max - 1) + '…' : text;
+}

@@ -1,0 +1,199 @@
+// Vector loading: files or directories (recursive *.json), lossless parse, ajv validation
+// against schema/vectors.schema.json, the semantic rules a schema cannot state, duplicate ids.
+// Every problem names the file and the JSON pointer; the CLI turns VectorLoadError into exit 2.
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import { PACKAGE_ROOT } from '../version.js';
+import { PROFILE_KNOBS, type Knob, type Profile } from '../core/types.js';
+import { vectorDigest } from '../report/digest.js';
+import { JsonSyntaxError, parseLossless, toPlainJson } from './json.js';
+import { impliedCapabilities, partOf, type LoadedVector, type Vector } from './vector.js';
+
+export class VectorLoadError extends Error {
+  constructor(readonly problems: string[]) {
+    super(problems.join('\n'));
+    this.name = 'VectorLoadError';
+  }
+}
+
+let validator: ValidateFunction | undefined;
+function vectorValidator(): ValidateFunction {
+  if (!validator) {
+    const schema = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'schema', 'vectors.schema.json'), 'utf8')) as object;
+    validator = new Ajv2020({ allErrors: true, strict: false }).compile(schema);
+  }
+  return validator;
+}
+
+/** The default corpus: the package's own vectors/. */
+export function defaultVectorPaths(): string[] {
+  return [path.join(PACKAGE_ROOT, 'vectors')];
+}
+
+/** Expands files and directories into the list of *.json files (sorted, recursive). Missing paths are load errors. */
+export function findVectorFiles(paths: readonly string[]): string[] {
+  const files: string[] = [];
+  const problems: string[] = [];
+  for (const p of paths) {
+    let st;
+    try {
+      st = statSync(p);
+    } catch {
+      problems.push(`${display(p)}: no such file or directory`);
+      continue;
+    }
+    if (st.isDirectory()) files.push(...walk(p));
+    else files.push(p);
+  }
+  if (problems.length > 0) throw new VectorLoadError(problems);
+  return [...new Set(files.map((f) => path.resolve(f)))];
+}
+
+function walk(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...walk(full));
+    else if (entry.isFile() && entry.name.endsWith('.json')) out.push(full);
+  }
+  return out;
+}
+
+/** Path relative to the working directory, for messages. */
+export function display(file: string): string {
+  const rel = path.relative(process.cwd(), file);
+  return rel === '' ? '.' : rel.startsWith('..') && path.isAbsolute(file) ? file : rel;
+}
+
+/** Loads, validates and checks a suite. Throws VectorLoadError listing one problem per bad file. */
+export function loadVectors(paths: readonly string[]): LoadedVector[] {
+  const files = findVectorFiles(paths);
+  const problems: string[] = [];
+  const loaded: LoadedVector[] = [];
+  for (const file of files) {
+    const result = loadVectorFile(file);
+    if ('problem' in result) problems.push(result.problem);
+    else loaded.push(result.loaded);
+  }
+  const seen = new Map<string, string>();
+  for (const lv of loaded) {
+    const other = seen.get(lv.vector.id);
+    if (other !== undefined) problems.push(`${display(lv.file)}: /id: duplicate id "${lv.vector.id}" (also in ${display(other)}); ids are unique within a suite`);
+    else seen.set(lv.vector.id, lv.file);
+  }
+  if (problems.length > 0) throw new VectorLoadError(problems);
+  return loaded.sort((a, b) => (a.vector.id < b.vector.id ? -1 : a.vector.id > b.vector.id ? 1 : 0));
+}
+
+/** One file: either the loaded vector or one clear problem naming the file and pointer. */
+export function loadVectorFile(file: string): { loaded: LoadedVector } | { problem: string } {
+  const name = display(file);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    return { problem: `${name}: cannot read file (${(error as NodeJS.ErrnoException).code ?? String(error)})` };
+  }
+  let value: unknown;
+  try {
+    value = parseLossless(text);
+  } catch (error) {
+    const e = error as JsonSyntaxError;
+    return { problem: `${name}: not valid JSON: ${e.message}` };
+  }
+  const problem = checkVector(value);
+  if (problem !== undefined) return { problem: `${name}: ${problem}` };
+  const vector = value as Vector;
+  return {
+    loaded: {
+      vector,
+      file,
+      digest: vectorDigest(vector),
+      part: partOf(vector),
+      requiredCapabilities: impliedCapabilities(vector),
+    },
+  };
+}
+
+/** Schema plus semantic checks; returns "<pointer>: <message>" or undefined. */
+export function checkVector(value: unknown): string | undefined {
+  const validate = vectorValidator();
+  const plain = toPlainJson(value);
+  if (!validate(plain)) return describeAjvError(validate.errors ?? []);
+  return semanticProblem(value as Vector);
+}
+
+/** Picks the most specific ajv error and phrases it as "<pointer>: <message>". */
+function describeAjvError(errors: ErrorObject[]): string {
+  const useful = errors.filter((e) => !['anyOf', 'oneOf', 'if', 'not'].includes(e.keyword));
+  const pool = useful.length > 0 ? useful : errors;
+  const depth = (e: ErrorObject) => (e.instancePath === '' ? 0 : e.instancePath.split('/').length) + (e.keyword === 'additionalProperties' || e.keyword === 'required' ? 1 : 0);
+  const best = [...pool].sort((a, b) => depth(b) - depth(a))[0];
+  if (!best) return '/: invalid vector';
+  const where = best.instancePath === '' ? '/' : best.instancePath;
+  if (best.keyword === 'additionalProperties') {
+    const extra = (best.params as { additionalProperty: string }).additionalProperty;
+    return `${where}: unknown member "${extra}" (vector objects are closed; see VECTOR-FORMAT.md and HARNESS.md)`;
+  }
+  if (best.keyword === 'required') {
+    const missing = (best.params as { missingProperty: string }).missingProperty;
+    return `${where}: missing required member "${missing}"`;
+  }
+  if (best.keyword === 'enum') {
+    const allowed = (best.params as { allowedValues: unknown[] }).allowedValues;
+    return `${where}: must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}`;
+  }
+  return `${where}: ${best.message ?? 'invalid'}`;
+}
+
+/** The rules VECTOR-FORMAT.md states that the schema cannot. */
+function semanticProblem(v: Vector): string | undefined {
+  const hasOne = v.interceptor_script !== undefined;
+  const hasMany = v.interceptor_scripts !== undefined;
+  if (hasOne === hasMany) return '/: exactly one of "interceptor_script" or "interceptor_scripts" is required (VECTOR-FORMAT §1)';
+  const lists = hasMany ? v.interceptor_scripts! : [v.interceptor_script!];
+  for (const [i, rules] of lists.entries()) {
+    for (const [j, rule] of rules.entries()) {
+      const ptr = hasMany ? `/interceptor_scripts/${i}/${j}` : `/interceptor_script/${j}`;
+      const hasReturn = Object.prototype.hasOwnProperty.call(rule, 'return');
+      if (hasReturn === (rule.fault !== undefined)) return `${ptr}: a rule has exactly one of "return" or "fault" (VECTOR-FORMAT §3)`;
+    }
+  }
+  for (const [i, rule] of (v.approval_script ?? []).entries()) {
+    const r = rule.resolve as Record<string, unknown>;
+    if ('fault' in r) {
+      if (Object.keys(r).length !== 1) return `/approval_script/${i}/resolve: a fault resolve carries only "fault" (VECTOR-FORMAT §4)`;
+    } else if (!('outcome' in r)) return `/approval_script/${i}/resolve: missing required member "outcome"`;
+  }
+  if (v.scenario.input !== undefined && v.scenario.inputs !== undefined) return '/scenario: give "input" or "inputs", not both';
+  if (v.scenario.input === undefined && v.scenario.inputs === undefined) return '/scenario: missing required member "input"';
+  if (v.expect.outputs !== undefined) {
+    if (v.scenario.inputs === undefined) return '/expect/outputs: per-turn outputs need scenario.inputs (multi_turn)';
+    if (v.expect.outputs.length !== v.scenario.inputs.length)
+      return `/expect/outputs: ${v.expect.outputs.length} outputs for ${v.scenario.inputs.length} inputs; give one per turn`;
+  }
+  if (v.composition) {
+    const consulted = PROFILE_KNOBS[v.composition.profile as Profile] ?? [];
+    for (const knob of ['on_approval', 'on_disagreement', 'on_transform_conflict'] as Knob[]) {
+      if (v.composition[knob] !== undefined && !consulted.includes(knob))
+        return `/composition/${knob}: profile ${v.composition.profile} never consults ${knob} (§7.2, §10.3)`;
+    }
+  }
+  const byPosture = v.expect.run_outcome_by_posture;
+  if (byPosture && byPosture.outcomes.continue !== undefined && byPosture.outcomes.continue !== v.expect.run_outcome)
+    return `/expect/run_outcome_by_posture/outcomes/continue: "${byPosture.outcomes.continue}" must equal expect.run_outcome "${v.expect.run_outcome}" (VECTOR-FORMAT §5)`;
+  return undefined;
+}
+
+/** For `list` and reports: a vector and everything about it a reader wants to see. */
+export function describeVector(lv: LoadedVector): { id: string; title: string; part: string; spec_clause: string; capabilities: string[]; file: string } {
+  return {
+    id: lv.vector.id,
+    title: lv.vector.title,
+    part: lv.part,
+    spec_clause: lv.vector.spec_clause,
+    capabilities: lv.requiredCapabilities,
+    file: display(lv.file),
+  };
+}

@@ -1,0 +1,241 @@
+// The runner: for each vector, decide skip by the declared surface, set the host up with the
+// scripted interceptors/resolver and the CTK's mocks, run, then check invariants and expectations.
+// A harness exception, a timeout or an internal error fails the vector (never passes it) and the run goes on.
+import { SPEC_VERSION, type JsonObject, type Profile } from '../core/types.js';
+import type { Harness, HostSurface, RunReport, RunSetup } from '../harness/contract.js';
+import type { ConformanceReport, Failure, PartSummary, VectorResult } from '../report/model.js';
+import { suiteDigest } from '../report/digest.js';
+import { CTK_NAME, CTK_VERSION } from '../version.js';
+import { checkExpectations } from './assertions.js';
+import { checkInvariants } from './invariants.js';
+import { cloneJson } from './json.js';
+import { display } from './load.js';
+import { createMockModel, createMockTools, newMockLog, type MockLog } from './mocks.js';
+import { createScriptedInterceptors, createScriptedResolver, type ResolverLog } from './script.js';
+import { skipReason } from './skip.js';
+import { writeTrace, type VectorTrace } from './trace.js';
+import type { LoadedVector } from './vector.js';
+
+export type ProgressEvent =
+  | { kind: 'start'; total: number }
+  | { kind: 'vector-start'; index: number; total: number; id: string }
+  | { kind: 'vector-done'; index: number; total: number; result: VectorResult };
+
+export interface RunOptions {
+  harness: Harness;
+  surface: HostSurface;
+  /** How the harness was chosen, for report.environment. */
+  harnessLabel: string;
+  /** Per-vector deadline over setup + run (ms). */
+  timeoutMs: number;
+  bail?: boolean;
+  traceDir?: string;
+  sources?: string[];
+  onProgress?: (event: ProgressEvent) => void;
+}
+
+class VectorTimeout extends Error {}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new VectorTimeout(`${what} did not finish within ${ms} ms (--timeout)`)), ms);
+  });
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
+}
+
+const errText = (e: unknown) => (e instanceof Error ? `${e.name === 'Error' ? '' : e.name + ': '}${e.message}` : String(e));
+
+/** Runs one vector against the harness. Never throws. */
+export async function runVector(lv: LoadedVector, opts: RunOptions): Promise<{ result: VectorResult; trace: VectorTrace }> {
+  const v = lv.vector;
+  const started = Date.now();
+  const base = { id: v.id, title: v.title, part: lv.part, spec_clause: v.spec_clause, digest: lv.digest, file: display(lv.file) };
+  const recording: JsonObject[] = [];
+  const mocks: MockLog = newMockLog();
+  const resolverLog: ResolverLog = { requests: [] };
+  const trace: VectorTrace = {
+    id: v.id,
+    file: base.file,
+    status: 'skip',
+    contexts: recording,
+    records: [],
+    identities: [],
+    model_calls: mocks.model_calls,
+    tool_invocations: mocks.tool_invocations,
+    approval_requests: resolverLog.requests,
+    outcome: null,
+    final_output: null,
+    notes: mocks.notes,
+    log: [],
+    failures: [],
+  };
+
+  const skip = skipReason(lv, opts.surface);
+  if (skip !== undefined) {
+    trace.reason = skip;
+    return { result: { ...base, status: 'skip', reason: skip, failures: [], duration_ms: 0 }, trace };
+  }
+
+  const failures: Failure[] = [];
+  const setup: RunSetup = {
+    vector_id: v.id,
+    scenario: cloneJson(v.scenario),
+    mode: v.mode ?? 'enforce',
+    composition: cloneJson(v.composition ?? { profile: 'sequential/first_deny' as Profile }),
+    identity_provider: v.identity_provider === undefined ? 'jcs-sha256' : v.identity_provider,
+    interceptors: createScriptedInterceptors(v, recording),
+    resolver: createScriptedResolver(v, resolverLog),
+    redact_for_approval: v.redact_for_approval ? [...v.redact_for_approval] : null,
+    model: createMockModel(v.scenario, mocks),
+    tools: createMockTools(v.scenario, mocks),
+  };
+  if (v.interceptor_timeout_ms !== undefined) setup.interceptor_timeout_ms = v.interceptor_timeout_ms;
+  if (v.resolver_timeout_ms !== undefined) setup.resolver_timeout_ms = v.resolver_timeout_ms;
+  trace.setup = {
+    mode: setup.mode,
+    composition: setup.composition,
+    identity_provider: setup.identity_provider,
+    interceptors: setup.interceptors.map((i) => i.name),
+    resolver: setup.resolver !== null,
+    redact_for_approval: setup.redact_for_approval,
+    interceptor_timeout_ms: setup.interceptor_timeout_ms,
+    resolver_timeout_ms: setup.resolver_timeout_ms,
+  };
+
+  let report: RunReport | undefined;
+  let timedOut = false;
+  try {
+    report = await withTimeout(
+      (async () => {
+        await opts.harness.setup(setup);
+        return opts.harness.run();
+      })(),
+      opts.timeoutMs,
+      `vector ${v.id}`,
+    );
+  } catch (error) {
+    timedOut = error instanceof VectorTimeout;
+    failures.push({ clause: '13.2', check: timedOut ? 'timeout' : 'harness', message: timedOut ? errText(error) : `the harness threw during setup/run: ${errText(error)}` });
+  }
+  try {
+    await withTimeout(Promise.resolve().then(() => opts.harness.teardown()), Math.min(opts.timeoutMs, 10_000), `teardown of ${v.id}`);
+  } catch (error) {
+    failures.push({ clause: '13.2', check: 'harness', message: `the harness teardown failed: ${errText(error)}` });
+  }
+
+  if (report !== undefined) {
+    const shape = reportShapeProblem(report);
+    if (shape) {
+      failures.push({ clause: '13.2', check: 'harness', message: `the harness run() result is malformed: ${shape}` });
+    } else {
+      trace.records = report.records as unknown[];
+      trace.identities = report.identities;
+      trace.outcome = report.outcome;
+      trace.final_output = report.final_output;
+      if (report.outputs !== undefined) trace.outputs = report.outputs;
+      if (report.error !== undefined) trace.error = report.error;
+      trace.log = report.log ?? [];
+      try {
+        failures.push(...checkInvariants({ vector: v, report, recording }));
+        failures.push(...checkExpectations({ vector: v, surface: opts.surface, report, recording, mocks }));
+      } catch (error) {
+        failures.push({ clause: '13.2', check: 'internal', message: `the CTK failed while checking this vector (a CTK bug; the vector is not passed): ${errText(error)}` });
+      }
+    }
+  }
+
+  const status = failures.length === 0 ? 'pass' : 'fail';
+  trace.status = status;
+  trace.failures = failures;
+  const result: VectorResult = { ...base, status, failures, duration_ms: Date.now() - started };
+  if (status === 'fail') result.reason = `${failures.length} failed check${failures.length === 1 ? '' : 's'}: ${failures[0]!.message}`;
+  return { result, trace };
+}
+
+function reportShapeProblem(r: unknown): string | undefined {
+  if (!r || typeof r !== 'object') return `expected an object, got ${r === null ? 'null' : typeof r}`;
+  const o = r as Record<string, unknown>;
+  if (!['completed', 'blocked', 'error'].includes(o.outcome as string)) return `outcome must be completed, blocked or error (got ${JSON.stringify(o.outcome)})`;
+  if (!Array.isArray(o.records)) return 'records must be an array';
+  if (!Array.isArray(o.identities)) return 'identities must be an array';
+  if (!('final_output' in o)) return 'final_output is missing (null when blocked)';
+  return undefined;
+}
+
+/** Runs the suite and assembles the conformance report. */
+export async function runSuite(vectors: readonly LoadedVector[], opts: RunOptions): Promise<ConformanceReport> {
+  const startedAt = new Date();
+  const results: VectorResult[] = [];
+  opts.onProgress?.({ kind: 'start', total: vectors.length });
+  let stopped = false;
+  for (const [index, lv] of vectors.entries()) {
+    if (stopped) {
+      results.push({
+        id: lv.vector.id, title: lv.vector.title, part: lv.part, spec_clause: lv.vector.spec_clause, digest: lv.digest, file: display(lv.file),
+        status: 'skip', reason: 'not run: --bail stopped the run after a failure', failures: [], duration_ms: 0,
+      });
+      continue;
+    }
+    opts.onProgress?.({ kind: 'vector-start', index, total: vectors.length, id: lv.vector.id });
+    const { result, trace } = await runVector(lv, opts);
+    if (opts.traceDir && result.status !== 'skip') {
+      try {
+        await writeTrace(opts.traceDir, trace);
+      } catch (error) {
+        result.failures.push({ clause: '13.2', check: 'internal', message: `could not write the trace: ${errText(error)}` });
+      }
+    }
+    results.push(result);
+    opts.onProgress?.({ kind: 'vector-done', index, total: vectors.length, result });
+    if (opts.bail && result.status === 'fail') stopped = true;
+  }
+  await opts.harness.close?.().catch(() => undefined);
+  return buildReport(vectors, results, opts, startedAt);
+}
+
+export function summarizeParts(results: readonly VectorResult[]): PartSummary[] {
+  const parts = new Map<string, PartSummary>();
+  for (const r of results) {
+    const p = parts.get(r.part) ?? { part: r.part, passed: 0, failed: 0, skipped: 0 };
+    if (r.status === 'pass') p.passed++;
+    else if (r.status === 'fail') p.failed++;
+    else p.skipped++;
+    parts.set(r.part, p);
+  }
+  return [...parts.values()].sort((a, b) => (a.part < b.part ? -1 : a.part > b.part ? 1 : 0));
+}
+
+function buildReport(vectors: readonly LoadedVector[], results: VectorResult[], opts: RunOptions, startedAt: Date): ConformanceReport {
+  const summary = {
+    total: results.length,
+    passed: results.filter((r) => r.status === 'pass').length,
+    failed: results.filter((r) => r.status === 'fail').length,
+    skipped: results.filter((r) => r.status === 'skip').length,
+  };
+  const report: ConformanceReport = {
+    ctk: { name: CTK_NAME, version: CTK_VERSION },
+    spec: SPEC_VERSION,
+    host: { name: opts.surface.name, version: opts.surface.version, surface: opts.surface },
+    suite: { digest: suiteDigest(vectors.map((lv) => ({ id: lv.vector.id, digest: lv.digest }))), vectors: vectors.length },
+    summary,
+    parts: summarizeParts(results),
+    results,
+    environment: {
+      node: process.version,
+      platform: process.platform,
+      arch: process.arch,
+      harness: opts.harnessLabel,
+      started_at: startedAt.toISOString(),
+      finished_at: new Date().toISOString(),
+    },
+  };
+  if (opts.sources) report.suite.sources = opts.sources;
+  return report;
+}
+
+/** Exit semantics: 0 iff at least one vector ran and none failed. */
+export function verdictOf(report: ConformanceReport): { ok: boolean; nothingRan: boolean } {
+  const nothingRan = report.summary.passed + report.summary.failed === 0;
+  return { ok: !nothingRan && report.summary.failed === 0, nothingRan };
+}

@@ -1,0 +1,130 @@
+// The vector grammar as TypeScript types: VECTOR-FORMAT.md plus the CTK extensions (HARNESS.md).
+// Values are JSON with LosslessNumber standing in for numbers a double cannot hold.
+import type { Composition, InterceptionPoint, Json, JsonObject, Mode } from '../core/types.js';
+import type { Scenario } from '../harness/contract.js';
+
+export type InterceptorFault = 'raise' | 'malformed_verdict' | 'mutate' | 'hang';
+
+/** VECTOR-FORMAT §3: {at, match?, return | fault}. */
+export interface InterceptorRule {
+  at: InterceptionPoint;
+  match?: JsonObject;
+  return?: Json;
+  fault?: InterceptorFault;
+}
+
+/** VECTOR-FORMAT §4. */
+export interface ApprovalRule {
+  match?: JsonObject;
+  resolve:
+    | { outcome: string; verdict?: Json; identity_override?: string | null; echo_recomputed?: boolean }
+    | { fault: 'raise' | 'hang' };
+}
+
+export interface ExpectedInterception {
+  interception_point: InterceptionPoint;
+  context?: JsonObject;
+  context_must_validate?: boolean;
+  context_must_contain?: string[];
+  context_must_not_contain?: string[];
+}
+
+export interface ExpectedRecord {
+  interception_point: InterceptionPoint;
+  /** Extension: the exact record index instead of a forward scan. */
+  index?: number;
+  assert?: JsonObject;
+  absent?: string[];
+  present?: string[];
+}
+
+export interface ExpectedModelCall {
+  messages_must_contain?: string[];
+  messages_must_not_contain?: string[];
+  messages?: Json;
+}
+
+export type RunOutcomeName = 'completed' | 'blocked' | 'error';
+
+export interface Expect {
+  interceptions: ExpectedInterception[];
+  sequence_strict?: boolean;
+  interceptions_absent?: InterceptionPoint[];
+  run_outcome: RunOutcomeName;
+  run_outcome_by_posture?: { posture: string; outcomes: Record<string, RunOutcomeName> };
+  final_output?: Json;
+  /** Extension (multi_turn): per-turn outputs. */
+  outputs?: Json[];
+  tool_invocations?: Array<{ name: string; args: Json }>;
+  tool_not_invoked?: string[];
+  identities_equal?: boolean;
+  records?: ExpectedRecord[];
+  /** Extensions: the runner's own model-call log, counts. */
+  model_calls?: ExpectedModelCall[];
+  model_call_count?: number;
+  record_count?: number;
+  /** Incremental extension (not implemented by this CTK: a vector using them fails if it runs). */
+  released_output?: Json;
+  persisted_must_not_contain?: string[];
+}
+
+export interface Vector {
+  id: string;
+  title: string;
+  spec_clause: string;
+  part?: string;
+  mode?: Mode;
+  capabilities?: string[];
+  composition?: Composition;
+  identity_provider?: string | null;
+  redact_for_approval?: string[];
+  scenario: Scenario;
+  interceptor_script?: InterceptorRule[];
+  interceptor_scripts?: InterceptorRule[][];
+  approval_script?: ApprovalRule[];
+  /** Extensions (hang_faults): per-vector timeouts handed to the host. */
+  interceptor_timeout_ms?: number;
+  resolver_timeout_ms?: number;
+  expect: Expect;
+}
+
+/** A vector as loaded: where it came from, its digest, and the capabilities it needs (declared + implied by extensions). */
+export interface LoadedVector {
+  vector: Vector;
+  file: string;
+  digest: string;
+  part: string;
+  requiredCapabilities: string[];
+}
+
+/** The part a vector's results group under (VECTOR-FORMAT §1: no part → "core"). */
+export function partOf(vector: Pick<Vector, 'part'>): string {
+  return vector.part && vector.part.length > 0 ? vector.part : 'core';
+}
+
+/** The rule lists, one per registered interceptor (§3: interceptor_script = one; interceptor_scripts: [] = zero). */
+export function interceptorRuleLists(vector: Vector): InterceptorRule[][] {
+  if (vector.interceptor_scripts !== undefined) return vector.interceptor_scripts;
+  return [vector.interceptor_script ?? []];
+}
+
+function isJsonObject(v: unknown): boolean {
+  return v !== null && typeof v === 'object' && !Array.isArray(v) && !(v as { isLosslessNumber?: boolean }).isLosslessNumber;
+}
+
+/** Capabilities the vector needs: those it lists plus those its CTK extensions imply (HARNESS.md). */
+export function impliedCapabilities(vector: Vector): string[] {
+  const caps = new Set(vector.capabilities ?? []);
+  for (const rules of interceptorRuleLists(vector)) {
+    for (const rule of rules) {
+      if (rule.fault === 'hang') caps.add('hang_faults');
+      if (rule.fault === undefined && 'return' in rule && !isJsonObject(rule.return)) caps.add('raw_interceptor_return');
+    }
+  }
+  for (const rule of vector.approval_script ?? []) {
+    if ('fault' in rule.resolve && rule.resolve.fault === 'hang') caps.add('hang_faults');
+  }
+  if (vector.scenario.inputs !== undefined) caps.add('multi_turn');
+  if (vector.scenario.parallel_tools === true) caps.add('parallel_tool_calls');
+  return [...caps];
+}

@@ -1,0 +1,118 @@
+// The declared surface (§13.1): validated from a harness's describe() or a --surface YAML/JSON file.
+// Defaults: buffered_output true (§12.1a), postures.tool_seam_host_error "continue" (VECTOR-FORMAT §2.7),
+// identity_providers ["jcs-sha256"] (§10.1 default provider), modes both (§8 MUST support both), capabilities [].
+import { readFileSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
+import { KNOB_VALUES, PROFILE_KNOBS, PROFILES, MODES, type Knob, type Profile } from '../core/types.js';
+import { CAPABILITIES, type HostSurface } from './contract.js';
+
+export class SurfaceError extends Error {
+  constructor(
+    readonly source: string,
+    detail: string,
+  ) {
+    super(`${source}: ${detail}`);
+    this.name = 'SurfaceError';
+  }
+}
+
+const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** Reads a --surface file (YAML or JSON; YAML is a superset). */
+export function readSurfaceFile(file: string): Record<string, unknown> {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new SurfaceError(file, `cannot read surface file (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+  let value: unknown;
+  try {
+    value = parseYaml(text);
+  } catch (error) {
+    throw new SurfaceError(file, `not valid YAML/JSON: ${(error as Error).message.split('\n')[0]}`);
+  }
+  if (!isObj(value)) throw new SurfaceError(file, 'a surface is a mapping with name, version, capabilities, profiles, identity_providers, modes, postures');
+  return value;
+}
+
+/** Validates a surface (with defaults filled); `source` names where it came from in errors. */
+export function validateSurface(value: unknown, source: string): HostSurface {
+  const bad = (path: string, what: string): never => {
+    throw new SurfaceError(source, `${path}: ${what}`);
+  };
+  if (!isObj(value)) return bad('/', 'the surface must be an object');
+  const known = new Set(['name', 'version', 'protocol', 'sdk', 'capabilities', 'buffered_output', 'profiles', 'identity_providers', 'modes', 'postures', 'bounds']);
+  for (const key of Object.keys(value)) if (!known.has(key)) bad(`/${key}`, `unknown member (allowed: ${[...known].join(', ')})`);
+  if (typeof value.name !== 'string' || value.name === '') bad('/name', 'must be a non-empty string');
+  if (typeof value.version !== 'string' || value.version === '') bad('/version', 'must be a non-empty string');
+  if (value.protocol !== undefined && typeof value.protocol !== 'string') bad('/protocol', 'must be a string');
+  if (value.sdk !== undefined) {
+    const sdk = value.sdk;
+    if (!isObj(sdk) || typeof sdk.lang !== 'string' || typeof sdk.version !== 'string') bad('/sdk', 'must be {lang: string, version: string}');
+  }
+  const capabilities = value.capabilities ?? [];
+  if (!Array.isArray(capabilities)) return bad('/capabilities', 'must be a list');
+  capabilities.forEach((c, i) => {
+    if (!(CAPABILITIES as readonly unknown[]).includes(c)) bad(`/capabilities/${i}`, `unknown capability ${JSON.stringify(c)} (known: ${CAPABILITIES.join(', ')})`);
+  });
+  const buffered = value.buffered_output ?? true;
+  if (typeof buffered !== 'boolean') bad('/buffered_output', 'must be true or false');
+  if (!isObj(value.profiles)) return bad('/profiles', 'must map each supported profile to its supported knob values, e.g. {"sequential/first_deny": {"on_approval": ["stop"]}}');
+  const profiles: HostSurface['profiles'] = {};
+  for (const [profile, knobs] of Object.entries(value.profiles)) {
+    if (!(PROFILES as readonly string[]).includes(profile)) bad(`/profiles/${profile}`, `unknown profile (the §7.2 set is closed: ${PROFILES.join(', ')})`);
+    const k = knobs ?? {};
+    if (!isObj(k)) return bad(`/profiles/${profile}`, 'must map knob names to lists of values');
+    const out: Partial<Record<Knob, string[]>> = {};
+    for (const [knob, values] of Object.entries(k)) {
+      if (!(PROFILE_KNOBS[profile as Profile] as readonly string[]).includes(knob)) bad(`/profiles/${profile}/${knob}`, `profile ${profile} does not consult ${knob} (§7.2)`);
+      if (!Array.isArray(values) || values.length === 0) return bad(`/profiles/${profile}/${knob}`, 'must be a non-empty list of values');
+      values.forEach((v, i) => {
+        if (!KNOB_VALUES[knob as Knob].includes(v as string)) bad(`/profiles/${profile}/${knob}/${i}`, `must be one of ${KNOB_VALUES[knob as Knob].join(', ')}`);
+      });
+      out[knob as Knob] = values as string[];
+    }
+    profiles[profile as Profile] = out;
+  }
+  const providers = value.identity_providers ?? ['jcs-sha256'];
+  if (!Array.isArray(providers)) return bad('/identity_providers', 'must be a list of provider names or null');
+  providers.forEach((p, i) => {
+    if (p !== null && (typeof p !== 'string' || !/^[a-z][a-z0-9_-]*$/.test(p))) bad(`/identity_providers/${i}`, 'must be null or a name matching ^[a-z][a-z0-9_-]*$ (§10.1)');
+  });
+  const modes = value.modes ?? [...MODES];
+  if (!Array.isArray(modes)) return bad('/modes', 'must be a list');
+  modes.forEach((m, i) => {
+    if (!(MODES as readonly unknown[]).includes(m)) bad(`/modes/${i}`, `must be one of ${MODES.join(', ')}`);
+  });
+  const postures = value.postures ?? {};
+  if (!isObj(postures)) return bad('/postures', 'must be a mapping');
+  for (const [k, v] of Object.entries(postures)) if (typeof v !== 'string') bad(`/postures/${k}`, 'must be a string');
+  const tsh = postures.tool_seam_host_error ?? 'continue';
+  if (tsh !== 'continue' && tsh !== 'terminate') bad('/postures/tool_seam_host_error', 'must be "continue" or "terminate"');
+  if (value.bounds !== undefined && !isObj(value.bounds)) bad('/bounds', 'must be a mapping');
+  const surface: HostSurface = {
+    name: value.name as string,
+    version: value.version as string,
+    capabilities: capabilities as string[],
+    buffered_output: buffered as boolean,
+    profiles,
+    identity_providers: providers as Array<string | null>,
+    modes: modes as HostSurface['modes'],
+    postures: { ...(postures as Record<string, string>), tool_seam_host_error: tsh as 'continue' | 'terminate' },
+  };
+  if (value.protocol !== undefined) surface.protocol = value.protocol as string;
+  if (value.sdk !== undefined) surface.sdk = value.sdk as HostSurface['sdk'] & object;
+  if (value.bounds !== undefined) surface.bounds = value.bounds as HostSurface['bounds'];
+  // §12.1a: a buffering host never declares incremental_output.
+  if (surface.buffered_output && surface.capabilities.includes('incremental_output'))
+    bad('/capabilities', 'incremental_output contradicts buffered_output: true (§12.1a)');
+  return surface;
+}
+
+/** The surface in effect: the harness's own declaration, with a --surface file's members overriding it. */
+export function effectiveSurface(described: unknown, override: Record<string, unknown> | undefined, overrideSource?: string): HostSurface {
+  if (!override) return validateSurface(described, 'harness describe()');
+  const base = isObj(described) ? described : {};
+  return validateSurface({ ...base, ...override }, overrideSource ?? '--surface');
+}
