@@ -284,7 +284,7 @@ class HostProcess {
   }
 
   private write(line: string): void {
-    if (this.dead) throw new StdioHostError('the stdio host process is not running');
+    if (this.dead) return; // answers to a host we already stopped go nowhere
     this.sub.stdin?.write(line + '\n');
   }
 

@@ -105,7 +105,11 @@ export class RpcPeer {
     } catch (error) {
       // An unserializable answer is our bug; tell the other side instead of dying.
       const id = (message.id ?? null) as RpcId | null;
-      this.options.write(stringifyWire(errorMessage(id, RPC_ERROR.internalError, `unserializable answer: ${String(error)}`)));
+      try {
+        this.options.write(stringifyWire(errorMessage(id, RPC_ERROR.internalError, `unserializable answer: ${String(error)}`)));
+      } catch {
+        // the connection is gone; nothing left to tell
+      }
     }
   }
 
