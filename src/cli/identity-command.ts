@@ -1,4 +1,66 @@
-// `identity` command: stub, replaced by the issue that owns it.
+// `identity [FILE|-]`: the §10.2 jcs-sha256 identity (or, with --canonical, the exact bytes hashed) of one AgentContext.
+import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
+import { CliError, EXIT } from './exit.js';
+import { canonicalProjection, sha256Hex } from '../core/identity.js';
+import { ContextInvalidError } from '../core/errors.js';
+import { parseJsonText } from '../core/json-text.js';
+import { DEFAULT_MAX_DEPTH } from '../core/canonical.js';
 
-export function register(_program: Command): void {}
+export interface IdentityOptions {
+  canonical?: boolean;
+  maxDepth?: number;
+}
+
+export function register(program: Command): void {
+  program
+    .command('identity')
+    .description(
+      'Print the jcs-sha256 context identity (§10.2) of an AgentContext read from FILE or stdin ("-" or omitted). ' +
+        'With --canonical, print exactly the RFC 8785 bytes that are hashed, with no trailing newline.',
+    )
+    .argument('[file]', 'AgentContext JSON file, or - for stdin', '-')
+    .option('--canonical', 'print the canonical projection bytes instead of the identity')
+    .option('--max-depth <n>', `nesting bound for the identity path (§12.3, default ${DEFAULT_MAX_DEPTH})`, parseDepth)
+    .action((file: string, opts: IdentityOptions) => {
+      process.stdout.write(identityOutput(readInput(file), file === '-' ? 'stdin' : file, opts));
+    });
+}
+
+/** The command's stdout for one context text; throws CliError (2: unparsable, 1: context_invalid). */
+export function identityOutput(text: string, source: string, opts: IdentityOptions = {}): string {
+  let ctx: unknown;
+  try {
+    ctx = parseJsonText(text);
+  } catch (error) {
+    if (error instanceof RangeError) {
+      throw new CliError(EXIT.failed, `host_error:context_invalid: ${source} nests too deeply for the JSON parser; flatten it (§12.3)`);
+    }
+    throw new CliError(EXIT.badInput, `${source} is not valid JSON: ${(error as Error).message}. Pass one AgentContext object as JSON text.`);
+  }
+  let canonical: string;
+  try {
+    canonical = canonicalProjection(ctx, { maxDepth: opts.maxDepth ?? DEFAULT_MAX_DEPTH });
+  } catch (error) {
+    if (error instanceof ContextInvalidError) throw new CliError(EXIT.failed, `${error.reason}: ${source}: ${error.remediation}`);
+    throw error;
+  }
+  // --canonical prints the bytes exactly, nothing after them, so `| sha256sum` reproduces the identity's hex.
+  return opts.canonical === true ? canonical : `${sha256Hex(canonical)}\n`;
+}
+
+function readInput(file: string): string {
+  try {
+    return file === '-' ? readFileSync(0, 'utf8') : readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const what = file === '-' ? 'stdin' : file;
+    throw new CliError(EXIT.badInput, `cannot read ${what}${code ? ` (${code})` : ''}: pass an AgentContext JSON file, or - to read stdin.`);
+  }
+}
+
+function parseDepth(value: string): number {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n < 1) throw new CliError(EXIT.badInput, `--max-depth must be a positive integer, got ${JSON.stringify(value)}`);
+  return n;
+}

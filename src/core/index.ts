@@ -9,3 +9,4 @@ export * from './envelope.js';
 export * from './identity.js';
 export * from './verdict-gate.js';
 export * from './schemas.js';
+export * from './json-text.js';
