@@ -1,4 +1,28 @@
-// `reference-host` command: stub, replaced by the issue that owns it.
+// `reference-host --stdio`: the built-in reference host served over the stdio harness protocol,
+// so it can be driven exactly like a host in any other language (run --harness-cmd "…").
 import type { Command } from 'commander';
+import { CliError, EXIT } from './exit.js';
+import { createReferenceHarness } from '../harness/reference-harness.js';
+import { serveHarnessOverStdio } from '../harness/stdio/server.js';
 
-export function register(_program: Command): void {}
+interface ReferenceHostFlags {
+  stdio?: boolean;
+  mutant?: string;
+}
+
+export function register(program: Command): void {
+  program
+    .command('reference-host')
+    .description('Serve the built-in reference host over the stdio harness protocol (JSON-RPC on stdin/stdout, log on stderr)')
+    .option('--stdio', 'speak the agent-hooks-ctk/1 protocol on stdin/stdout (the only transport)')
+    .option('--mutant <id>', 'serve a deliberately broken variant (selftest mutation id)')
+    .action(async (flags: ReferenceHostFlags) => {
+      if (!flags.stdio) {
+        throw new CliError(EXIT.badInput, 'reference-host needs --stdio: it serves the reference host over the stdio harness protocol (see HARNESS.md "The stdio protocol").');
+      }
+      // stdout carries the protocol only: anything the host prints goes to the log (stderr).
+      console.log = console.info = console.debug = (...args: unknown[]) => console.error(...args);
+      const harness = createReferenceHarness(flags.mutant === undefined ? {} : { mutant: flags.mutant });
+      await serveHarnessOverStdio(harness, process.stdin, process.stdout);
+    });
+}
