@@ -1,4 +1,183 @@
-// `run` command: stub, replaced by the issue that owns it.
+// `run`: load vectors, pick the harness, run, render, write reports. Exit 0 / 1 / 2 (src/cli/exit.ts).
 import type { Command } from 'commander';
+import { CliError, EXIT } from './exit.js';
+import { defaultVectorPaths, display, loadVectors, VectorLoadError } from '../ctk/load.js';
+import { runSuite, verdictOf } from '../ctk/runner.js';
+import type { LoadedVector } from '../ctk/vector.js';
+import type { Harness, HostSurface } from '../harness/contract.js';
+import { createReferenceHarness } from '../harness/reference-harness.js';
+import { createStdioHarness } from '../harness/stdio/client.js';
+import { HarnessLoadError, loadInProcessHarness } from '../harness/in-process.js';
+import { effectiveSurface, readSurfaceFile, SurfaceError } from '../harness/surface.js';
+import { colorEnabled, createProgressLine, renderTerminal } from '../report/terminal.js';
+import { FILE_REPORTERS, writeReports } from '../report/write.js';
 
-export function register(_program: Command): void {}
+interface RunFlags {
+  harness?: string;
+  harnessCmd?: string;
+  surface?: string;
+  vectors?: string[];
+  grep?: string;
+  part?: string[];
+  bail?: boolean;
+  timeout: string;
+  reporter: string;
+  out?: string;
+  trace?: string;
+  verbose?: boolean;
+}
+
+export function register(program: Command): void {
+  program
+    .command('run')
+    .description('Run the conformance vectors against a host (default: the built-in reference host)')
+    .option('--harness <path>', 'in-process harness module (JS or TS) exporting createHarness or a default factory')
+    .option('--harness-cmd <cmd>', 'a host speaking the stdio protocol (HARNESS.md), started as a subprocess')
+    .option('--surface <file>', 'YAML/JSON declared surface overriding what the harness describes')
+    .option('--vectors <paths...>', 'vector files or directories (repeatable; default: the package vectors/)')
+    .option('--grep <regex>', 'only vectors whose id or title matches')
+    .option('--part <part...>', 'only vectors of this part (or a sub-part: "composition" matches "composition/…")')
+    .option('--bail', 'stop after the first failing vector')
+    .option('--timeout <ms>', 'per-vector deadline in milliseconds', '30000')
+    .option('--reporter <list>', `comma-separated: terminal,${FILE_REPORTERS.join(',')}`, 'terminal')
+    .option('--out <dir>', 'write report.json (and the file reporters) here')
+    .option('--trace <dir>', 'write <dir>/<id>.json with everything observed per vector')
+    .option('--verbose', 'print host log lines and passing vectors')
+    .action(async (flags: RunFlags) => {
+      process.exitCode = await runCommand(flags);
+    });
+}
+
+function parseReporters(list: string): { terminal: boolean; files: string[] } {
+  const names = list.split(',').map((s) => s.trim()).filter(Boolean);
+  const known = new Set<string>(['terminal', ...FILE_REPORTERS]);
+  const unknown = names.filter((n) => !known.has(n));
+  if (unknown.length > 0) throw new CliError(EXIT.badInput, `--reporter: unknown reporter ${unknown.join(', ')} (known: ${[...known].join(', ')})`);
+  return { terminal: names.includes('terminal'), files: names.filter((n) => n !== 'terminal') };
+}
+
+export function selectVectors(vectors: LoadedVector[], grep: string | undefined, parts: string[] | undefined): LoadedVector[] {
+  let out = vectors;
+  if (grep !== undefined) {
+    let re: RegExp;
+    try {
+      re = new RegExp(grep);
+    } catch (error) {
+      throw new CliError(EXIT.badInput, `--grep: invalid regular expression (${(error as Error).message})`);
+    }
+    out = out.filter((lv) => re.test(lv.vector.id) || re.test(lv.vector.title));
+  }
+  if (parts && parts.length > 0) out = out.filter((lv) => parts.some((p) => lv.part === p || lv.part.startsWith(p + '/')));
+  return out;
+}
+
+/** Loads vectors for run/list; turns load problems into exit 2. */
+export function loadOrExit(paths: string[] | undefined): LoadedVector[] {
+  let vectors: LoadedVector[];
+  const used = paths && paths.length > 0 ? paths : defaultVectorPaths();
+  try {
+    vectors = loadVectors(used);
+  } catch (error) {
+    if (error instanceof VectorLoadError) {
+      const n = error.problems.length;
+      throw new CliError(EXIT.badInput, `${n === 1 ? 'a vector file is' : `${n} vector files are`} malformed; nothing was run:\n  ${error.problems.join('\n  ')}`);
+    }
+    throw error;
+  }
+  if (vectors.length === 0) throw new CliError(EXIT.badInput, `no vector files (*.json) found in ${used.map(display).join(', ')}`);
+  return vectors;
+}
+
+async function createHarness(flags: RunFlags, timeoutMs: number): Promise<{ harness: Harness; label: string }> {
+  if (flags.harness && flags.harnessCmd) throw new CliError(EXIT.badInput, 'give either --harness or --harness-cmd, not both');
+  if (flags.harness) {
+    try {
+      return { harness: await loadInProcessHarness(flags.harness), label: `in-process:${flags.harness}` };
+    } catch (error) {
+      if (error instanceof HarnessLoadError) throw new CliError(EXIT.badInput, error.message);
+      throw error;
+    }
+  }
+  if (flags.harnessCmd) {
+    const onLog = flags.verbose ? (line: string) => process.stderr.write(`[host] ${line}\n`) : undefined;
+    return { harness: createStdioHarness({ command: flags.harnessCmd, timeoutMs, ...(onLog ? { onLog } : {}) }), label: `stdio:${flags.harnessCmd}` };
+  }
+  return { harness: createReferenceHarness(), label: 'reference' };
+}
+
+async function resolveSurface(harness: Harness, surfaceFile: string | undefined): Promise<HostSurface> {
+  const override = surfaceFile ? readSurfaceFileOrExit(surfaceFile) : undefined;
+  let described: unknown;
+  try {
+    described = await harness.describe();
+  } catch (error) {
+    if (!override) throw new CliError(EXIT.failed, `the harness failed to describe its surface (${error instanceof Error ? error.message : String(error)}); nothing was run`);
+    described = {};
+  }
+  try {
+    return effectiveSurface(described, override, surfaceFile);
+  } catch (error) {
+    if (error instanceof SurfaceError) throw new CliError(EXIT.badInput, `invalid declared surface: ${error.message}`);
+    throw error;
+  }
+}
+
+function readSurfaceFileOrExit(file: string): Record<string, unknown> {
+  try {
+    return readSurfaceFile(file);
+  } catch (error) {
+    if (error instanceof SurfaceError) throw new CliError(EXIT.badInput, error.message);
+    throw error;
+  }
+}
+
+export async function runCommand(flags: RunFlags): Promise<number> {
+  const timeoutMs = Number(flags.timeout);
+  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new CliError(EXIT.badInput, `--timeout: expected a positive integer of milliseconds, got ${JSON.stringify(flags.timeout)}`);
+  const reporters = parseReporters(flags.reporter);
+  if (reporters.files.length > 0 && !flags.out) throw new CliError(EXIT.badInput, `--reporter ${reporters.files.join(',')} writes files: give --out DIR`);
+
+  const all = loadOrExit(flags.vectors);
+  const vectors = selectVectors(all, flags.grep, flags.part);
+  if (vectors.length === 0) throw new CliError(EXIT.failed, `nothing ran: no vector matches the filters (--grep/--part) among ${all.length} loaded`);
+
+  const { harness, label } = await createHarness(flags, timeoutMs);
+  let report;
+  try {
+    const surface = await resolveSurface(harness, flags.surface);
+    const progress = createProgressLine(process.stderr);
+    let failed = 0;
+    report = await runSuite(vectors, {
+      harness,
+      surface,
+      harnessLabel: label,
+      timeoutMs,
+      bail: flags.bail === true,
+      ...(flags.trace ? { traceDir: flags.trace } : {}),
+      sources: (flags.vectors && flags.vectors.length > 0 ? flags.vectors : defaultVectorPaths()).map(display),
+      onProgress: (e) => {
+        if (e.kind === 'vector-start') progress.update(e.index, e.total, e.id, failed);
+        if (e.kind === 'vector-done' && e.result.status === 'fail') failed++;
+      },
+    });
+    progress.clear();
+  } finally {
+    await harness.close?.().catch(() => undefined);
+  }
+
+  if (reporters.terminal) process.stdout.write(renderTerminal(report, { color: colorEnabled(process.stdout), verbose: flags.verbose === true }));
+  else {
+    const s = report.summary;
+    process.stderr.write(`${s.total} vectors: ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped\n`);
+  }
+  if (flags.out) {
+    const written = await writeReports(report, reporters.files, flags.out);
+    if (reporters.terminal) process.stdout.write(`reports: ${written.map(display).join(', ')}\n`);
+  }
+  const verdict = verdictOf(report);
+  if (verdict.nothingRan) {
+    process.stderr.write(`nothing ran: every selected vector was skipped against the declared surface of ${report.host.name}; a run in which nothing applicable ran is not a pass\n`);
+    return EXIT.failed;
+  }
+  return verdict.ok ? EXIT.ok : EXIT.failed;
+}

@@ -7,6 +7,7 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import { PACKAGE_ROOT } from '../version.js';
 import { PROFILE_KNOBS, type Knob, type Profile } from '../core/types.js';
 import { vectorDigest } from '../report/digest.js';
+import { tryParseDottedPath } from '../core/paths.js';
 import { JsonSyntaxError, parseLossless, toPlainJson } from './json.js';
 import { impliedCapabilities, partOf, type LoadedVector, type Vector } from './vector.js';
 
@@ -180,9 +181,45 @@ function semanticProblem(v: Vector): string | undefined {
         return `/composition/${knob}: profile ${v.composition.profile} never consults ${knob} (§7.2, §10.3)`;
     }
   }
+  const pathProblem = dottedPathProblem(v);
+  if (pathProblem !== undefined) return pathProblem;
   const byPosture = v.expect.run_outcome_by_posture;
   if (byPosture && byPosture.outcomes.continue !== undefined && byPosture.outcomes.continue !== v.expect.run_outcome)
     return `/expect/run_outcome_by_posture/outcomes/continue: "${byPosture.outcomes.continue}" must equal expect.run_outcome "${v.expect.run_outcome}" (VECTOR-FORMAT §5)`;
+  return undefined;
+}
+
+/** Every dotted path in match/context/assert/absent/present must parse (VECTOR-FORMAT §3, §5). */
+function dottedPathProblem(v: Vector): string | undefined {
+  const check = (paths: Iterable<string>, ptr: string): string | undefined => {
+    for (const p of paths) {
+      const r = tryParseDottedPath(p);
+      if (!r.ok) return `${ptr}: ${JSON.stringify(p)} is not a valid dotted path (${r.detail})`;
+    }
+    return undefined;
+  };
+  const lists = v.interceptor_scripts ?? [v.interceptor_script ?? []];
+  const many = v.interceptor_scripts !== undefined;
+  for (const [i, rules] of lists.entries())
+    for (const [j, rule] of rules.entries()) {
+      const p = check(Object.keys(rule.match ?? {}), many ? `/interceptor_scripts/${i}/${j}/match` : `/interceptor_script/${j}/match`);
+      if (p) return p;
+    }
+  for (const [i, rule] of (v.approval_script ?? []).entries()) {
+    const p = check(Object.keys(rule.match ?? {}), `/approval_script/${i}/match`);
+    if (p) return p;
+  }
+  for (const [i, x] of v.expect.interceptions.entries()) {
+    const p = check(Object.keys(x.context ?? {}), `/expect/interceptions/${i}/context`);
+    if (p) return p;
+  }
+  for (const [i, r] of (v.expect.records ?? []).entries()) {
+    const p =
+      check(Object.keys(r.assert ?? {}), `/expect/records/${i}/assert`) ??
+      check(r.absent ?? [], `/expect/records/${i}/absent`) ??
+      check(r.present ?? [], `/expect/records/${i}/present`);
+    if (p) return p;
+  }
   return undefined;
 }
 

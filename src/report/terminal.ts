@@ -1,0 +1,136 @@
+// Terminal rendering of a conformance report: per-part summary, every failure in full with a
+// compact expected/got diff, skip reasons grouped. Colour via chalk, off for NO_COLOR and non-TTY.
+import { Chalk, type ChalkInstance } from 'chalk';
+import { stringify } from 'lossless-json';
+import type { ConformanceReport, Failure, VectorResult } from './model.js';
+
+export interface TerminalOptions {
+  color: boolean;
+  /** Also list passing vectors. */
+  verbose?: boolean;
+}
+
+/** Colour is on only for a TTY, unless NO_COLOR is set (any value); FORCE_COLOR forces it on. */
+export function colorEnabled(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = process.env): boolean {
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false') return true;
+  return stream.isTTY === true && env.TERM !== 'dumb';
+}
+
+function painter(color: boolean): ChalkInstance {
+  return new Chalk({ level: color ? 1 : 0 });
+}
+
+function show(value: unknown, max = 200): string {
+  let text: string;
+  try {
+    text = value === undefined ? '(absent)' : (stringify(value) ?? String(value));
+  } catch {
+    text = String(value);
+  }
+  return text.length > max ? text.slice(0, max - 1) + '…' : text;
+}
+
+const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v) && !(v as { isLosslessNumber?: boolean }).isLosslessNumber;
+
+/** Compact expected/got diff: per differing member for objects, else one line each. */
+export function compactDiff(expected: unknown, got: unknown, c: ChalkInstance): string[] {
+  if (expected === undefined && got === undefined) return [];
+  if (isObj(expected) && isObj(got)) {
+    const keys = [...new Set([...Object.keys(expected), ...Object.keys(got)])];
+    const lines: string[] = [];
+    for (const k of keys) {
+      const a = show(expected[k], 100);
+      const b = show(got[k], 100);
+      if (a !== b) lines.push(`${k}: ${c.green('- ' + a)} ${c.red('+ ' + b)}`);
+    }
+    if (lines.length > 0) return lines;
+  }
+  if (Array.isArray(expected) && Array.isArray(got)) {
+    const n = Math.max(expected.length, got.length);
+    const lines: string[] = [];
+    for (let i = 0; i < n; i++) {
+      const a = show(expected[i], 80);
+      const b = show(got[i], 80);
+      if (a !== b) lines.push(`[${i}]: ${c.green('- ' + a)} ${c.red('+ ' + b)}`);
+      if (lines.length >= 6) {
+        lines.push(`… (${n} entries expected ${expected.length}, got ${got.length})`);
+        break;
+      }
+    }
+    if (lines.length > 0) return lines;
+  }
+  const out: string[] = [];
+  if (expected !== undefined) out.push(c.green(`- expected: ${show(expected)}`));
+  if (got !== undefined || expected !== undefined) out.push(c.red(`+ got:      ${show(got)}`));
+  return out;
+}
+
+export function renderFailure(f: Failure, c: ChalkInstance): string[] {
+  const head = `${c.yellow(`§${f.clause}`)} ${c.dim(f.check)}${f.path ? ' ' + c.cyan(f.path) : ''}: ${f.message}`;
+  return [head, ...compactDiff(f.expected, f.got, c).map((l) => '    ' + l)];
+}
+
+export function renderTerminal(report: ConformanceReport, options: TerminalOptions): string {
+  const c = painter(options.color);
+  const out: string[] = [];
+  out.push(c.bold(`${report.ctk.name} ${report.ctk.version}`) + ` · ${report.spec} · host ${report.host.name} ${report.host.version}`);
+  out.push(c.dim(`suite ${report.suite.digest} (${report.suite.vectors} vectors)`));
+  out.push('');
+
+  const failed = report.results.filter((r) => r.status === 'fail');
+  for (const r of failed) {
+    out.push(`${c.red.bold('FAIL')} ${c.bold(r.id)} ${r.title}${r.file ? c.dim(` (${r.file})`) : ''}`);
+    for (const f of r.failures) {
+      const [first, ...rest] = renderFailure(f, c);
+      out.push(`  ${c.red('✗')} ${first}`);
+      for (const line of rest) out.push(`  ${line}`);
+    }
+    out.push('');
+  }
+  if (options.verbose) {
+    for (const r of report.results.filter((x) => x.status === 'pass')) out.push(`${c.green('pass')} ${r.id} ${c.dim(r.title)}`);
+  }
+
+  const skipped = report.results.filter((r) => r.status === 'skip');
+  if (skipped.length > 0) {
+    const byReason = new Map<string, VectorResult[]>();
+    for (const r of skipped) byReason.set(r.reason ?? '(no reason)', [...(byReason.get(r.reason ?? '(no reason)') ?? []), r]);
+    out.push(c.bold('Skipped'));
+    for (const [reason, rs] of byReason) out.push(`  ${c.yellow(String(rs.length).padStart(3))} ${reason}: ${c.dim(rs.map((r) => r.id).join(', '))}`);
+    out.push('');
+  }
+
+  out.push(c.bold('Parts'));
+  const width = Math.max(4, ...report.parts.map((p) => p.part.length));
+  for (const p of report.parts) {
+    const mark = p.failed > 0 ? c.red('✗') : p.passed > 0 ? c.green('✓') : c.yellow('-');
+    out.push(`  ${mark} ${p.part.padEnd(width)}  ${c.green(`${p.passed} passed`)}  ${p.failed > 0 ? c.red(`${p.failed} failed`) : `${p.failed} failed`}  ${c.dim(`${p.skipped} skipped`)}`);
+  }
+  out.push('');
+  const s = report.summary;
+  const ran = s.passed + s.failed;
+  const line = `${s.total} vectors: ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped`;
+  if (ran === 0) out.push(c.red.bold(`NOTHING RAN · ${line} (a run in which nothing applicable ran is not a pass)`));
+  else if (s.failed > 0) out.push(c.red.bold(`FAILED · ${line}`));
+  else out.push(c.green.bold(`PASSED · ${line}`));
+  return out.join('\n') + '\n';
+}
+
+/** A live one-line progress indicator; does nothing unless the stream is a TTY. */
+export function createProgressLine(stream: NodeJS.WriteStream | { isTTY?: boolean; write(s: string): unknown }, enabled = stream.isTTY === true) {
+  let last = '';
+  return {
+    update(done: number, total: number, id: string, failed: number): void {
+      if (!enabled) return;
+      const text = `  [${done}/${total}] ${id}${failed > 0 ? ` · ${failed} failed` : ''}`;
+      stream.write('\r' + text.padEnd(last.length));
+      last = text;
+    },
+    clear(): void {
+      if (!enabled || last === '') return;
+      stream.write('\r' + ' '.repeat(last.length) + '\r');
+      last = '';
+    },
+  };
+}
