@@ -71,6 +71,8 @@ class StdioHarness implements Harness {
 
   async setup(run: RunSetup): Promise<void> {
     if (this.describeFailure) throw new StdioHostError(this.describeFailure);
+    // A call of the previous vector still outstanding (the runner gave up on it): start clean.
+    this.proc?.abandonIfBusy('the previous vector was abandoned by the runner while its host call was still pending');
     this.current = run;
     this.log = [];
     const proc = await this.readyProcess();
@@ -114,6 +116,8 @@ class StdioHarness implements Harness {
     this.setupGeneration = -1;
     // A process that died since setup has nothing to tear down.
     if (!proc || proc.generation !== setupGen || proc.dead) return;
+    // run still pending (the runner timed the vector out): stop the process rather than interleave.
+    if (proc.abandonIfBusy('teardown was requested while a host call was still pending')) return;
     await proc.call('teardown', {});
   }
 
@@ -270,6 +274,13 @@ class HostProcess {
     const pending = this.peer.pendingMethods();
     const during = pending.length > 0 ? `while "${pending[0]}" was pending` : 'between requests';
     this.kill(`stdio host protocol violation ${during}: ${problem}. The host process was stopped; the next vector starts a fresh one.`);
+  }
+
+  /** Kills the process if a request is outstanding; true when it did. */
+  abandonIfBusy(why: string): boolean {
+    if (this.dead || this.peer.pendingMethods().length === 0) return false;
+    this.kill(`${why}; the host process was stopped and a fresh one is started`);
+    return true;
   }
 
   async shutdown(): Promise<void> {
