@@ -1,0 +1,120 @@
+// §9 approval seam: request construction (redactor, identity at consultation time), the resolver call under a
+// timeout, and resolution validation in the normative order.
+import { HOST_ERROR, deepClone, isPlainObject, validateVerdict, type ApprovalRequest, type HostErrorReason, type JsonObject, type Verdict, type AgentContext, type InterceptionPoint, type Mode } from '../core/index.js';
+import type { ApprovalRedactor, ApprovalResolver, IdentityProvider } from './types.js';
+
+export type ResolutionCheck =
+  | { ok: true; outcome: 'approve'; verdict: Verdict }
+  | { ok: true; outcome: 'reject'; verdict: Verdict }
+  | { ok: false; reason: HostErrorReason; detail: string };
+
+/**
+ * §9 "Resolution validation order" — the first failing step names the deny:
+ * 1. echo rule → approval_identity_mismatch;
+ * 2. outcome one of three, verdict present iff outcome != unresolved → approval_resolver_failed;
+ *    (a well-formed `unresolved` → approval_unresolved)
+ * 3. carried verdict passes §5 → verdict_invalid;
+ * 4. approve carries a permit, reject carries a deny → verdict_invalid.
+ */
+export function validateResolution(resolution: unknown, request: ApprovalRequest): ResolutionCheck {
+  const r = isPlainObject(resolution) ? resolution : undefined;
+  // 1. Echo rule: byte-for-byte equality; null echoes as null; absent is not null.
+  const echoed = r !== undefined && Object.prototype.hasOwnProperty.call(r, 'context_identity') ? r.context_identity : undefined;
+  if (echoed !== request.context_identity) {
+    return { ok: false, reason: HOST_ERROR.approval_identity_mismatch, detail: 'the resolution did not echo the request context_identity (§9 echo rule)' };
+  }
+  // 2. Shape.
+  const outcome = r!.outcome;
+  const hasVerdict = r!.verdict !== undefined;
+  if (outcome !== 'approve' && outcome !== 'reject' && outcome !== 'unresolved') {
+    return { ok: false, reason: HOST_ERROR.approval_resolver_failed, detail: `resolution outcome ${JSON.stringify(outcome)} is not approve | reject | unresolved` };
+  }
+  if (hasVerdict !== (outcome !== 'unresolved')) {
+    return { ok: false, reason: HOST_ERROR.approval_resolver_failed, detail: `verdict must be present exactly when outcome != unresolved (outcome ${outcome})` };
+  }
+  if (outcome === 'unresolved') return { ok: false, reason: HOST_ERROR.approval_unresolved, detail: 'the resolver returned unresolved' };
+  // 3. §5 gate on the carried verdict.
+  const gated = validateVerdict(r!.verdict);
+  if (!gated.ok) return { ok: false, reason: HOST_ERROR.verdict_invalid, detail: `resolution verdict: ${gated.detail}` };
+  // 4. Consistency.
+  const permit = gated.verdict.decision !== 'deny';
+  if (outcome === 'approve' && !permit) return { ok: false, reason: HOST_ERROR.verdict_invalid, detail: 'approve must carry a permit verdict (allow or transform)' };
+  if (outcome === 'reject' && permit) return { ok: false, reason: HOST_ERROR.verdict_invalid, detail: 'reject must carry a deny verdict' };
+  return { ok: true, outcome, verdict: gated.verdict };
+}
+
+/** What a consultation yields: a permit that substitutes (§7.6), or the deny that stands. */
+export type SeamOutcome =
+  | { lifted: true; verdict: Verdict; resolutionVerdict: Verdict }
+  | { lifted: false; verdict: Verdict; resolutionVerdict?: Verdict; failure?: string };
+
+/** §9: never at agent_shutdown (§6.1a), never in evaluate_only (§8), never without a resolver (§5.1). */
+export function mayConsultSeam(point: InterceptionPoint, mode: Mode, hasResolver: boolean): boolean {
+  return hasResolver && mode === 'enforce' && point !== 'agent_shutdown';
+}
+
+export interface ConsultDeps {
+  provider: IdentityProvider;
+  resolver: ApprovalResolver;
+  redactor: ApprovalRedactor | null;
+  timeoutMs: number;
+  validateResolution(resolution: unknown, request: ApprovalRequest): ResolutionCheck;
+}
+
+const TIMED_OUT = Symbol('timed out');
+
+/**
+ * Consults the seam for `deny` (a liftable deny, or a profile-synthesized one) over `ctx` as it stands now
+ * (after any fold). The request identity is computed over the context AS PRESENTED (after redaction, §9).
+ * Never throws: every fault is a deny that stands.
+ */
+export async function consultSeam(deny: Verdict, ctx: JsonObject, deps: ConsultDeps): Promise<SeamOutcome> {
+  const failed = (reason: HostErrorReason, detail: string): SeamOutcome => ({ lifted: false, verdict: { decision: 'deny', reason }, failure: detail });
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    // Redaction seam: a raising redactor fails the consultation closed (§9).
+    let presented: unknown = deepClone(ctx);
+    if (deps.redactor) {
+      try {
+        presented = await deps.redactor(presented as AgentContext);
+      } catch {
+        return failed(HOST_ERROR.approval_resolver_failed, 'the approval redactor raised');
+      }
+      if (!isPlainObject(presented)) return failed(HOST_ERROR.approval_resolver_failed, 'the approval redactor did not return a context object');
+      presented = deepClone(presented);
+    }
+    let identity: string | null;
+    try {
+      identity = deps.provider.compute(presented as JsonObject);
+    } catch {
+      return failed(HOST_ERROR.approval_resolver_failed, 'no identity could be computed over the context presented to the resolver');
+    }
+    const request: ApprovalRequest = {
+      context_identity: identity,
+      interception_point: ctx.interception_point as InterceptionPoint,
+      verdict: deepClone(deny as unknown as JsonObject) as unknown as Verdict,
+      context: presented as AgentContext,
+    };
+    const call = Promise.resolve()
+      .then(() => deps.resolver(deepClone(request as unknown as JsonObject) as unknown as ApprovalRequest))
+      .then(
+        (value) => ({ value }),
+        (error: unknown) => ({ error }),
+      );
+    const timeout = new Promise<typeof TIMED_OUT>((resolve) => {
+      timer = setTimeout(() => resolve(TIMED_OUT), deps.timeoutMs);
+    });
+    const answer = await Promise.race([call, timeout]);
+    if (answer === TIMED_OUT) return failed(HOST_ERROR.approval_resolver_failed, `the resolver exceeded ${deps.timeoutMs} ms`);
+    if ('error' in answer) return failed(HOST_ERROR.approval_resolver_failed, 'the resolver raised');
+    const check = deps.validateResolution(answer.value, request);
+    if (!check.ok) return failed(check.reason, check.detail);
+    if (check.outcome === 'approve') return { lifted: true, verdict: check.verdict, resolutionVerdict: check.verdict };
+    // reject: the triggering deny stands (§9 "The triggering deny (or the resolver's deny) stands").
+    return { lifted: false, verdict: deny, resolutionVerdict: check.verdict };
+  } catch {
+    return failed(HOST_ERROR.approval_resolver_failed, 'the approval consultation failed');
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
+  }
+}

@@ -1,0 +1,98 @@
+// §4 context construction: required core, conditional fields, target aliasing with write-back (§4.3),
+// and the pre-dispatch checks of §6.3 (envelope), §4.4 (value domain) and §12.3 (bounds).
+import {
+  SPEC_VERSION,
+  TARGET_FIELD,
+  checkBounds,
+  deepClone,
+  findNonJson,
+  getDotted,
+  hasLoneSurrogate,
+  parseDottedPath,
+  setPath,
+  validateEnvelope,
+  type InterceptionPoint,
+  type Json,
+  type JsonObject,
+} from '../core/index.js';
+import type { Bounds } from './types.js';
+
+export interface ContextMeta {
+  point: InterceptionPoint;
+  sequence: number;
+  timestamp: string;
+  agent: JsonObject;
+  session: JsonObject;
+  trace?: JsonObject;
+}
+
+/**
+ * Builds the context: §4.1 core, the caller's conditional/optional fields (deep-copied), and `target`
+ * set to a deep copy of the field the point aliases (§3 table, §4.3). A missing aliased field leaves
+ * target absent, which the envelope check then rejects (§6.3).
+ */
+export function buildContext(meta: ContextMeta, fields: JsonObject): JsonObject {
+  const ctx: JsonObject = {
+    spec: SPEC_VERSION,
+    interception_point: meta.point,
+    timestamp: meta.timestamp,
+    sequence: meta.sequence,
+    agent: deepClone(meta.agent),
+    session: deepClone(meta.session),
+  };
+  if (meta.trace !== undefined) ctx.trace = deepClone(meta.trace);
+  for (const [key, value] of Object.entries(fields)) {
+    if (value === undefined) continue;
+    if (key in ctx && key !== 'trace') continue; // the core is the host's, never the caller's
+    ctx[key] = deepClone(value);
+  }
+  const aliased = getDotted(ctx, TARGET_FIELD[meta.point]);
+  if (aliased.found) ctx.target = deepClone(aliased.value as Json);
+  return ctx;
+}
+
+/**
+ * §4.3 write-back: returns a new context whose `target` AND the conditional field it aliases both hold
+ * `target`, so a transform is observable in the subsequent action. Never mutates `ctx`.
+ */
+export function writeBackTarget(ctx: JsonObject, target: Json): JsonObject {
+  const point = ctx.interception_point as InterceptionPoint;
+  const set = setPath(ctx, parseDottedPath(TARGET_FIELD[point]), target);
+  if (!set.ok) throw new Error(`cannot write the target back into ${TARGET_FIELD[point]}: ${set.detail}`);
+  const out = set.root as JsonObject;
+  return { ...out, target: deepClone(target) };
+}
+
+/** §6.3 + §4.4 + §12.3: everything that must hold before any interceptor is dispatched. */
+export function validateContext(ctx: JsonObject, bounds: Bounds = {}): { ok: true } | { ok: false; detail: string } {
+  // §12.3 first: a context over the bounds is not walked further.
+  const b = checkBounds(ctx, bounds);
+  if (!b.ok) return b;
+  // §4.4: no non-finite numbers or lone surrogates anywhere in the context.
+  const nonJson = findNonJson(ctx);
+  if (nonJson !== undefined) return { ok: false, detail: `the context holds a value JSON cannot carry: ${nonJson.replace('the verdict', 'the context')} (§4.4)` };
+  const surrogate = findLoneSurrogate(ctx);
+  if (surrogate !== undefined) return { ok: false, detail: `the context holds a lone Unicode surrogate at ${surrogate} (§4.4)` };
+  // §4 envelope (§10.2 "a host MUST validate the §4 envelope before dispatching any emission").
+  const env = validateEnvelope(ctx);
+  if (!env.ok) return { ok: false, detail: env.errors.join('; ') };
+  return { ok: true };
+}
+
+function findLoneSurrogate(value: unknown): string | undefined {
+  const stack: Array<{ v: unknown; at: string }> = [{ v: value, at: 'context' }];
+  while (stack.length > 0) {
+    const { v, at } = stack.pop()!;
+    if (typeof v === 'string') {
+      if (hasLoneSurrogate(v)) return at;
+    } else if (Array.isArray(v)) {
+      v.forEach((c, i) => stack.push({ v: c, at: `${at}[${i}]` }));
+    } else if (typeof v === 'object' && v !== null) {
+      for (const [k, c] of Object.entries(v)) {
+        if (hasLoneSurrogate(k)) return `${at} (member name)`;
+        stack.push({ v: c, at: `${at}.${k}` });
+      }
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,90 @@
+// §7 dispatch of one interceptor: its own copy (copy isolation), a timeout, and the §6.3 failure mapping.
+import { HOST_ERROR, deepClone, type JsonObject, type Verdict, type AgentContext } from '../core/index.js';
+import type { GateResult } from '../core/index.js';
+import { errorTypeName } from './identity-providers.js';
+import type { Interceptor } from './types.js';
+
+/** What happened to one interceptor in one emission. */
+export interface Slot {
+  index: number;
+  name?: string;
+  /** The verdict that occupies this slot: the gated verdict, or the §6.3 substitute deny. */
+  verdict: Verdict;
+  /** Set when the slot holds a §6.3 substitute. */
+  failure?: InterceptorFailure;
+}
+
+export type InterceptorFailure =
+  | { kind: 'raise'; errorType: string }
+  | { kind: 'timeout'; timeoutMs: number }
+  | { kind: 'gate'; reason: typeof HOST_ERROR.verdict_invalid | typeof HOST_ERROR.interceptor_failed; detail: string };
+
+/**
+ * §6.3 one-to-one mapping: raise → interceptor_failed, timeout → interceptor_timeout,
+ * §5 gate failure → verdict_invalid (or interceptor_failed for a non-JSON value, §11).
+ * Messages carry no target-derived content: an exception TYPE name at most (§6.3, §14).
+ */
+export function mapInterceptorFailure(failure: InterceptorFailure): Verdict {
+  switch (failure.kind) {
+    case 'raise':
+      return { decision: 'deny', reason: HOST_ERROR.interceptor_failed, message: `interceptor raised ${failure.errorType}` };
+    case 'timeout':
+      return { decision: 'deny', reason: HOST_ERROR.interceptor_timeout, message: `interceptor exceeded ${failure.timeoutMs} ms` };
+    case 'gate':
+      return { decision: 'deny', reason: failure.reason };
+  }
+}
+
+/** §7: each interceptor gets its own deep copy; its in-place mutations never reach the host's context. */
+export function copyForInterceptor(ctx: JsonObject): JsonObject {
+  return deepClone(ctx);
+}
+
+const TIMED_OUT = Symbol('timed out');
+
+export interface InvokeDeps {
+  copyForInterceptor(ctx: JsonObject): JsonObject;
+  gateVerdict(value: unknown): GateResult;
+  mapInterceptorFailure(failure: InterceptorFailure): Verdict;
+}
+
+/** Invokes one interceptor under the timeout; never throws; always yields a slot (a failure is a deny, §1.3). */
+export async function invokeInterceptor(
+  interceptor: Interceptor,
+  index: number,
+  ctx: JsonObject,
+  timeoutMs: number,
+  deps: InvokeDeps,
+): Promise<Slot> {
+  const slot = (verdict: Verdict, failure?: InterceptorFailure): Slot => {
+    const s: Slot = { index, verdict };
+    if (interceptor.name !== undefined) s.name = interceptor.name;
+    if (failure) s.failure = failure;
+    return s;
+  };
+  const fail = (failure: InterceptorFailure): Slot => slot(deps.mapInterceptorFailure(failure), failure);
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const copy = deps.copyForInterceptor(ctx);
+    const call = Promise.resolve()
+      .then(() => interceptor.intercept(copy as AgentContext))
+      .then(
+        (value) => ({ value }),
+        (error: unknown) => ({ error }),
+      );
+    const timeout = new Promise<typeof TIMED_OUT>((resolve) => {
+      timer = setTimeout(() => resolve(TIMED_OUT), timeoutMs);
+    });
+    const outcome = await Promise.race([call, timeout]);
+    if (outcome === TIMED_OUT) return fail({ kind: 'timeout', timeoutMs });
+    if ('error' in outcome) return fail({ kind: 'raise', errorType: errorTypeName(outcome.error) });
+    const gated = deps.gateVerdict(outcome.value);
+    if (!gated.ok) return fail({ kind: 'gate', reason: gated.reason, detail: gated.detail });
+    return slot(gated.verdict);
+  } catch (error) {
+    // Anything unexpected in the machinery itself still fails closed in this slot.
+    return fail({ kind: 'raise', errorType: errorTypeName(error) });
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
+  }
+}

@@ -1,0 +1,319 @@
+// The emitter: one emission = context construction (§4), pre-dispatch checks (§6.3), input identity (§10.1),
+// dispatch per the declared profile (§7), approval (§9), enforced identity, and the §10.3 record.
+// Fail closed everywhere (§1.3): every fault inside an emission yields a deny, never an exception to the caller.
+import {
+  HOST_ERROR,
+  KNOB_DEFAULTS,
+  KNOB_VALUES,
+  PROFILES,
+  PROFILE_KNOBS,
+  MODES,
+  type Composition,
+  type InterceptionPoint,
+  type InterceptionRecord,
+  type JsonObject,
+  type Mode,
+  type Verdict,
+  type VerdictSummary,
+  INTERCEPTION_POINTS,
+} from '../core/index.js';
+import { invokeInterceptor } from './dispatch.js';
+import { errorTypeName, resolveIdentityProvider } from './identity-providers.js';
+import { HOST_LABEL_NAMESPACE, deriveNamespace, mergeLabels, validateNamespace } from './labels.js';
+import { resolveParts, type HostParts } from './parts.js';
+import { hostDeny, type ComposeEnv, type ComposeResult } from './profiles.js';
+import type { Emission, EmitOptions, EmitterOptions, IdentityProvider, Interceptor, InterceptorLike, LabelSet } from './types.js';
+
+export const DEFAULT_INTERCEPTOR_TIMEOUT_MS = 5000;
+export const DEFAULT_RESOLVER_TIMEOUT_MS = 5000;
+
+export class HostConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'HostConfigError';
+  }
+}
+
+export interface Emitter {
+  readonly sessionId: string;
+  readonly parts: HostParts;
+  readonly mode: Mode;
+  readonly composition: Composition;
+  readonly identityProvider: string | null;
+  readonly interceptorsRegistered: number;
+  /** Emits one interception point. Never rejects: every fault becomes a deny (§1.3). */
+  emit(point: InterceptionPoint, fields: JsonObject, options?: EmitOptions): Promise<Emission>;
+  /** Every record produced so far, in emission order. */
+  records(): InterceptionRecord[];
+}
+
+interface Registered extends Interceptor {
+  namespace: string;
+}
+
+/** §7.2: validates the profile and knobs, filling the normative defaults for knobs the profile consults. */
+export function resolveComposition(input: Partial<Composition> | undefined): Composition {
+  const profile = input?.profile ?? 'sequential/first_deny';
+  if (!(PROFILES as readonly string[]).includes(profile)) {
+    throw new HostConfigError(`composition profile ${JSON.stringify(profile)} is not one of ${PROFILES.join(', ')} (§7.2: the set is closed)`);
+  }
+  const out: Composition = { profile };
+  for (const knob of PROFILE_KNOBS[profile]) {
+    const value = (input as Record<string, unknown> | undefined)?.[knob] ?? KNOB_DEFAULTS[knob];
+    if (typeof value !== 'string' || !KNOB_VALUES[knob].includes(value)) {
+      throw new HostConfigError(`composition knob ${knob} = ${JSON.stringify(value)} is not one of ${KNOB_VALUES[knob].join(' | ')} (§7.2)`);
+    }
+    (out as unknown as Record<string, string>)[knob] = value;
+  }
+  return out;
+}
+
+function normalizeInterceptor(i: InterceptorLike, index: number): Registered {
+  if (typeof i === 'function') return { intercept: i, namespace: deriveNamespace(undefined, index) };
+  if (typeof i !== 'object' || i === null || typeof i.intercept !== 'function') {
+    throw new HostConfigError(`interceptor at index ${index} must be a function or an object with intercept(context)`);
+  }
+  const namespace = i.namespace !== undefined ? validateNamespace(i.namespace) : deriveNamespace(i.name, index);
+  const out: Registered = { intercept: i.intercept.bind(i), namespace };
+  if (i.name !== undefined) out.name = i.name;
+  return out;
+}
+
+export function createEmitter(options: EmitterOptions): Emitter {
+  const parts = resolveParts(options.parts);
+  const composition = resolveComposition(options.composition);
+  const mode: Mode = options.mode ?? 'enforce';
+  if (!MODES.includes(mode)) throw new HostConfigError(`mode ${JSON.stringify(mode)} is not enforce | evaluate_only (§8)`);
+  // §10.1: bad host-defined provider names are rejected at construction.
+  const provider: IdentityProvider = resolveIdentityProvider(options.identityProvider);
+  const interceptors = (options.interceptors ?? []).map(normalizeInterceptor);
+  const interceptorTimeoutMs = positive(options.interceptorTimeoutMs, DEFAULT_INTERCEPTOR_TIMEOUT_MS, 'interceptorTimeoutMs');
+  const resolverTimeoutMs = positive(options.resolverTimeoutMs, DEFAULT_RESOLVER_TIMEOUT_MS, 'resolverTimeoutMs');
+  const resolver = options.resolver ?? null;
+  const redactor = options.redactor ?? null;
+  const now = options.now ?? (() => new Date());
+  const agent = { ...options.agent } as JsonObject;
+  const session = { ...options.session } as JsonObject;
+  if (typeof options.session?.id !== 'string') throw new HostConfigError('session.id must be a string (§4.1)');
+  const sessionId = options.session.id;
+  const counter = { next: 0 };
+  const records: InterceptionRecord[] = [];
+
+  const emitter: Emitter = {
+    sessionId,
+    parts,
+    mode,
+    composition,
+    identityProvider: provider.name,
+    interceptorsRegistered: interceptors.length,
+    records: () => records.slice(),
+    async emit(point, fields, emitOptions = {}) {
+      // §3.1 / §12.2: assigned synchronously, before any await, so concurrent emissions never collide.
+      const sequence = parts.nextSequence(counter);
+      const emissionMode: Mode = emitOptions.mode ?? mode;
+      let ctx: JsonObject | null = null;
+      try {
+        if (!(INTERCEPTION_POINTS as readonly string[]).includes(point)) {
+          // §3: the set is closed; a host MUST NOT emit anything else.
+          return finish(failClosed(point, sequence, emissionMode, null, `unknown interception point ${JSON.stringify(point)}`));
+        }
+        const meta = { point, sequence, timestamp: now().toISOString(), agent, session, ...(options.trace ? { trace: options.trace as JsonObject } : {}) };
+        ctx = parts.buildContext(meta, fields);
+        // §6.3 / §10.2: envelope (and §4.4, §12.3) before anything else; no interceptor runs on failure.
+        const valid = parts.validateContext(ctx, options.bounds);
+        if (!valid.ok) return finish(failClosed(point, sequence, emissionMode, ctx, valid.detail));
+        // §10.1: provider failure → context_invalid before any interceptor runs; null identities.
+        let inputIdentity: string | null;
+        try {
+          inputIdentity = provider.compute(ctx);
+        } catch (error) {
+          return finish(failClosed(point, sequence, emissionMode, ctx, `identity provider: ${(error as Error).message ?? errorTypeName(error)}`));
+        }
+        return finish(await dispatch(point, sequence, emissionMode, ctx, inputIdentity, emitOptions));
+      } catch (error) {
+        // Defence in depth: a fault in the machinery itself is a deny, never a pass (§1.3).
+        return finish(failClosed(point, sequence, emissionMode, ctx, `internal host error (${errorTypeName(error)})`));
+      }
+    },
+  };
+
+  function finish(e: Emission): Emission {
+    records.push(e.record);
+    try {
+      options.onRecord?.(e.record);
+    } catch {
+      // A failing audit sink must not turn a deny into a pass or crash the loop; the record is kept above.
+    }
+    return e;
+  }
+
+  /** §6.3 context_invalid: no interceptor dispatched, null identities, best-effort record, decided_by null. */
+  function failClosed(point: InterceptionPoint, sequence: number, emissionMode: Mode, ctx: JsonObject | null, detail: string): Emission {
+    const verdict = hostDeny(HOST_ERROR.context_invalid, { message: payloadFreeDetail(detail) });
+    const record = parts.buildRecord(
+      {
+        point,
+        mode: emissionMode,
+        verdict,
+        inputIdentity: null,
+        enforcedIdentity: null,
+        identityProvider: provider.name,
+        sessionId,
+        sequence,
+        context: ctx,
+        decidedBy: null,
+        composition,
+        verdicts: [],
+        foldTruncated: interceptors.length > 0,
+        interceptorsRegistered: interceptors.length,
+      },
+      (v) => parts.projectVerdict(v, parts.truncateMessage),
+    );
+    return {
+      point,
+      sequence,
+      // §8: evaluate_only proceeds as if allow, even past a fail-closed deny (the record still says deny).
+      proceed: parts.shouldProceed(verdict, emissionMode),
+      verdict,
+      target: ctx && 'target' in ctx ? ctx.target! : null,
+      context: ctx,
+      record,
+      labels: {},
+    };
+  }
+
+  async function dispatch(
+    point: InterceptionPoint,
+    sequence: number,
+    emissionMode: Mode,
+    ctx: JsonObject,
+    inputIdentity: string | null,
+    emitOptions: EmitOptions,
+  ): Promise<Emission> {
+    let result: ComposeResult;
+    const zero = interceptors.length === 0 ? parts.zeroInterceptorVerdict(emissionMode) : null;
+    if (zero) {
+      // §7: zero interceptors in enforce → deny no_interceptor (decided_by null), profile-independent.
+      result = { winner: zero, decidedBy: null, context: ctx, slots: [], truncated: false, resolutionVerdicts: [] };
+    } else {
+      const consultAllowed = parts.mayConsultSeam(point, emissionMode, resolver !== null);
+      const env: ComposeEnv = {
+        point,
+        mode: emissionMode,
+        composition,
+        count: interceptors.length,
+        context: ctx,
+        invoke: (index, c) =>
+          invokeInterceptor(interceptors[index]!, index, c, interceptorTimeoutMs, {
+            copyForInterceptor: parts.copyForInterceptor,
+            gateVerdict: parts.gateVerdict,
+            mapInterceptorFailure: parts.mapInterceptorFailure,
+          }),
+        applyTransform: parts.applyTransform,
+        severity: parts.severity,
+        selectWinner: (vs) => parts.selectWinner(vs, parts.severity),
+      };
+      if (consultAllowed) {
+        env.consult = (deny, c) =>
+          parts.consultSeam(deny, c, { provider, resolver: resolver!, redactor, timeoutMs: resolverTimeoutMs, validateResolution: parts.validateResolution });
+      }
+      result = composition.profile.startsWith('sequential/') ? await parts.composeSequential(env) : await parts.composeParallel(env);
+    }
+
+    let winner = result.winner;
+    let decidedBy = result.decidedBy;
+    let enforcedContext = result.context;
+    // §12.1: a host self-verdict (plain deny) dominates whatever the interceptors said.
+    if (emitOptions.selfDeny) {
+      winner = hostDeny(emitOptions.selfDeny as typeof HOST_ERROR.streaming_unsupported);
+      decidedBy = null;
+      enforcedContext = ctx;
+    }
+
+    // §10.3 enforced_identity: post-composition; equal to input_identity when nothing changed and in evaluate_only.
+    let enforcedIdentity = inputIdentity;
+    if (parts.enforcedIdentityNeedsRecompute(emissionMode, enforcedContext !== ctx)) {
+      try {
+        enforcedIdentity = provider.compute(enforcedContext);
+      } catch {
+        winner = hostDeny(HOST_ERROR.context_invalid, { message: 'identity provider failed on the transformed context' });
+        decidedBy = null;
+        enforcedIdentity = null;
+        enforcedContext = ctx;
+      }
+    }
+
+    // §7.3 unions over every verdict returned in the emission (resolutions included).
+    const returned: Verdict[] = [...result.slots.map((s) => s.verdict), ...result.resolutionVerdicts];
+    const combined: Verdict = { ...winner };
+    delete combined.warnings;
+    delete combined.result_labels;
+    const warnings = parts.unionWarnings(returned);
+    if (warnings.length > 0) combined.warnings = warnings;
+    let labels: LabelSet = {};
+    if (parts.keepLabels(combined)) {
+      const flat = parts.unionLabels(returned);
+      if (flat.length > 0) combined.result_labels = flat;
+      labels = labelsByNamespace(result, decidedBy);
+    }
+
+    const proceed = parts.shouldProceed(combined, emissionMode);
+    const summaries: VerdictSummary[] = result.slots.map((s) => {
+      const sum: VerdictSummary = { index: s.index, decision: s.verdict.decision };
+      if (s.verdict.reason !== undefined) sum.reason = s.verdict.reason;
+      if (s.name !== undefined) sum.name = s.name;
+      return sum;
+    });
+    const record = parts.buildRecord(
+      {
+        point,
+        mode: emissionMode,
+        verdict: combined,
+        inputIdentity,
+        enforcedIdentity,
+        identityProvider: provider.name,
+        sessionId,
+        sequence,
+        context: ctx,
+        decidedBy,
+        composition,
+        verdicts: summaries,
+        foldTruncated: result.truncated,
+        ...(result.resolvedBy ? { resolvedBy: result.resolvedBy } : {}),
+        interceptorsRegistered: interceptors.length,
+      },
+      (v) => parts.projectVerdict(v, parts.truncateMessage),
+    );
+    // The action uses the transformed target only when enforcing and proceeding (§6, §8).
+    const acted = proceed && emissionMode === 'enforce' ? enforcedContext : ctx;
+    return { point, sequence, proceed, verdict: combined, target: acted.target ?? null, context: acted, record, labels };
+  }
+
+  /** §5.4: each permit's labels filed under its interceptor's namespace; resolution labels under the consulted one's. */
+  function labelsByNamespace(result: ComposeResult, decidedBy: number | null): LabelSet {
+    const sets: LabelSet[] = [];
+    for (const s of result.slots) {
+      if (s.verdict.decision !== 'deny' && s.verdict.result_labels?.length) sets.push({ [interceptors[s.index]!.namespace]: s.verdict.result_labels });
+    }
+    const ns = decidedBy !== null ? interceptors[decidedBy]!.namespace : HOST_LABEL_NAMESPACE;
+    for (const v of result.resolutionVerdicts) if (v.decision !== 'deny' && v.result_labels?.length) sets.push({ [ns]: v.result_labels });
+    return mergeLabels(...sets);
+  }
+
+  return emitter;
+}
+
+function positive(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) throw new HostConfigError(`${name} must be a positive number of milliseconds`);
+  return value;
+}
+
+/**
+ * Host-synthesized messages carry no target-derived content (§6.3, §14): details name fields and types; any
+ * quoted value or long number the diagnostics quoted is masked, and the text is kept short.
+ */
+export function payloadFreeDetail(detail: string): string {
+  const masked = detail.replace(/"(?:[^"\\]|\\.)*"/g, '"…"').replace(/-?\d{6,}(?:\.\d+)?(?:e[+-]?\d+)?/gi, '<number>');
+  return masked.length > 200 ? `${masked.slice(0, 199)}…` : masked;
+}

@@ -1,0 +1,71 @@
+// §10.1 identity providers: jcs-sha256 (default, §10.2), null, or a host-defined function.
+import { jcsSha256 } from '../core/index.js';
+import type { JsonObject, AgentContext } from '../core/types.js';
+import type { IdentityProvider, IdentityProviderOption } from './types.js';
+
+/** §10.1 name rule for host-defined providers. */
+export const PROVIDER_NAME = /^[a-z][a-z0-9_-]*$/;
+
+export class IdentityProviderNameError extends Error {
+  constructor(name: unknown, why: string) {
+    super(`identity provider name ${JSON.stringify(name)} is rejected: ${why} (§10.1)`);
+    this.name = 'IdentityProviderNameError';
+  }
+}
+
+/** §10.1: "name rules are enforced, not advisory" — throws at construction on a bad name. */
+export function validateProviderName(name: unknown): string {
+  if (typeof name !== 'string') throw new IdentityProviderNameError(name, 'a host-defined provider name must be a string');
+  if (!PROVIDER_NAME.test(name)) throw new IdentityProviderNameError(name, 'it must match ^[a-z][a-z0-9_-]*$');
+  if (name.startsWith('jcs')) throw new IdentityProviderNameError(name, 'the jcs prefix is reserved for the §10.2 provider');
+  return name;
+}
+
+/** Thrown by a provider that raised or returned a non-string (§10.1 failure semantics → context_invalid). */
+export class ProviderFailure extends Error {
+  constructor(provider: string | null, detail: string) {
+    super(`identity provider ${String(provider)} failed: ${detail}`);
+    this.name = 'ProviderFailure';
+  }
+}
+
+export const JCS_SHA256_PROVIDER: IdentityProvider = {
+  name: 'jcs-sha256',
+  // §10.2: throws ContextInvalidError on an invalid envelope or a value outside the I-JSON domain.
+  compute: (ctx: JsonObject) => jcsSha256(ctx),
+};
+
+export const NO_IDENTITY: IdentityProvider = { name: null, compute: () => null };
+
+/** Resolves the declared provider option; throws IdentityProviderNameError on a bad host-defined name. */
+export function resolveIdentityProvider(option: IdentityProviderOption | undefined): IdentityProvider {
+  if (option === undefined || option === 'jcs-sha256') return JCS_SHA256_PROVIDER;
+  if (option === null) return NO_IDENTITY;
+  if (typeof option === 'string') {
+    throw new IdentityProviderNameError(option, 'a host-defined provider must be given as {name, compute}; only "jcs-sha256" and null are built in');
+  }
+  const name = validateProviderName(option.name);
+  if (typeof option.compute !== 'function') throw new IdentityProviderNameError(name, 'compute must be a function');
+  const compute = option.compute;
+  return {
+    name,
+    compute(ctx: JsonObject): string {
+      let out: unknown;
+      try {
+        out = compute(ctx as AgentContext);
+      } catch (error) {
+        // §6.3: name the exception type, never its (possibly target-derived) message.
+        throw new ProviderFailure(name, `raised ${errorTypeName(error)}`);
+      }
+      if (typeof out !== 'string') throw new ProviderFailure(name, `returned a ${out === null ? 'null' : typeof out}, not a string`);
+      return out;
+    },
+  };
+}
+
+/** The type name of a thrown value, payload-free (§6.3). */
+export function errorTypeName(error: unknown): string {
+  if (error instanceof Error) return error.name || 'Error';
+  if (error === null) return 'null';
+  return typeof error;
+}

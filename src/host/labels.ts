@@ -1,0 +1,61 @@
+// §5.4 result_labels: per-namespace ordered unions, persisted with data and resurfaced as
+// extensions.<namespace>.source_labels on later hooks whose target derives from that data.
+import type { JsonObject } from '../core/types.js';
+import type { LabelSet } from './types.js';
+
+/** §4.6 namespace rule, and the namespaces the spec reserves for itself. */
+export const NAMESPACE = /^[a-z][a-z0-9_]*$/;
+export const RESERVED_NAMESPACES: ReadonlySet<string> = new Set(['acs', 'ctk', 'agent_hooks']);
+/** Where labels carried by an approval resolution of a host-synthesized deny are filed. */
+export const HOST_LABEL_NAMESPACE = 'reference_host';
+
+export class NamespaceError extends Error {
+  constructor(ns: unknown, why: string) {
+    super(`interceptor namespace ${JSON.stringify(ns)} is rejected: ${why} (§4.6)`);
+    this.name = 'NamespaceError';
+  }
+}
+
+export function validateNamespace(ns: unknown): string {
+  if (typeof ns !== 'string' || !NAMESPACE.test(ns)) throw new NamespaceError(ns, 'it must match ^[a-z][a-z0-9_]*$');
+  if (RESERVED_NAMESPACES.has(ns)) throw new NamespaceError(ns, 'acs, ctk and agent_hooks are reserved by the spec');
+  return ns;
+}
+
+/**
+ * Default namespace for an interceptor: its name lowercased, every character outside [a-z0-9_] replaced by "_",
+ * prefixed with "i_" when it does not start with a letter or is reserved; `interceptor_<index>` without a name.
+ * E.g. "RefundGuard" → "refundguard", "ctk-0" → "ctk_0", "ctk" → "i_ctk".
+ */
+export function deriveNamespace(name: string | undefined, index: number): string {
+  if (name === undefined || name.length === 0) return `interceptor_${index}`;
+  let ns = name.toLowerCase().replace(/[^a-z0-9_]/g, '_');
+  if (!/^[a-z]/.test(ns) || RESERVED_NAMESPACES.has(ns)) ns = `i_${ns}`;
+  return ns;
+}
+
+/** Ordered union of label sets (per namespace, first-seen order). */
+export function mergeLabels(...sets: Array<LabelSet | undefined>): LabelSet {
+  const out: LabelSet = {};
+  for (const set of sets) {
+    if (!set) continue;
+    for (const [ns, labels] of Object.entries(set)) {
+      const into = (out[ns] ??= []);
+      for (const l of labels) if (!into.includes(l)) into.push(l);
+    }
+  }
+  for (const ns of Object.keys(out)) if (out[ns]!.length === 0) delete out[ns];
+  return out;
+}
+
+export function isEmptyLabels(set: LabelSet): boolean {
+  return Object.keys(set).length === 0;
+}
+
+/** The `extensions` member resurfacing `set`, or undefined when there is nothing to resurface. */
+export function labelsToExtensions(set: LabelSet): JsonObject | undefined {
+  if (isEmptyLabels(set)) return undefined;
+  const ext: JsonObject = {};
+  for (const [ns, labels] of Object.entries(set)) ext[ns] = { source_labels: [...labels] };
+  return ext;
+}

@@ -1,0 +1,201 @@
+// §7.2–§7.6: the four composition profiles. Each returns the winner (before the §7.3 metadata unions),
+// the enforcement context after composition, and what the record needs (decided_by, truncation, resolved_by).
+import { HOST_ERROR, type Composition, type HostErrorReason, type JsonObject, type Mode, type TransformBody, type Verdict, type InterceptionPoint } from '../core/index.js';
+import type { Slot } from './dispatch.js';
+import type { SeamOutcome } from './approval.js';
+import type { ApplyResult } from './transform.js';
+import { isLiftable } from './verdict.js';
+
+export interface ComposeEnv {
+  point: InterceptionPoint;
+  mode: Mode;
+  /** Resolved (defaults filled in). */
+  composition: Composition;
+  count: number;
+  /** The context before dispatch (already envelope-valid). */
+  context: JsonObject;
+  /** Runs interceptor `index` on its own copy of `ctx`. Never throws. */
+  invoke(index: number, ctx: JsonObject): Promise<Slot>;
+  /** §5.2 application (never mutates). */
+  applyTransform(ctx: JsonObject, transform: TransformBody): ApplyResult;
+  /** §9; `undefined` when the seam may not be consulted here (no resolver, shutdown, evaluate_only). */
+  consult?: (deny: Verdict, ctx: JsonObject) => Promise<SeamOutcome>;
+  severity(v: Verdict): number;
+  selectWinner(verdicts: readonly Verdict[]): number;
+}
+
+export interface ComposeResult {
+  /** The winning verdict (or its approval substitute / a host-synthesized deny), unions not yet applied. */
+  winner: Verdict;
+  decidedBy: number | null;
+  /** The enforcement context after composition (folded / transformed). In evaluate_only: the input context. */
+  context: JsonObject;
+  slots: Slot[];
+  /** Registered interceptors never invoked (§10.3 fold_truncated). */
+  truncated: boolean;
+  resolvedBy?: 'approval' | 'rejection';
+  /** Verdicts returned by the resolver in this emission (they join the §7.3 unions). */
+  resolutionVerdicts: Verdict[];
+}
+
+export function hostDeny(reason: HostErrorReason, extra: Partial<Verdict> = {}): Verdict {
+  return { decision: 'deny', reason, ...extra };
+}
+
+/** §7.4 sequential/first_deny and sequential/run_all. */
+export async function composeSequential(env: ComposeEnv): Promise<ComposeResult> {
+  const runAll = env.composition.profile === 'sequential/run_all';
+  const enforce = env.mode === 'enforce';
+  let ctx = env.context;
+  const slots: Slot[] = [];
+  const resolutionVerdicts: Verdict[] = [];
+  /** The verdict each slot contributes to aggregation (an approval substitute, or a transform-failure deny). */
+  const effective: Verdict[] = [];
+  let resolvedBy: 'approval' | 'rejection' | undefined;
+  let stop: { verdict: Verdict; decidedBy: number | null } | undefined;
+  let failedTransformAt = -1;
+  let approvedAt: number | null = null;
+
+  /** Applies (enforce) or only validates (evaluate_only, §8) a transform during the fold. */
+  const fold = (transform: TransformBody): { ok: true } | { ok: false; deny: Verdict } => {
+    const r = env.applyTransform(ctx, transform);
+    if (!r.ok) return { ok: false, deny: hostDeny(r.reason) };
+    if (enforce) ctx = r.context; // §7.4: later interceptors observe the fold; §8: not in evaluate_only
+    return { ok: true };
+  };
+
+  for (let i = 0; i < env.count; i++) {
+    const slot = await env.invoke(i, ctx);
+    slots.push(slot);
+    let v = slot.verdict;
+    if (!runAll && v.decision === 'deny') {
+      // §7.4 first_deny: the first deny short-circuits; a liftable one is offered to the seam.
+      if (isLiftable(v) && env.consult) {
+        const seam = await env.consult(v, ctx);
+        if (seam.resolutionVerdict) resolutionVerdicts.push(seam.resolutionVerdict);
+        resolvedBy = seam.lifted ? 'approval' : 'rejection';
+        if (!seam.lifted) {
+          stop = { verdict: seam.verdict, decidedBy: i };
+          effective.push(seam.verdict);
+          break;
+        }
+        v = seam.verdict; // §7.6: the permit substitutes at this position
+        approvedAt = i;
+        if (env.composition.on_approval !== 'resume') {
+          // "stop": the permit becomes the combined verdict; later interceptors never run.
+          if (v.decision === 'transform') {
+            const f = fold(v.transform!);
+            if (!f.ok) {
+              stop = { verdict: f.deny, decidedBy: null };
+              break;
+            }
+          }
+          stop = { verdict: v, decidedBy: i };
+          effective.push(v);
+          break;
+        }
+      } else {
+        stop = { verdict: v, decidedBy: i };
+        effective.push(v);
+        break;
+      }
+    }
+    if (v.decision === 'transform') {
+      const f = fold(v.transform!);
+      if (!f.ok) {
+        // §7.4: a failed fold-transform is a deny (decided_by null, §10.3) and short-circuits in both profiles.
+        effective.push(f.deny);
+        failedTransformAt = i;
+        if (!runAll) stop = { verdict: f.deny, decidedBy: null };
+        break;
+      }
+    }
+    effective.push(v);
+  }
+  const truncated = slots.length < env.count;
+  const base = { slots, truncated, resolutionVerdicts, context: ctx, ...(resolvedBy ? { resolvedBy } : {}) };
+
+  if (!runAll) {
+    if (stop) return { ...base, winner: stop.verdict, decidedBy: stop.decidedBy };
+    // No deny: the last transform, else allow (§7.4).
+    const w = env.selectWinner(effective);
+    const winner = effective[w]!;
+    if (winner.decision === 'transform') return { ...base, winner, decidedBy: w };
+    return { ...base, winner, decidedBy: approvedAt };
+  }
+
+  // §7.4 run_all: severity-max aggregate over everything returned.
+  const w = env.selectWinner(effective);
+  const winner = effective[w]!;
+  const decidedBy = w === failedTransformAt ? null : w;
+  if (winner.decision !== 'deny') return { ...base, winner, decidedBy: winner.decision === 'allow' ? null : decidedBy };
+  // Approval in run_all: at most once, only if the winner is liftable and EVERY deny returned is liftable.
+  const allLiftable = effective.every((v) => v.decision !== 'deny' || isLiftable(v));
+  if (isLiftable(winner) && allLiftable && env.consult && decidedBy !== null) {
+    const seam = await env.consult(winner, ctx);
+    if (seam.resolutionVerdict) resolutionVerdicts.push(seam.resolutionVerdict);
+    if (!seam.lifted) return { ...base, resolvedBy: 'rejection', winner: seam.verdict, decidedBy };
+    // A permit lifts the whole deny set: allow proceeds with the folded context; a transform applies on top.
+    if (seam.verdict.decision === 'transform') {
+      const r = env.applyTransform(ctx, seam.verdict.transform!);
+      if (!r.ok) return { ...base, resolvedBy: 'approval', winner: hostDeny(r.reason), decidedBy: null };
+      return { ...base, context: r.context, resolvedBy: 'approval', winner: seam.verdict, decidedBy };
+    }
+    return { ...base, resolvedBy: 'approval', winner: seam.verdict, decidedBy };
+  }
+  return { ...base, winner, decidedBy };
+}
+
+/** §7.5 parallel/strictest and parallel/unanimous: isolated copies of one untransformed snapshot, no fold. */
+export async function composeParallel(env: ComposeEnv): Promise<ComposeResult> {
+  const snapshot = env.context;
+  const enforce = env.mode === 'enforce';
+  const indexes = Array.from({ length: env.count }, (_, i) => i);
+  const slots = await Promise.all(indexes.map((i) => env.invoke(i, snapshot)));
+  const verdicts = slots.map((s) => s.verdict);
+  const resolutionVerdicts: Verdict[] = [];
+  const base = { slots, truncated: false, resolutionVerdicts, context: snapshot };
+
+  /** Applies a permit to the snapshot (validated only in evaluate_only). */
+  const applyPermit = (v: Verdict, decidedBy: number | null, extra: Partial<ComposeResult> = {}): ComposeResult => {
+    if (v.decision !== 'transform') return { ...base, ...extra, winner: v, decidedBy };
+    const r = env.applyTransform(snapshot, v.transform!);
+    if (!r.ok) return { ...base, ...extra, winner: hostDeny(r.reason), decidedBy: null };
+    return { ...base, ...extra, context: enforce ? r.context : snapshot, winner: v, decidedBy };
+  };
+
+  /** Consults the seam for a liftable deny (interceptor's or synthesized) when allowed; else it stands. */
+  const liftable = async (deny: Verdict, decidedBy: number | null): Promise<ComposeResult> => {
+    if (!env.consult) return { ...base, winner: deny, decidedBy };
+    const seam = await env.consult(deny, snapshot);
+    if (seam.resolutionVerdict) resolutionVerdicts.push(seam.resolutionVerdict);
+    if (!seam.lifted) return { ...base, resolvedBy: 'rejection', winner: seam.verdict, decidedBy };
+    return applyPermit(seam.verdict, decidedBy, { resolvedBy: 'approval' });
+  };
+
+  if (env.composition.profile === 'parallel/unanimous') {
+    // Anything but unanimous allow is a disagreement (§7.5), synthesized: decided_by null (§10.3).
+    if (verdicts.every((v) => v.decision === 'allow')) return { ...base, winner: verdicts[0]!, decidedBy: null };
+    if (env.composition.on_disagreement === 'approval') {
+      return liftable(hostDeny(HOST_ERROR.composition_disagreement, { approval: {} }), null);
+    }
+    return { ...base, winner: hostDeny(HOST_ERROR.composition_disagreement), decidedBy: null };
+  }
+
+  // parallel/strictest: severity-max aggregate.
+  const w = env.selectWinner(verdicts);
+  const winner = verdicts[w]!;
+  if (winner.decision === 'allow') return { ...base, winner, decidedBy: null };
+  if (winner.decision === 'deny') {
+    // A liftable winner means no plain deny was returned (plain > liftable).
+    if (isLiftable(winner)) return liftable(winner, w);
+    return { ...base, winner, decidedBy: w };
+  }
+  const transforms = indexes.filter((i) => verdicts[i]!.decision === 'transform');
+  if (transforms.length === 1) return applyPermit(winner, w);
+  // Two or more transforms against the same snapshot do not compose (§7.5).
+  if (env.composition.on_transform_conflict === 'approval') {
+    return liftable(hostDeny(HOST_ERROR.transform_conflict, { approval: {} }), null);
+  }
+  return { ...base, winner: hostDeny(HOST_ERROR.transform_conflict), decidedBy: null };
+}
