@@ -1,4 +1,51 @@
-// `verify-report` command: stub, replaced by the issue that owns it.
+// `verify-report REPORT --vectors DIR`: exit 0 only when every vector still hashes to what the report
+// says and the suite digest matches; exit 1 naming each vector that changed, appeared or vanished;
+// exit 2 for a missing or malformed report or vector path.
 import type { Command } from 'commander';
+import { CliError, EXIT } from './exit.js';
+import { readReportFile, ReportFileError } from '../report/read.js';
+import { fingerprintVectors, VectorDirError } from '../report/vector-source.js';
+import { verifyReportAgainst, type VerifyOutcome } from '../report/verify.js';
+import type { ConformanceReport } from '../report/model.js';
 
-export function register(_program: Command): void {}
+export function register(program: Command): void {
+  program
+    .command('verify-report')
+    .description('check that a vector directory still holds exactly the vectors a report ran (by digest)')
+    .argument('<report>', 'a report.json written by `run`')
+    .requiredOption('--vectors <dir...>', 'the vector directory (or files) the report was run against')
+    .option('--json', 'print the outcome as JSON')
+    .action(async (reportFile: string, opts: { vectors: string[]; json?: boolean }) => {
+      const outcome = await verifyReportFile(reportFile, opts.vectors);
+      if (opts.json) {
+        const { lines: _lines, report: _report, ...data } = outcome;
+        process.stdout.write(JSON.stringify(data, null, 2) + '\n');
+      } else {
+        process.stdout.write(outcome.lines.join('\n') + '\n');
+      }
+      process.exitCode = outcome.ok ? EXIT.ok : EXIT.failed;
+    });
+}
+
+/** Loads the report and the vectors (CliError exit 2 on bad input) and compares them. */
+export async function verifyReportFile(reportFile: string, vectorPaths: readonly string[]): Promise<VerifyOutcome & { report: ConformanceReport }> {
+  const report = await loadReportOrThrow(reportFile);
+  let source;
+  try {
+    source = fingerprintVectors(vectorPaths);
+  } catch (error) {
+    if (error instanceof VectorDirError) throw new CliError(EXIT.badInput, error.message);
+    throw error;
+  }
+  return { ...verifyReportAgainst(report, source.vectors, source.unreadable), report };
+}
+
+/** readReportFile with its errors turned into a one-paragraph exit-2 CliError. */
+export async function loadReportOrThrow(reportFile: string): Promise<ConformanceReport> {
+  try {
+    return await readReportFile(reportFile);
+  } catch (error) {
+    if (error instanceof ReportFileError) throw new CliError(EXIT.badInput, error.message);
+    throw error;
+  }
+}

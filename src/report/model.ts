@@ -4,6 +4,7 @@
 import type { HostSurface } from '../harness/contract.js';
 
 export type VectorStatus = 'pass' | 'fail' | 'skip';
+export type SkipKind = 'undeclared' | 'other';
 
 /** One failed check of a vector: which rule, where, what was expected and what happened. */
 export interface Failure {
@@ -26,6 +27,12 @@ export interface VectorResult {
   status: VectorStatus;
   /** Why it was skipped (always present on a skip) or a one-line summary of the failure. */
   reason?: string;
+  /**
+   * Optional, machine-readable kind of a skip: "undeclared" when the host's declared surface (§13.1) does
+   * not include what the vector needs (a capability, profile, knob value, identity provider or mode) —
+   * the only kind a claim accepts (§13.2). Readers fall back to the reason prefix "host does not declare".
+   */
+  skip_kind?: SkipKind;
   failures: Failure[];
   /** sha256 over the vector's RFC 8785 canonical bytes, "sha256:<hex>". */
   digest: string;
