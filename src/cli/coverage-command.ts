@@ -1,4 +1,56 @@
-// `coverage` command: stub, replaced by the issue that owns it.
+// `coverage [--json] [--catalogue FILE] [--vectors PATH…]`: per-clause coverage of the requirement catalogue.
+// Exit 0 when every requirement is pinned, 1 when any is pinned by nothing, 2 on a bad catalogue or suite.
+import path from 'node:path';
 import type { Command } from 'commander';
+import { CliError, EXIT } from './exit.js';
+import { loadOrExit } from './run-command.js';
+import { CatalogueError, loadCatalogue, renderCoverage, summarize } from '../ctk/coverage.js';
+import { PACKAGE_ROOT } from '../version.js';
 
-export function register(_program: Command): void {}
+interface CoverageFlags {
+  json?: boolean;
+  catalogue?: string;
+  vectors?: string[];
+}
+
+export function defaultCataloguePath(): string {
+  return path.join(PACKAGE_ROOT, 'vectors', 'requirements.yaml');
+}
+
+export function register(program: Command): void {
+  program
+    .command('coverage')
+    .description('Per-clause coverage of the spec requirement catalogue by vectors and unit tests (exit 1 if any is unpinned)')
+    .option('--json', 'print {requirements:[{id,clause,text,vectors,tests}], uncovered:N}')
+    .option('--catalogue <file>', 'requirement catalogue (default: the package vectors/requirements.yaml)')
+    .option('--vectors <paths...>', 'the suite the catalogue cites (default: the package vectors/)')
+    .action((flags: CoverageFlags) => {
+      const vectors = loadOrExit(flags.vectors);
+      const file = flags.catalogue ?? defaultCataloguePath();
+      let requirements;
+      try {
+        requirements = loadCatalogue(file, { vectorIds: new Set(vectors.map((lv) => lv.vector.id)), root: PACKAGE_ROOT });
+      } catch (error) {
+        if (error instanceof CatalogueError) throw new CliError(EXIT.badInput, `invalid requirement catalogue ${error.message}`);
+        throw error;
+      }
+      const summary = summarize(requirements);
+      if (flags.json) {
+        const out = {
+          requirements: summary.requirements.map((r) => ({
+            id: r.id,
+            clause: r.clause,
+            text: r.text,
+            vectors: r.vectors,
+            tests: r.tests,
+            ...(r.declaration !== undefined ? { declaration: r.declaration } : {}),
+          })),
+          uncovered: summary.uncovered,
+        };
+        process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+      } else {
+        process.stdout.write(`${renderCoverage(summary)}\n`);
+      }
+      process.exitCode = summary.uncovered > 0 ? EXIT.failed : EXIT.ok;
+    });
+}
