@@ -103,17 +103,22 @@ export function loadVectorFile(file: string): { loaded: LoadedVector } | { probl
     const e = error as JsonSyntaxError;
     return { problem: `${name}: not valid JSON: ${e.message}` };
   }
+  return vectorFromValue(value, file);
+}
+
+/** Checks an already-parsed vector value (as lossless-json parsed it) and wraps it with its metadata. */
+export function vectorFromValue(value: unknown, file: string): { loaded: LoadedVector } | { problem: string } {
   const problem = checkVector(value);
-  if (problem !== undefined) return { problem: `${name}: ${problem}` };
+  if (problem !== undefined) return { problem: `${display(file)}: ${problem}` };
   const vector = value as Vector;
+  let digest: string;
+  try {
+    digest = vectorDigest(vector);
+  } catch (error) {
+    return { problem: `${display(file)}: /: cannot digest the vector (${(error as Error).message})` };
+  }
   return {
-    loaded: {
-      vector,
-      file,
-      digest: vectorDigest(vector),
-      part: partOf(vector),
-      requiredCapabilities: impliedCapabilities(vector),
-    },
+    loaded: { vector, file, digest, part: partOf(vector), requiredCapabilities: impliedCapabilities(vector) },
   };
 }
 

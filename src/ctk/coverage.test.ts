@@ -1,0 +1,112 @@
+import t from 'tap';
+import path from 'node:path';
+import { CatalogueError, compareClauses, loadCatalogue, parseCatalogue, renderCoverage, summarize } from './coverage.js';
+import { defaultVectorPaths, loadVectors } from './load.js';
+import { PACKAGE_ROOT } from '../version.js';
+import { main } from '../cli/main.js';
+
+const ctx = { vectorIds: new Set(['AH-CTK-900-a', 'AH-CTK-901-b']), root: PACKAGE_ROOT };
+const SELF = 'src/ctk/coverage.test.ts';
+
+function problemsOf(text: string): string[] {
+  try {
+    parseCatalogue(text, 'cat.yaml', ctx);
+  } catch (error) {
+    if (error instanceof CatalogueError) return error.problems;
+    throw error;
+  }
+  return [];
+}
+
+t.test('a valid catalogue loads and unpinned requirements are counted', async (t) => {
+  const reqs = parseCatalogue(
+    `requirements:
+  - {id: REQ-7.4-a, clause: "7.4", text: fold applies, vectors: [AH-CTK-900-a], tests: []}
+  - {id: REQ-3-b, clause: "3", text: eight points, vectors: [], tests: ["${SELF}: a valid catalogue loads"]}
+  - {id: REQ-1.4-c, clause: "1.4", text: not a certification, declaration: "no run can observe how a claim is presented"}
+  - {id: REQ-6.1a-d, clause: "6.1a", text: nothing pins this}
+`,
+    'cat.yaml',
+    ctx,
+  );
+  t.equal(reqs.length, 4);
+  const s = summarize(reqs);
+  t.equal(s.uncovered, 1);
+  t.same(s.clauses.map((c) => c.clause), ['1.4', '3', '6.1a', '7.4']);
+  t.same(s.clauses.find((c) => c.clause === '6.1a')?.unpinned, ['REQ-6.1a-d']);
+  t.equal(s.clauses.find((c) => c.clause === '1.4')?.declared, 1);
+  t.match(renderCoverage(s), /3\/4 requirements pinned \(1 by declaration only\)/);
+});
+
+t.test('unknown vector ids, missing test files and unknown test names are errors', async (t) => {
+  const problems = problemsOf(`requirements:
+  - {id: REQ-1-a, clause: "1", text: x, vectors: [AH-CTK-999-nope]}
+  - {id: REQ-1-b, clause: "1", text: x, tests: ["src/nowhere.test.ts: anything"]}
+  - {id: REQ-1-c, clause: "1", text: x, tests: ["${SELF}: a test name that is written nowhere at all"]}
+  - {id: REQ-1-d, clause: "1", text: x, tests: ["no separator here"]}
+`);
+  t.equal(problems.length, 4);
+  t.match(problems[0], /REQ-1-a.*unknown vector id "AH-CTK-999-nope"/);
+  t.match(problems[1], /test file "src\/nowhere.test.ts" does not exist/);
+  t.match(problems[2], /no test named/);
+  t.match(problems[3], /must read "<file>: <test name>"/);
+});
+
+t.test('shape errors: duplicate ids, bad clause, unknown member, multi-line text, short declaration', async (t) => {
+  const problems = problemsOf(`requirements:
+  - {id: REQ-1-a, clause: "1", text: x, vectors: [AH-CTK-900-a]}
+  - {id: REQ-1-a, clause: "§1", text: "two\\nlines", extra: 1, declaration: short}
+`);
+  t.ok(problems.some((p) => /duplicate id/.test(p)));
+  t.ok(problems.some((p) => /clause must be a section number/.test(p)));
+  t.ok(problems.some((p) => /unknown member "extra"/.test(p)));
+  t.ok(problems.some((p) => /text must be one line/.test(p)));
+  t.ok(problems.some((p) => /declaration must be a justification/.test(p)));
+  t.match(problemsOf('nothing: here')[0], /top-level "requirements" list/);
+  t.match(problemsOf('requirements: [')[0], /not valid YAML/);
+});
+
+t.test('clause order follows the section numbering', async (t) => {
+  const sorted = ['10.3', '6.1a', '3', '6.1', '3.1', '6.2', '12.1a', '12.1'].sort(compareClauses);
+  t.same(sorted, ['3', '3.1', '6.1', '6.1a', '6.2', '10.3', '12.1', '12.1a']);
+});
+
+t.test('the project catalogue pins every requirement against the real suite and test files', async (t) => {
+  const vectors = loadVectors(defaultVectorPaths());
+  const reqs = loadCatalogue(path.join(PACKAGE_ROOT, 'vectors', 'requirements.yaml'), {
+    vectorIds: new Set(vectors.map((lv) => lv.vector.id)),
+    root: PACKAGE_ROOT,
+  });
+  t.ok(reqs.length >= 120, `at least 120 requirements catalogued (got ${reqs.length})`);
+  t.equal(summarize(reqs).uncovered, 0);
+  const declared = reqs.filter((r) => r.declaration !== undefined && r.vectors.length === 0 && r.tests.length === 0);
+  t.ok(declared.length <= 6, `declaration-only pins stay rare (got ${declared.length})`);
+});
+
+t.test('coverage CLI: exit 2 naming the file on a bad catalogue, JSON shape on success', async (t) => {
+  const dir = t.testdir({ 'bad.yaml': 'requirements:\n  - {id: REQ-1-a, clause: "1", text: x, vectors: [AH-CTK-999-nope]}\n' });
+  const errors: string[] = [];
+  const origErr = process.stderr.write.bind(process.stderr);
+  const origOut = process.stdout.write.bind(process.stdout);
+  let out = '';
+  process.stderr.write = ((s: string) => (errors.push(String(s)), true)) as typeof process.stderr.write;
+  process.stdout.write = ((s: string) => ((out += String(s)), true)) as typeof process.stdout.write;
+  let badCode: number;
+  let okCode: number;
+  try {
+    process.exitCode = undefined;
+    badCode = await main(['node', 'cli', 'coverage', '--catalogue', path.join(dir, 'bad.yaml')]);
+    process.exitCode = undefined;
+    okCode = await main(['node', 'cli', 'coverage', '--json']);
+  } finally {
+    process.stderr.write = origErr;
+    process.stdout.write = origOut;
+    process.exitCode = undefined;
+  }
+  t.equal(badCode, 2);
+  t.match(errors.join(''), /bad\.yaml.*unknown vector id "AH-CTK-999-nope"/s);
+  t.equal(okCode, 0);
+  const json = JSON.parse(out) as { requirements: Array<Record<string, unknown>>; uncovered: number };
+  t.equal(json.uncovered, 0);
+  t.ok(json.requirements.every((r) => typeof r.id === 'string' && typeof r.clause === 'string' && Array.isArray(r.vectors) && Array.isArray(r.tests)));
+});

@@ -1,0 +1,192 @@
+import t from 'tap';
+import { createFakeHarness, FAKE_SURFACE, type FakeHarnessFlaws } from './fake-harness.js';
+import { runSuite, runVector, verdictOf } from './runner.js';
+import { baseVector, loaded, withExpect } from './test-vectors.js';
+import type { Failure } from '../report/model.js';
+import type { HostSurface } from '../harness/contract.js';
+
+async function run(vector: Record<string, unknown>, flaws: FakeHarnessFlaws = {}, surface: HostSurface = FAKE_SURFACE, timeoutMs = 5000) {
+  const harness = createFakeHarness(flaws, surface);
+  return (await runVector(loaded(vector), { harness, surface, harnessLabel: 'fake', timeoutMs })).result;
+}
+const checks = (fs: Failure[]) => fs.map((f) => f.check);
+
+t.test('a correct host passes the base vector', async (t) => {
+  const r = await run(baseVector());
+  t.same(r.failures, []);
+  t.equal(r.status, 'pass');
+});
+
+t.test('invariants: each misbehaviour fails with its clause', async (t) => {
+  const deny = [{ at: 'pre_tool_call', return: { decision: 'deny', reason: 'ctk:no' } }];
+  const cases: Array<[string, FakeHarnessFlaws, string, string, Record<string, unknown>?]> = [
+    ['no shutdown', { noShutdown: true }, 'invariant.ordering', '3.1'],
+    ['double startup', { doubleStartup: true }, 'invariant.ordering', '3.1'],
+    ['repeated sequence', { repeatSequenceAt: 3 }, 'invariant.sequence', '3.1'],
+    ['post after blocked pre', { ignorePreToolDeny: true }, 'invariant.ordering', '3.1', { interceptor_script: deny }],
+    ['payload in record', { leakPayload: true }, 'invariant.payload_free', '10.3'],
+    ['invalid context', { invalidContextAt: 'input' }, 'invariant.context_schema', '4.2'],
+    ['invalid record', { invalidRecord: true }, 'invariant.record_schema', '10.3'],
+    ['wrong registered count', { reportRegistered: 3 }, 'invariant.records', '10.3'],
+    ['missing record', { dropRecordAt: 2 }, 'invariant.records', '10.3'],
+    ['undispatched emission', { skipDispatchAt: 'output' }, 'invariant.records', '10.3'],
+    ['wrong provider on records', { wrongProvider: true }, 'invariant.identity_provider', '10.3'],
+    ['knob missing from composition', { dropKnob: true }, 'invariant.composition', '10.3'],
+  ];
+  for (const [name, flaws, check, clause, overrides] of cases) {
+    const vector = baseVector({ interceptor_script: [{ at: 'agent_startup', return: { decision: 'allow' } }], ...(overrides ?? {}) });
+    if (overrides?.interceptor_script) (vector.expect as Record<string, unknown>).sequence_strict = false;
+    if (overrides?.interceptor_script) (vector.expect as Record<string, unknown>).interceptions = [];
+    const clean = await run(vector);
+    t.equal(clean.status, 'pass', `${name}: the clean host passes (${clean.failures.map((f) => f.message).join('; ')})`);
+    const r = await run(vector, flaws);
+    t.equal(r.status, 'fail', `${name}: fails`);
+    const hit = r.failures.find((f) => f.check === check);
+    t.ok(hit, `${name}: ${check} reported (got ${checks(r.failures).join(', ')})`);
+    t.equal(hit?.clause, clause, `${name}: names clause ${clause}`);
+  }
+});
+
+t.test('a harness exception, a hang and a model overrun fail the vector, never pass it', async (t) => {
+  const thrown = await run(baseVector(), { throwOnRun: true });
+  t.equal(thrown.status, 'fail');
+  t.match(thrown.failures[0]?.message, /deliberate failure/);
+  const hung = await run(baseVector(), { hangRun: true }, FAKE_SURFACE, 50);
+  t.equal(hung.status, 'fail');
+  t.equal(hung.failures[0]?.check, 'timeout');
+  const overrun = await run(baseVector({ expect: { interceptions: [], sequence_strict: false, run_outcome: 'completed' } }), { extraModelCall: true });
+  t.ok(overrun.failures.some((f) => /host made 3 model calls, the script has 2/.test(f.message)));
+});
+
+t.test('expect members: each has a passing and a failing case', async (t) => {
+  const cases: Array<[string, Record<string, unknown>, Record<string, unknown>, string]> = [
+    ['interceptions strict', {}, { interceptions: [{ interception_point: 'agent_startup' }] }, 'expect.interceptions'],
+    [
+      'interceptions subsequence',
+      { sequence_strict: false, interceptions: [{ interception_point: 'input' }, { interception_point: 'output' }] },
+      { sequence_strict: false, interceptions: [{ interception_point: 'output' }, { interception_point: 'input' }] },
+      'expect.interceptions[1]',
+    ],
+    [
+      'context',
+      { sequence_strict: false, interceptions: [{ interception_point: 'pre_tool_call', context: { 'tool_call.args.a': 6, 'target.b': 7 } }] },
+      { sequence_strict: false, interceptions: [{ interception_point: 'pre_tool_call', context: { 'tool_call.args.a': 5 } }] },
+      'expect.interceptions[0].context',
+    ],
+    [
+      'context_must_contain',
+      { sequence_strict: false, interceptions: [{ interception_point: 'post_tool_call', context_must_contain: ['product-forty-two'] }] },
+      { sequence_strict: false, interceptions: [{ interception_point: 'post_tool_call', context_must_contain: ['nope-not-here'] }] },
+      'expect.interceptions[0].context_must_contain',
+    ],
+    [
+      'context_must_not_contain',
+      { sequence_strict: false, interceptions: [{ interception_point: 'input', context_must_not_contain: ['product-forty-two'] }] },
+      { sequence_strict: false, interceptions: [{ interception_point: 'input', context_must_not_contain: ['multiply'] }] },
+      'expect.interceptions[0].context_must_not_contain',
+    ],
+    ['interceptions_absent', { interceptions_absent: [] }, { interceptions_absent: ['pre_tool_call'] }, 'expect.interceptions_absent'],
+    ['run_outcome', { run_outcome: 'completed' }, { run_outcome: 'blocked' }, 'expect.run_outcome'],
+    [
+      'run_outcome_by_posture',
+      { run_outcome_by_posture: { posture: 'tool_seam_host_error', outcomes: { continue: 'completed', terminate: 'blocked' } } },
+      { run_outcome_by_posture: { posture: 'made_up_posture', outcomes: { continue: 'completed' } } },
+      'expect.run_outcome_by_posture',
+    ],
+    ['final_output', { final_output: 'the product is forty-two' }, { final_output: null }, 'expect.final_output'],
+    ['tool_invocations', { tool_invocations: [{ name: 'multiplier', args: { a: 6, b: 7 } }] }, { tool_invocations: [] }, 'expect.tool_invocations'],
+    ['tool_not_invoked', { tool_not_invoked: ['other'] }, { tool_not_invoked: ['multiplier'] }, 'expect.tool_not_invoked'],
+    ['identities_equal', { identities_equal: true }, { identities_equal: false }, 'expect.identities_equal'],
+    [
+      'records assert',
+      { records: [{ interception_point: 'pre_tool_call', assert: { 'verdict.decision': 'allow', decided_by: null } }] },
+      { records: [{ interception_point: 'pre_tool_call', assert: { 'verdict.decision': 'deny' } }] },
+      'expect.records[0].assert',
+    ],
+    [
+      'records absent',
+      { records: [{ interception_point: 'input', absent: ['trace', 'resolved_by'] }] },
+      { records: [{ interception_point: 'input', absent: ['timestamp'] }] },
+      'expect.records[0].absent',
+    ],
+    [
+      'records present',
+      { records: [{ interception_point: 'input', present: ['timestamp'] }] },
+      { records: [{ interception_point: 'input', present: ['trace'] }] },
+      'expect.records[0].present',
+    ],
+    [
+      'records index',
+      { records: [{ interception_point: 'input', index: 1, assert: { sequence: 1 } }] },
+      { records: [{ interception_point: 'input', index: 2 }] },
+      'expect.records[0]',
+    ],
+    ['record_count', { record_count: 10 }, { record_count: 9 }, 'expect.record_count'],
+    ['model_call_count', { model_call_count: 2 }, { model_call_count: 1 }, 'expect.model_call_count'],
+    [
+      'model_calls messages_must_contain',
+      { model_calls: [{ messages_must_contain: ['multiply'] }, { messages_must_contain: ['product-forty-two'] }] },
+      { model_calls: [{ messages_must_contain: ['product-forty-two'] }] },
+      'expect.model_calls[0].messages_must_contain',
+    ],
+    [
+      'model_calls messages_must_not_contain',
+      { model_calls: [{ messages_must_not_contain: ['product-forty-two'] }] },
+      { model_calls: [{}, { messages_must_not_contain: ['product-forty-two'] }] },
+      'expect.model_calls[1].messages_must_not_contain',
+    ],
+    [
+      'model_calls messages',
+      { model_calls: [{ messages: [{ role: 'user', content: 'please multiply six by seven' }] }] },
+      { model_calls: [{ messages: [] }] },
+      'expect.model_calls[0].messages',
+    ],
+  ];
+  for (const [name, good, bad, check] of cases) {
+    const pass = await run(withExpect(good));
+    t.equal(pass.status, 'pass', `${name}: passing case (${pass.failures.map((f) => f.message).join('; ')})`);
+    const fail = await run(withExpect(bad));
+    t.equal(fail.status, 'fail', `${name}: failing case`);
+    t.ok(checks(fail.failures).includes(check), `${name}: ${check} in ${checks(fail.failures).join(', ')}`);
+  }
+});
+
+t.test('identities_equal false passes when a transform changed the target', async (t) => {
+  const v = withExpect(
+    { identities_equal: false, tool_invocations: [{ name: 'multiplier', args: { a: 6, b: 8 } }], sequence_strict: false, interceptions: [] },
+    { interceptor_script: [{ at: 'pre_tool_call', return: { decision: 'transform', transform: { path: '$target.b', value: 8 } } }] },
+  );
+  const r = await run(v);
+  t.same(r.failures, []);
+});
+
+t.test('all failures of a vector are collected', async (t) => {
+  const r = await run(withExpect({ run_outcome: 'blocked', final_output: 'x', record_count: 1 }));
+  t.ok(r.failures.length >= 3);
+});
+
+t.test('incremental-output members cannot pass here', async (t) => {
+  const r = await run(withExpect({ released_output: 'x' }));
+  t.equal(r.status, 'fail');
+});
+
+t.test('skips name the undeclared surface; a suite where nothing ran is not ok', async (t) => {
+  const harness = createFakeHarness();
+  const report = await runSuite([loaded(baseVector({ capabilities: ['streaming'] }))], { harness, surface: FAKE_SURFACE, harnessLabel: 'fake', timeoutMs: 1000 });
+  t.equal(report.results[0]?.status, 'skip');
+  t.match(report.results[0]?.reason, /streaming/);
+  t.same(verdictOf(report), { ok: false, nothingRan: true });
+  t.equal(report.summary.skipped, 1);
+});
+
+t.test('--bail stops after the first failure', async (t) => {
+  const harness = createFakeHarness();
+  const a = loaded(withExpect({ run_outcome: 'blocked' }, { id: 'AH-CTK-901' }));
+  const b = loaded(baseVector({ id: 'AH-CTK-902' }));
+  const report = await runSuite([a, b], { harness, surface: FAKE_SURFACE, harnessLabel: 'fake', timeoutMs: 1000, bail: true });
+  t.equal(report.results[0]?.status, 'fail');
+  t.equal(report.results[1]?.status, 'skip');
+  t.match(report.results[1]?.reason, /bail/);
+  t.same(report.parts, [{ part: 'core', passed: 0, failed: 1, skipped: 1 }]);
+  t.same(verdictOf(report), { ok: false, nothingRan: false });
+});
