@@ -1,0 +1,895 @@
+#!/usr/bin/env python3
+"""A small Agent Hooks host in Python (standard library only), certifiable with agent-hooks-ctk.
+
+It is a complete, if small, AGENT-HOOKS-0.1 host: its own emitter (context construction, §5 verdict
+gate, sequential/first_deny composition, approval seam, jcs-sha256 identity, §10.3 records) and a
+mock-driven agent loop. It speaks the agent-hooks-ctk/1 stdio protocol (HARNESS.md "The stdio
+protocol"): JSON-RPC 2.0, one message per line on stdin/stdout, log lines on stderr.
+
+Declared surface (deliberately partial):
+  capabilities      model_calls, tool_calls, int64_json, bigint_json (Python ints are exact)
+  profiles          sequential/first_deny with on_approval stop | resume
+  identity          jcs-sha256 (a real RFC 8785 implementation below) and null
+  modes             enforce, evaluate_only
+
+Run it under the CTK:  agent-hooks-ctk run --harness-cmd "python3 examples/python-host/host.py"
+"""
+
+import copy
+import datetime
+import hashlib
+import json
+import re
+import sys
+
+PROTOCOL = "agent-hooks-ctk/1"
+SPEC = "agent-hooks/0.1"
+HOST_NAME = "python-example-host"
+HOST_VERSION = "0.1.0"
+
+POINTS = ["agent_startup", "input", "pre_model_call", "post_model_call",
+          "pre_tool_call", "post_tool_call", "output", "agent_shutdown"]
+# §3 table: the field each point's target aliases (§4.3), as a path of member names.
+TARGET_FIELD = {
+    "agent_startup": ["agent_init"], "input": ["input"], "pre_model_call": ["messages"],
+    "post_model_call": ["response"], "pre_tool_call": ["tool_call", "args"],
+    "post_tool_call": ["tool_result", "value"], "output": ["output"], "agent_shutdown": ["summary"],
+}
+TRANSFORM_FORBIDDEN = {"agent_startup", "agent_shutdown"}  # §3 table, §4.3
+MAX_SAFE = 2 ** 53 - 1
+EVIDENCE_MAX_BYTES = 10240  # §5.3
+MESSAGE_MAX_BYTES = 256  # §10.3
+MAX_CONTEXT_BYTES = 5 * 1024 * 1024  # §12.3 defaults
+MAX_DEPTH = 128
+
+
+def log(text):
+    sys.stderr.write(text + "\n")
+    sys.stderr.flush()
+
+
+# ---------------------------------------------------------------------------------------------
+# §10.2 jcs-sha256: RFC 8785 canonical JSON of the required+conditional projection, SHA-256.
+
+class ContextInvalid(Exception):
+    """The context is outside the provider's domain or the §4 envelope (host_error:context_invalid)."""
+
+
+def _jcs_number(x):
+    if isinstance(x, int):
+        if abs(x) > MAX_SAFE:  # §10.2: canonicalization would round it
+            raise ContextInvalid("integer exceeds 2^53; string-encode 64-bit identifiers, see §4.4")
+        return str(x)
+    if x != x or x in (float("inf"), float("-inf")):
+        raise ContextInvalid("non-finite number (§4.4)")
+    if x.is_integer():
+        if abs(x) > MAX_SAFE:
+            raise ContextInvalid("integral number exceeds 2^53 (§10.2)")
+        return str(int(x))  # also turns -0.0 into 0 (ECMA-262 Number::toString)
+    # ECMA-262 Number::toString from the shortest round-trip digits (Python repr gives them).
+    text = repr(abs(x))
+    mantissa, _, exp = text.partition("e")
+    int_part, _, frac_part = mantissa.partition(".")
+    all_digits = int_part + frac_part
+    stripped = all_digits.lstrip("0")
+    n = len(int_part) + int(exp or 0) - (len(all_digits) - len(stripped))
+    digits = stripped.rstrip("0")
+    k = len(digits)
+    sign = "-" if x < 0 else ""
+    if k <= n <= 21:
+        out = digits + "0" * (n - k)
+    elif 0 < n <= 21:
+        out = digits[:n] + "." + digits[n:]
+    elif -6 < n <= 0:
+        out = "0." + "0" * (-n) + digits
+    else:
+        e = n - 1
+        esign = "+" if e >= 0 else "-"
+        out = (digits[0] + ("." + digits[1:] if k > 1 else "")) + "e" + esign + str(abs(e))
+    return sign + out
+
+
+_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _jcs_string(s):
+    out = ['"']
+    for ch in s:
+        code = ord(ch)
+        if 0xD800 <= code <= 0xDFFF:  # a lone surrogate survived decoding
+            raise ContextInvalid("lone Unicode surrogate in a string (§4.4)")
+        if ch in _ESCAPES:
+            out.append(_ESCAPES[ch])
+        elif code < 0x20:
+            out.append("\\u%04x" % code)
+        else:
+            out.append(ch)
+    out.append('"')
+    return "".join(out)
+
+
+def jcs(value, depth=0):
+    """RFC 8785 canonical JSON text of a JSON value (dict/list/str/int/float/bool/None)."""
+    if depth > MAX_DEPTH:
+        raise ContextInvalid("nesting deeper than %d levels (§12.3)" % MAX_DEPTH)
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, (int, float)):
+        return _jcs_number(value)
+    if isinstance(value, str):
+        return _jcs_string(value)
+    if isinstance(value, list):
+        return "[" + ",".join(jcs(v, depth + 1) for v in value) + "]"
+    if isinstance(value, dict):
+        keys = sorted(value.keys(), key=lambda k: k.encode("utf-16-be", "surrogatepass"))  # UTF-16 code units
+        return "{" + ",".join(_jcs_string(k) + ":" + jcs(value[k], depth + 1) for k in keys) + "}"
+    raise ContextInvalid("not a JSON value: %s" % type(value).__name__)
+
+
+# §10.2 ctx_rc: required core + the point's conditional fields, nested subfields whitelisted.
+_CORE = {"spec": True, "interception_point": True, "timestamp": True, "sequence": True,
+         "agent": ["id", "framework"], "session": ["id"], "target": True}
+_CONDITIONAL = {
+    "agent_startup": {"agent_init": ["tools_registered"]},
+    "input": {"input": ["content", "role"]},
+    "pre_model_call": {"model": ["id"], "messages": True},
+    "post_model_call": {"model": ["id"], "response": ["content", "tool_calls", "finish_reason"]},
+    "pre_tool_call": {"tool_call": ["id", "name", "args"]},
+    "post_tool_call": {"tool_call": ["id", "name", "args"], "tool_result": ["value", "is_error"]},
+    "output": {"output": ["content"]},
+    "agent_shutdown": {"summary": ["reason"]},
+}
+
+
+def project_for_identity(ctx):
+    point = ctx.get("interception_point")
+    if point not in _CONDITIONAL:  # no identity over a guessed preimage (§10.2)
+        raise ContextInvalid("interception_point is absent or not a §3 point")
+    out = {}
+    for whitelist in (_CORE, _CONDITIONAL[point]):
+        for member, keep in whitelist.items():
+            if member not in ctx:
+                continue
+            value = ctx[member]
+            if keep is True or not isinstance(value, dict):
+                out[member] = value
+            else:
+                out[member] = {k: value[k] for k in keep if k in value}
+    return out
+
+
+def jcs_sha256(ctx):
+    check_envelope(ctx)
+    text = jcs(project_for_identity(ctx))
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+class IdentityProvider:
+    def __init__(self, name):
+        self.name = name  # "jcs-sha256" or None
+
+    def compute(self, ctx):
+        return jcs_sha256(ctx) if self.name == "jcs-sha256" else None
+
+
+# ---------------------------------------------------------------------------------------------
+# §4 envelope, §4.4 value domain, §12.3 bounds.
+
+def _is_obj(v):
+    return isinstance(v, dict)
+
+
+def _is_str_or_obj(v):
+    return isinstance(v, (str, dict))
+
+
+def check_envelope(ctx):
+    """Raises ContextInvalid when the §4 envelope does not hold (presence and JSON type)."""
+    def need(ok, what):
+        if not ok:
+            raise ContextInvalid(what)
+    point = ctx.get("interception_point")
+    need(point in POINTS, "interception_point is not a §3 point")
+    need(isinstance(ctx.get("spec"), str) and re.match(r"^agent-hooks/\d+\.\d+$", ctx["spec"]), "spec")
+    need(isinstance(ctx.get("timestamp"), str), "timestamp")
+    seq = ctx.get("sequence")
+    need(isinstance(seq, int) and not isinstance(seq, bool) and 0 <= seq <= MAX_SAFE, "sequence")
+    agent, session = ctx.get("agent"), ctx.get("session")
+    need(_is_obj(agent) and isinstance(agent.get("id"), str) and isinstance(agent.get("framework"), str)
+         and re.match(r"^[a-z0-9_-]+$", agent["framework"]), "agent")
+    need(_is_obj(session) and isinstance(session.get("id"), str), "session")
+    need("target" in ctx, "target is missing")
+    if point == "agent_startup":
+        init = ctx.get("agent_init")
+        need(_is_obj(init) and isinstance(init.get("tools_registered"), list)
+             and all(isinstance(t, str) for t in init["tools_registered"]), "agent_init")
+    elif point == "input":
+        inp = ctx.get("input")
+        need(_is_obj(inp) and _is_str_or_obj(inp.get("content")) and inp.get("role") in ("user", "system", "external"), "input")
+    elif point == "pre_model_call":
+        need(_is_obj(ctx.get("model")) and isinstance(ctx["model"].get("id"), str), "model")
+        msgs = ctx.get("messages")
+        need(isinstance(msgs, list) and all(_is_obj(m) and isinstance(m.get("role"), str) and _is_str_or_obj(m.get("content"))
+                                            for m in msgs), "messages")
+    elif point == "post_model_call":
+        need(_is_obj(ctx.get("model")) and isinstance(ctx["model"].get("id"), str), "model")
+        r = ctx.get("response")
+        need(_is_obj(r) and (r.get("content") is None or _is_str_or_obj(r.get("content")))
+             and "content" in r and isinstance(r.get("finish_reason"), str) and _tool_calls_ok(r.get("tool_calls")), "response")
+    elif point in ("pre_tool_call", "post_tool_call"):
+        need(_tool_call_ok(ctx.get("tool_call")), "tool_call")
+        if point == "post_tool_call":
+            tr = ctx.get("tool_result")
+            need(_is_obj(tr) and "value" in tr and isinstance(tr.get("is_error"), bool), "tool_result")
+    elif point == "output":
+        need(_is_obj(ctx.get("output")) and _is_str_or_obj(ctx["output"].get("content")), "output")
+    elif point == "agent_shutdown":
+        need(_is_obj(ctx.get("summary")) and ctx["summary"].get("reason") in ("completed", "error", "cancelled"), "summary")
+    need(ctx["target"] == get_path(ctx, TARGET_FIELD[point]), "target does not equal the field it aliases")
+
+
+def _tool_call_ok(tc):
+    return _is_obj(tc) and isinstance(tc.get("id"), str) and isinstance(tc.get("name"), str) and _is_obj(tc.get("args"))
+
+
+def _tool_calls_ok(calls):
+    return isinstance(calls, list) and all(_tool_call_ok(c) for c in calls)
+
+
+def check_domain(value):
+    """§4.4 / §12.3: no non-finite numbers, no lone surrogates, bounded depth and size."""
+    stack = [(value, 0)]
+    while stack:
+        v, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise ContextInvalid("nesting deeper than %d levels (§12.3)" % MAX_DEPTH)
+        if isinstance(v, float) and (v != v or v in (float("inf"), float("-inf"))):
+            raise ContextInvalid("non-finite number (§4.4)")
+        if isinstance(v, str):
+            if any(0xD800 <= ord(c) <= 0xDFFF for c in v):
+                raise ContextInvalid("lone Unicode surrogate (§4.4)")
+        elif isinstance(v, list):
+            stack.extend((c, depth + 1) for c in v)
+        elif isinstance(v, dict):
+            for k, c in v.items():
+                if any(0xD800 <= ord(ch) <= 0xDFFF for ch in k):
+                    raise ContextInvalid("lone Unicode surrogate in a member name (§4.4)")
+                stack.append((c, depth + 1))
+    if len(dumps(value).encode("utf-8")) > MAX_CONTEXT_BYTES:
+        raise ContextInvalid("context larger than %d bytes (§12.3)" % MAX_CONTEXT_BYTES)
+
+
+def get_path(obj, names):
+    for n in names:
+        obj = obj[n]
+    return obj
+
+
+def set_path(obj, names, value):
+    for n in names[:-1]:
+        obj = obj[n]
+    obj[names[-1]] = value
+
+
+# ---------------------------------------------------------------------------------------------
+# §5 verdict gate.
+
+class VerdictInvalid(Exception):
+    pass
+
+
+def _is_json(v):
+    if v is None or isinstance(v, (bool, str, int)):
+        return True
+    if isinstance(v, float):
+        return v == v and v not in (float("inf"), float("-inf"))
+    if isinstance(v, list):
+        return all(_is_json(c) for c in v)
+    if isinstance(v, dict):
+        return all(isinstance(k, str) and _is_json(c) for k, c in v.items())
+    return False
+
+
+def gate_verdict(value):
+    """Returns a clean verdict dict, or raises VerdictInvalid(reason)."""
+    if not _is_json(value):
+        raise VerdictInvalid("host_error:interceptor_failed")  # §11: a non-JSON value
+
+    def bad(ok):
+        if not ok:
+            raise VerdictInvalid("host_error:verdict_invalid")
+    bad(isinstance(value, dict))
+    decision = value.get("decision")
+    bad(decision in ("allow", "deny", "transform"))
+    out = {"decision": decision}
+    if "reason" in value:
+        bad(isinstance(value["reason"], str) and not value["reason"].startswith("host_error:"))
+        out["reason"] = value["reason"]
+    if "message" in value:
+        bad(isinstance(value["message"], str))
+        out["message"] = value["message"]
+    if "warnings" in value:
+        bad(isinstance(value["warnings"], list))
+        warnings = []
+        for w in value["warnings"]:
+            bad(isinstance(w, dict))
+            kept = {}
+            for m in ("reason", "message"):
+                if m in w:
+                    bad(isinstance(w[m], str))
+                    kept[m] = w[m]
+            warnings.append(kept)
+        out["warnings"] = warnings
+    if "approval" in value:
+        bad(decision == "deny" and isinstance(value["approval"], dict))
+        out["approval"] = copy.deepcopy(value["approval"])
+    bad(("transform" in value) == (decision == "transform"))
+    if "transform" in value:
+        t = value["transform"]
+        bad(isinstance(t, dict) and isinstance(t.get("path"), str))
+        out["transform"] = {"path": t["path"]}
+        if "value" in t:
+            out["transform"]["value"] = copy.deepcopy(t["value"])
+    if "evidence" in value:
+        e = value["evidence"]
+        bad(isinstance(e, dict))
+        bad("artefact" not in e or isinstance(e["artefact"], str))
+        if "verification_pointers" in e:
+            p = e["verification_pointers"]
+            bad(isinstance(p, dict) and all(isinstance(u, str) for u in p.values()))
+        try:
+            size = len(jcs(e, -10 ** 9).encode("utf-8"))
+        except ContextInvalid:
+            raise VerdictInvalid("host_error:verdict_invalid")
+        bad(size <= EVIDENCE_MAX_BYTES)  # §5.3
+        out["evidence"] = copy.deepcopy(e)
+    if "result_labels" in value:
+        bad(isinstance(value["result_labels"], list) and all(isinstance(x, str) for x in value["result_labels"]))
+        out["result_labels"] = list(value["result_labels"])
+    return out
+
+
+def host_deny(reason, message=None):
+    v = {"decision": "deny", "reason": reason}
+    if message is not None:
+        v["message"] = message
+    return v
+
+
+# ---------------------------------------------------------------------------------------------
+# §5.2 transform paths: $target / $policy_target, then .name, [N], ["name"].
+
+class TransformFailed(Exception):
+    def __init__(self, reason):
+        super().__init__(reason)
+        self.reason = reason
+
+
+_SEGMENT = re.compile(r'\.([A-Za-z0-9_-]+)|\[(0|[1-9][0-9]*)\]|\["([A-Za-z0-9_-]+)"\]')
+
+
+def parse_target_path(path):
+    if not isinstance(path, str):
+        raise TransformFailed("host_error:transform_target_forbidden")
+    for root in ("$target", "$policy_target"):
+        if path == root or path.startswith(root + ".") or path.startswith(root + "["):
+            rest = path[len(root):]
+            break
+    else:
+        raise TransformFailed("host_error:transform_target_forbidden")
+    segments, pos = [], 0
+    while pos < len(rest):
+        m = _SEGMENT.match(rest, pos)
+        if not m:
+            raise TransformFailed("host_error:transform_invalid")
+        if m.group(2) is not None:
+            segments.append(int(m.group(2)))
+        else:
+            segments.append(m.group(1) if m.group(1) is not None else m.group(3))
+        pos = m.end()
+    return segments
+
+
+def apply_transform(ctx, transform):
+    """§5.2 + §4.3 write-back on a copy; raises TransformFailed. Never mutates ctx."""
+    point = ctx["interception_point"]
+    if point in TRANSFORM_FORBIDDEN:
+        raise TransformFailed("host_error:transform_target_forbidden")
+    segments = parse_target_path(transform["path"])
+    value = copy.deepcopy(transform.get("value"))  # absent value ≡ null
+    target = copy.deepcopy(ctx["target"])
+    if not segments:
+        target = value
+    else:
+        cur = target
+        for i, seg in enumerate(segments):
+            last = i == len(segments) - 1
+            if isinstance(seg, int):
+                ok = isinstance(cur, list) and seg < len(cur)
+            else:
+                ok = isinstance(cur, dict) and seg in cur
+            if not ok:
+                raise TransformFailed("host_error:transform_invalid")  # does not resolve
+            if last:
+                cur[seg] = value
+            else:
+                cur = cur[seg]
+    out = copy.deepcopy(ctx)
+    out["target"] = target
+    set_path(out, TARGET_FIELD[point], copy.deepcopy(target))
+    try:
+        check_envelope(out)  # the rewritten target must still fit the point's shape
+    except ContextInvalid:
+        raise TransformFailed("host_error:transform_invalid")
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# §10.3 record projection.
+
+def truncate_message(message):
+    if len(message.encode("utf-8")) <= MESSAGE_MAX_BYTES:
+        return message
+    budget, used, out = MESSAGE_MAX_BYTES - len("…".encode("utf-8")), 0, []
+    for ch in message:
+        n = len(ch.encode("utf-8", "surrogatepass"))
+        if used + n > budget:
+            break
+        out.append(ch)
+        used += n
+    return "".join(out) + "…"
+
+
+def project_verdict(v):
+    out = {"decision": v["decision"]}
+    if "reason" in v:
+        out["reason"] = v["reason"]
+    if "message" in v:
+        out["message"] = truncate_message(v["message"])
+    if "warnings" in v:
+        out["warnings"] = [{k: (truncate_message(w[k]) if k == "message" else w[k]) for k in ("reason", "message") if k in w}
+                           for w in v["warnings"]]
+    if "approval" in v:
+        out["approval"] = {}
+    if "transform" in v:
+        out["transform"] = {"path": v["transform"]["path"]}  # value DROPPED
+    if "evidence" in v:
+        out["evidence"] = copy.deepcopy(v["evidence"])
+    if "result_labels" in v:
+        out["result_labels"] = list(v["result_labels"])
+    return out
+
+
+def union_warnings(verdicts):
+    out, seen = [], set()
+    for v in verdicts:
+        for w in v.get("warnings", []):
+            key = (w.get("reason"), "reason" in w, w.get("message"), "message" in w)
+            if key not in seen:
+                seen.add(key)
+                out.append(dict(w))
+    return out
+
+
+def union_labels(verdicts):
+    out = []
+    for v in verdicts:
+        if v["decision"] == "deny":
+            continue
+        for label in v.get("result_labels", []):
+            if label not in out:
+                out.append(label)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# The emitter: one emission = context, checks, identity, first_deny fold, seam, record.
+
+class Emission:
+    def __init__(self, proceed, verdict, context):
+        self.proceed = proceed
+        self.verdict = verdict
+        self.context = context  # the context the action uses (transformed when enforced)
+
+    @property
+    def target(self):
+        return self.context["target"] if self.context is not None else None
+
+
+class Emitter:
+    def __init__(self, rpc, setup):
+        self.rpc = rpc
+        self.mode = setup["mode"]
+        comp = setup.get("composition") or {}
+        profile = comp.get("profile", "sequential/first_deny")
+        if profile != "sequential/first_deny":
+            raise HostError("profile %s is not supported by this host" % profile)
+        on_approval = comp.get("on_approval", "stop")  # §7.2 normative default
+        if on_approval not in ("stop", "resume"):
+            raise HostError("on_approval %r is not supported" % on_approval)
+        self.composition = {"profile": profile, "on_approval": on_approval}
+        provider = setup.get("identity_provider", "jcs-sha256")
+        if provider not in ("jcs-sha256", None):
+            raise HostError("identity provider %r is not supported by this host" % provider)
+        self.provider = IdentityProvider(provider)
+        self.interceptors = [(i["index"], i["name"]) for i in setup.get("interceptors", [])]
+        self.resolver = bool(setup.get("resolver"))
+        self.redact = setup.get("redact_for_approval")
+        self.sequence = 0
+        self.session = {"id": "py-session-" + setup["vector_id"]}
+        self.agent = {"id": "py-example-agent", "framework": "python-example"}
+        self.records = []
+        self.identities = []
+
+    def emit(self, point, fields):
+        sequence = self.sequence
+        self.sequence += 1
+        ctx = {"spec": SPEC, "interception_point": point,
+               "timestamp": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z",
+               "sequence": sequence, "agent": dict(self.agent), "session": dict(self.session)}
+        for k, v in fields.items():
+            ctx[k] = copy.deepcopy(v)
+        ctx["target"] = copy.deepcopy(get_path(ctx, TARGET_FIELD[point]))
+        # §6.3: an invalid context is a deny before any interceptor runs, with null identities.
+        try:
+            check_domain(ctx)
+            check_envelope(ctx)
+            input_identity = self.provider.compute(ctx)
+        except ContextInvalid:
+            verdict = host_deny("host_error:context_invalid")
+            self._record(ctx, verdict, None, None, None, [], len(self.interceptors) > 0, None)
+            return Emission(self.mode == "evaluate_only", verdict, ctx)
+        if not self.interceptors:
+            # §7: enforce with zero interceptors → deny no_interceptor; evaluate_only proceeds.
+            verdict = host_deny("host_error:no_interceptor") if self.mode == "enforce" else {"decision": "allow"}
+            self._record(ctx, verdict, input_identity, input_identity, None, [], False, None)
+            return Emission(self.mode == "evaluate_only" or verdict["decision"] != "deny", verdict, ctx)
+        winner, decided_by, final_ctx, slots, truncated, resolved_by, resolutions = self._first_deny(ctx)
+        enforced_identity = input_identity
+        if self.mode == "enforce" and final_ctx is not ctx:
+            try:
+                enforced_identity = self.provider.compute(final_ctx)
+            except ContextInvalid:
+                winner, decided_by, final_ctx, enforced_identity = host_deny("host_error:context_invalid"), None, ctx, None
+        returned = [s["verdict"] for s in slots] + resolutions
+        combined = {k: v for k, v in winner.items() if k not in ("warnings", "result_labels")}
+        warnings = union_warnings(returned)
+        if warnings:
+            combined["warnings"] = warnings
+        if combined["decision"] != "deny":  # §5.4: labels only when the action proceeds
+            labels = union_labels(returned)
+            if labels:
+                combined["result_labels"] = labels
+        proceed = self.mode == "evaluate_only" or combined["decision"] != "deny"
+        summaries = [dict({"index": s["index"], "decision": s["verdict"]["decision"], "name": s["name"]},
+                          **({"reason": s["verdict"]["reason"]} if "reason" in s["verdict"] else {})) for s in slots]
+        self._record(ctx, combined, input_identity, enforced_identity, decided_by, summaries, truncated, resolved_by)
+        acted = final_ctx if (proceed and self.mode == "enforce") else ctx
+        return Emission(proceed, combined, acted)
+
+    def _record(self, ctx, verdict, input_identity, enforced_identity, decided_by, summaries, truncated, resolved_by):
+        rec = {
+            "interception_point": ctx["interception_point"], "mode": self.mode, "verdict": project_verdict(verdict),
+            "input_identity": input_identity, "enforced_identity": enforced_identity,
+            "identity_provider": self.provider.name, "session_id": self.session["id"], "sequence": ctx["sequence"],
+            "timestamp": ctx["timestamp"], "decided_by": decided_by, "composition": dict(self.composition),
+            "verdicts": summaries, "fold_truncated": truncated, "interceptors_registered": len(self.interceptors),
+        }
+        if resolved_by is not None:
+            rec["resolved_by"] = resolved_by
+        self.records.append(rec)
+        self.identities.append({"input_identity": input_identity, "enforced_identity": enforced_identity})
+
+    # §7.4 sequential/first_deny: fold-through, the first deny short-circuits, on_approval stop|resume.
+    def _first_deny(self, ctx):
+        enforce = self.mode == "enforce"
+        point = ctx["interception_point"]
+        may_consult = self.resolver and enforce and point != "agent_shutdown"  # §9, §6.1a, §8
+        slots, resolutions, effective = [], [], []
+        resolved_by, approved_at, cur = None, None, ctx
+        for index, name in self.interceptors:
+            verdict = self._invoke(index, cur)
+            slots.append({"index": index, "name": name, "verdict": verdict})
+            truncated = len(slots) < len(self.interceptors)
+            if verdict["decision"] == "deny":
+                if "approval" in verdict and may_consult:
+                    lifted, seam_verdict, resolution = self._consult(verdict, cur)
+                    if resolution is not None:
+                        resolutions.append(resolution)
+                    resolved_by = "approval" if lifted else "rejection"
+                    if not lifted:
+                        return seam_verdict, index, cur, slots, truncated, resolved_by, resolutions
+                    verdict, approved_at = seam_verdict, index  # §7.6 substitution
+                    if self.composition["on_approval"] == "stop":
+                        if verdict["decision"] == "transform":
+                            try:
+                                cur = self._fold(cur, verdict["transform"])
+                            except TransformFailed as failed:
+                                return host_deny(failed.reason), None, cur, slots, truncated, resolved_by, resolutions
+                        return verdict, index, cur, slots, truncated, resolved_by, resolutions
+                else:
+                    return verdict, index, cur, slots, truncated, resolved_by, resolutions
+            if verdict["decision"] == "transform":
+                try:
+                    cur = self._fold(cur, verdict["transform"])
+                except TransformFailed as failed:
+                    # §7.4: a failed fold-transform is a deny (decided_by null) and short-circuits.
+                    return host_deny(failed.reason), None, cur, slots, truncated, resolved_by, resolutions
+            effective.append((index, verdict))
+        # No deny: the last transform returned, else allow (§7.4).
+        transforms = [(i, v) for i, v in effective if v["decision"] == "transform"]
+        if transforms:
+            return transforms[-1][1], transforms[-1][0], cur, slots, False, resolved_by, resolutions
+        return effective[0][1], approved_at, cur, slots, False, resolved_by, resolutions
+
+    def _fold(self, ctx, transform):
+        out = apply_transform(ctx, transform)
+        return out if self.mode == "enforce" else ctx  # §8: validated, not applied
+
+    def _invoke(self, index, ctx):
+        """§7: the interceptor gets its own copy; §6.3 maps its failures to a deny in its slot."""
+        mine = copy.deepcopy(ctx)
+        try:
+            action = self.rpc.call("intercept", {"index": index, "context": mine})
+        except RemoteFailure:
+            return host_deny("host_error:interceptor_failed", "interceptor raised RemoteFailure")
+        kind = action.get("kind") if isinstance(action, dict) else None
+        if kind == "raise":
+            return host_deny("host_error:interceptor_failed", "interceptor raised InterceptorError")
+        if kind == "mutate":
+            # The interceptor mutates what it received, in place; copy isolation keeps it harmless.
+            mine["target"] = "TAMPERED"
+            if isinstance(mine.get("tool_call"), dict):
+                mine["tool_call"]["args"] = {"tampered": True}
+            value = {"decision": "allow", "reason": "ctk:mutated"}
+        elif kind == "return":
+            value = action.get("value")
+        else:  # "hang" needs the hang_faults capability, which this host does not declare
+            return host_deny("host_error:interceptor_failed", "interceptor raised UnsupportedFault")
+        try:
+            return gate_verdict(value)
+        except VerdictInvalid as invalid:
+            return host_deny(str(invalid))
+
+    # §9 approval seam.
+    def _consult(self, deny, ctx):
+        """Returns (lifted, verdict, resolution_verdict_or_None). Never raises."""
+        failed = (False, host_deny("host_error:approval_resolver_failed"), None)
+        presented = copy.deepcopy(ctx)
+        if self.redact:
+            presented = redact(presented, self.redact)
+        try:
+            identity = self.provider.compute(presented)  # over the context AS PRESENTED (§9)
+        except ContextInvalid:
+            return failed
+        request = {"context_identity": identity, "interception_point": ctx["interception_point"],
+                   "verdict": copy.deepcopy(deny), "context": presented}
+        try:
+            action = self.rpc.call("resolve", {"request": request})
+        except RemoteFailure:
+            return failed
+        kind = action.get("kind") if isinstance(action, dict) else None
+        if kind != "return":  # raise (or an unsupported hang): the resolver failed
+            return failed
+        r = action.get("value")
+        # Resolution validation order (§9): echo → shape → §5 gate → consistency.
+        if not isinstance(r, dict) or "context_identity" not in r or r["context_identity"] != identity \
+                or type(r["context_identity"]) is not type(identity):
+            return False, host_deny("host_error:approval_identity_mismatch"), None
+        outcome = r.get("outcome")
+        if outcome not in ("approve", "reject", "unresolved") or (("verdict" in r) != (outcome != "unresolved")):
+            return failed
+        if outcome == "unresolved":
+            return False, host_deny("host_error:approval_unresolved"), None
+        try:
+            verdict = gate_verdict(r["verdict"])
+        except VerdictInvalid:
+            return False, host_deny("host_error:verdict_invalid"), None
+        permit = verdict["decision"] != "deny"
+        if permit != (outcome == "approve"):
+            return False, host_deny("host_error:verdict_invalid"), None
+        if outcome == "approve":
+            return True, verdict, verdict
+        return False, deny, verdict  # reject: the triggering deny stands
+
+
+def redact(ctx, paths):
+    """The harness's approval redactor: each $target path → "[redacted]", mirrored into the aliased field."""
+    for path in paths:
+        try:
+            ctx = apply_transform_unchecked(ctx, path)
+        except TransformFailed:
+            pass  # unresolvable paths are left alone
+    return ctx
+
+
+def apply_transform_unchecked(ctx, path):
+    segments = parse_target_path(path)
+    target = copy.deepcopy(ctx["target"])
+    if not segments:
+        target = "[redacted]"
+    else:
+        cur = target
+        for seg in segments[:-1]:
+            if isinstance(seg, int) and isinstance(cur, list) and seg < len(cur) or isinstance(seg, str) and isinstance(cur, dict) and seg in cur:
+                cur = cur[seg]
+            else:
+                raise TransformFailed("host_error:transform_invalid")
+        last = segments[-1]
+        if isinstance(last, int) and isinstance(cur, list) and last < len(cur) or isinstance(last, str) and isinstance(cur, dict) and last in cur:
+            cur[last] = "[redacted]"
+        else:
+            raise TransformFailed("host_error:transform_invalid")
+    out = copy.deepcopy(ctx)
+    out["target"] = target
+    set_path(out, TARGET_FIELD[ctx["interception_point"]], copy.deepcopy(target))
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# The agent loop (VECTOR-FORMAT §2 reference loop), driven by the CTK's mock model and tools.
+
+def message_content(value):
+    return value if isinstance(value, (str, dict)) else {"value": value}
+
+
+def run_agent(rpc, setup):
+    em = Emitter(rpc, setup)
+    scenario = setup["scenario"]
+    tools = sorted(t["name"] for t in scenario.get("tools", []))
+    script_len = len(scenario.get("model_script", []))
+    blocked, final_output = False, None
+
+    start = em.emit("agent_startup", {"agent_init": {"tools_registered": tools}})
+    if start.proceed:
+        blocked, final_output = turn(rpc, em, scenario["input"], script_len)
+    else:
+        blocked = True
+    # §6.1a: agent_shutdown always closes the trail.
+    em.emit("agent_shutdown", {"summary": {"reason": "error" if blocked else "completed"}})
+    return {"outcome": "blocked" if blocked else "completed", "final_output": None if blocked else final_output,
+            "identities": em.identities, "records": em.records}
+
+
+def turn(rpc, em, user_input, script_len):
+    """One input → … → output cycle. Returns (blocked, final_output)."""
+    inp = em.emit("input", {"input": {"content": user_input["content"], "role": user_input["role"]}})
+    if not inp.proceed:
+        return True, None  # §6: the turn never begins
+    messages = [{"role": inp.target["role"], "content": inp.target["content"]}]
+    answer = None
+    for _ in range(script_len):
+        pre = em.emit("pre_model_call", {"model": {"id": "mock"}, "messages": messages})
+        if not pre.proceed:
+            return True, None  # the model call is not dispatched
+        messages = pre.target
+        response = rpc.call("model", {"model_id": "mock", "messages": messages})
+        response = {"content": response.get("content"), "tool_calls": response.get("tool_calls") or [],
+                    "finish_reason": response.get("finish_reason", "stop")}
+        post = em.emit("post_model_call", {"model": {"id": "mock"}, "response": response})
+        if not post.proceed:
+            return True, None  # §6.1: the response never enters agent state
+        response = post.target
+        if not response["tool_calls"]:
+            answer = response["content"]
+            break
+        for call in response["tool_calls"]:
+            messages.append({"role": "tool", "content": tool_call(rpc, em, call)})
+        messages.append({"role": "assistant", "content": message_content(response["content"] if response["content"] is not None else "")})
+    out = em.emit("output", {"output": {"content": answer if answer is not None else ""}})
+    if not out.proceed:
+        return True, None
+    return False, out.target["content"]
+
+
+def tool_call(rpc, em, call):
+    """pre_tool_call → tool → post_tool_call; returns the tool message content for the next model call."""
+    pre = em.emit("pre_tool_call", {"tool_call": {"id": call["id"], "name": call["name"], "args": call["args"]}})
+    if not pre.proceed:
+        return "blocked: %s" % pre.verdict.get("reason", "denied")  # §6.2: surfaced as a tool error
+    args = pre.target
+    result = rpc.call("tool", {"id": call["id"], "name": call["name"], "args": args})
+    post = em.emit("post_tool_call", {"tool_call": {"id": call["id"], "name": call["name"], "args": args},
+                                      "tool_result": {"value": result.get("value"), "is_error": bool(result.get("is_error"))}})
+    if not post.proceed:
+        return "blocked: %s" % post.verdict.get("reason", "denied")  # §6.1: discarded
+    return message_content(post.target)
+
+
+# ---------------------------------------------------------------------------------------------
+# The stdio protocol: JSON-RPC 2.0, one message per line.
+
+class HostError(Exception):
+    """A request this host cannot serve (answered with a JSON-RPC error)."""
+
+
+class RemoteFailure(Exception):
+    """The CTK answered one of our requests with an error."""
+
+
+def dumps(value):
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+class Rpc:
+    def __init__(self, reader, writer):
+        self.reader, self.writer, self.next_id = reader, writer, 1
+
+    def send(self, message):
+        # ASCII-only on the wire: every non-ASCII character (even a lone surrogate) travels as a \u escape.
+        line = json.dumps(message, ensure_ascii=True, separators=(",", ":"), allow_nan=False)
+        self.writer.write(line.encode("ascii") + b"\n")
+        self.writer.flush()
+
+    def read(self):
+        while True:
+            line = self.reader.readline()
+            if not line:
+                return None
+            if line.strip():
+                return json.loads(line.decode("utf-8"))  # ints stay exact: 2^63 and beyond round-trip
+
+    def call(self, method, params):
+        """A host → CTK request; blocks until its response (the CTK sends nothing else meanwhile)."""
+        rid = "py-%d" % self.next_id
+        self.next_id += 1
+        self.send({"jsonrpc": "2.0", "id": rid, "method": method, "params": params})
+        while True:
+            msg = self.read()
+            if msg is None:
+                raise SystemExit(0)
+            if msg.get("id") == rid and "method" not in msg:
+                if "error" in msg:
+                    raise RemoteFailure(msg["error"].get("message", ""))
+                return msg.get("result")
+            log("unexpected message while waiting for %s: %s" % (method, dumps(msg)[:200]))
+
+
+SURFACE = {
+    "name": HOST_NAME, "version": HOST_VERSION, "protocol": PROTOCOL,
+    "sdk": {"lang": "python", "version": "%d.%d" % sys.version_info[:2]},
+    "capabilities": ["model_calls", "tool_calls", "int64_json", "bigint_json"],
+    "buffered_output": True,
+    "profiles": {"sequential/first_deny": {"on_approval": ["stop", "resume"]}},
+    "identity_providers": ["jcs-sha256", None],
+    "modes": ["enforce", "evaluate_only"],
+    "postures": {"tool_seam_host_error": "continue"},
+    "bounds": {"max_context_bytes": MAX_CONTEXT_BYTES, "max_depth": MAX_DEPTH},
+}
+
+
+def main():
+    rpc = Rpc(sys.stdin.buffer, sys.stdout.buffer)
+    current = None
+    while True:
+        msg = rpc.read()
+        if msg is None:
+            return
+        method, rid, params = msg.get("method"), msg.get("id"), msg.get("params") or {}
+        try:
+            if method == "describe":
+                result = SURFACE
+            elif method == "setup":
+                Emitter(rpc, params)  # fail at setup on an unsupported surface part
+                current, result = params, None
+            elif method == "run":
+                if current is None:
+                    raise HostError("run before setup")
+                log("run %s" % current["vector_id"])
+                result = run_agent(rpc, current)
+            elif method == "teardown":
+                current, result = None, None
+            else:
+                rpc.send({"jsonrpc": "2.0", "id": rid, "error": {"code": -32601, "message": "method not found: %s" % method}})
+                continue
+            rpc.send({"jsonrpc": "2.0", "id": rid, "result": result})
+        except Exception as error:  # never crash: the CTK gets an error answer and the next vector runs
+            rpc.send({"jsonrpc": "2.0", "id": rid, "error": {"code": -32001, "message": "%s: %s" % (type(error).__name__, error)}})
+
+
+if __name__ == "__main__":
+    main()
