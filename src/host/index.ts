@@ -1,0 +1,43 @@
+// The reference host as a library: an AGENT-HOOKS-0.1 emitter, the reference agent loop, Verdict constructors.
+export { Verdict, isPermit, isLiftable, type VerdictExtras } from './verdict.js';
+export { createEmitter, resolveComposition, HostConfigError, DEFAULT_INTERCEPTOR_TIMEOUT_MS, DEFAULT_RESOLVER_TIMEOUT_MS, type Emitter } from './emitter.js';
+export {
+  createAgentLoop,
+  type AgentLoop,
+  type AgentLoopOptions,
+  type LoopResult,
+  type LoopOutcome,
+  type TurnInput,
+  type LoopModelRequest,
+  type LoopModelResponse,
+  type LoopToolCall,
+  type LoopToolResult,
+  type ToolSeamPosture,
+} from './loop.js';
+export { DEFAULT_PARTS, resolveParts, type HostParts, type HostPartsOverride } from './parts.js';
+export {
+  resolveIdentityProvider,
+  validateProviderName,
+  IdentityProviderNameError,
+  JCS_SHA256_PROVIDER,
+  NO_IDENTITY,
+  PROVIDER_NAME,
+} from './identity-providers.js';
+export { truncateMessage, projectVerdict, MESSAGE_MAX_BYTES } from './record.js';
+export { severity, selectWinner, unionWarnings, unionLabels } from './aggregate.js';
+export { validateResolution } from './approval.js';
+export { assembleStream, STREAM_INCOMPLETE, type StreamChunk, type Assembly } from './stream.js';
+export { deriveNamespace, validateNamespace, HOST_LABEL_NAMESPACE } from './labels.js';
+export type {
+  Interceptor,
+  InterceptorLike,
+  ApprovalResolver,
+  ApprovalRedactor,
+  CustomIdentityProvider,
+  IdentityProviderOption,
+  EmitterOptions,
+  EmitOptions,
+  Emission,
+  LabelSet,
+  Bounds,
+} from './types.js';
