@@ -43,7 +43,7 @@ export interface Emitter {
   readonly interceptorsRegistered: number;
   /** Emits one interception point. Never rejects: every fault becomes a deny (§1.3). */
   emit(point: InterceptionPoint, fields: JsonObject, options?: EmitOptions): Promise<Emission>;
-  /** Every record produced so far, in emission order. */
+  /** Every record produced so far, in sequence (audit) order — under concurrency completion order may differ (§12.2). */
   records(): InterceptionRecord[];
 }
 
@@ -106,7 +106,7 @@ export function createEmitter(options: EmitterOptions): Emitter {
     composition,
     identityProvider: provider.name,
     interceptorsRegistered: interceptors.length,
-    records: () => records.slice(),
+    records: () => records.slice().sort((a, b) => a.sequence - b.sequence),
     async emit(point, fields, emitOptions = {}) {
       // §3.1 / §12.2: assigned synchronously, before any await, so concurrent emissions never collide.
       const sequence = parts.nextSequence(counter);
