@@ -124,8 +124,11 @@ function where(frame: Frame | undefined): string {
   const parts: Array<string | number> = [];
   for (let f = frame; f !== undefined && f.key !== undefined; f = f.parent) parts.push(f.key);
   if (parts.length === 0) return 'the root';
-  let out = '';
-  for (const p of parts.reverse()) {
+  parts.reverse();
+  // Keep messages one paragraph long even for adversarially deep values.
+  const shown = parts.length > 16 ? parts.slice(-16) : parts;
+  let out = parts.length > 16 ? `…(${parts.length - 16} levels)…` : '';
+  for (const p of shown) {
     if (typeof p === 'number') out += `[${p}]`;
     else if (/^[A-Za-z0-9_-]+$/.test(p)) out += out === '' ? p : `.${p}`;
     else out += `[${JSON.stringify(p)}]`;

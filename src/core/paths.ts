@@ -23,7 +23,8 @@ const NAME_CHAR = /[A-Za-z0-9_-]/;
 /**
  * Parses a §5.2 `transform.path`.
  * - Not a string, or not rooted at `$target`/`$policy_target` → transform_target_forbidden (§5.2, §11).
- *   "Rooted" means the root is followed by the end, `.` or `[`; so `$targetx` is a different root: forbidden.
+ *   "Rooted" means the root identifier ends there (end of path or a non-name character): `$targetx` and
+ *   `$target-1` name a different root (forbidden), while `$target ` or `$target]` are rooted but malformed.
  * - Rooted but any segment malformed (`$target..x`, `$target[-1]`, `$target['a']`, `$target[01]`) → transform_invalid:
  *   a path that cannot be parsed does not resolve (§5.2).
  * Index literals are decimal without leading zeros (`[0]`, `[12]`), at most 2^53−1.
@@ -32,7 +33,7 @@ export function parseTargetPath(path: unknown): ParseTargetPathResult {
   if (typeof path !== 'string') {
     return forbidden(`transform.path must be a string rooted at $target, got ${describe(path)}`);
   }
-  const root = TARGET_ROOTS.find((r) => path.startsWith(r) && (path.length === r.length || path[r.length] === '.' || path[r.length] === '['));
+  const root = TARGET_ROOTS.find((r) => path.startsWith(r) && (path.length === r.length || !NAME_CHAR.test(path[r.length]!)));
   if (root === undefined) {
     return forbidden(`transform.path ${JSON.stringify(path)} is not rooted at $target (or its alias $policy_target) (§5.2)`);
   }
