@@ -33,7 +33,7 @@ export function resolveHarnessPath(spec: string, cwd = process.cwd()): string {
 async function importModule(file: string): Promise<Record<string, unknown>> {
   if (/\.[mc]?ts$/.test(file)) {
     const { tsImport } = await import('tsx/esm/api');
-    return (await tsImport(pathToFileURL(file).href, import.meta.url)) as Record<string, unknown>;
+    return (await tsImport(file, import.meta.url)) as Record<string, unknown>;
   }
   return (await import(pathToFileURL(file).href)) as Record<string, unknown>;
 }
@@ -43,8 +43,12 @@ function pickFactory(mod: Record<string, unknown>): HarnessFactory | undefined {
   if (typeof mod.createHarness === 'function') return mod.createHarness as HarnessFactory;
   const def = mod.default as unknown;
   if (typeof def === 'function') return def as HarnessFactory;
-  if (def && typeof def === 'object' && typeof (def as Record<string, unknown>).createHarness === 'function')
-    return (def as Record<string, unknown>).createHarness as HarnessFactory;
+  if (def && typeof def === 'object') {
+    // A CommonJS-compiled module (TS without "type": "module") nests its exports under default.
+    const inner = def as Record<string, unknown>;
+    if (typeof inner.createHarness === 'function') return inner.createHarness as HarnessFactory;
+    if (typeof inner.default === 'function') return inner.default as HarnessFactory;
+  }
   return undefined;
 }
 

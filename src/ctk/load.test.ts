@@ -1,0 +1,110 @@
+import t from 'tap';
+import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { checkVector, loadVectors, VectorLoadError } from './load.js';
+import { baseVector, loaded } from './test-vectors.js';
+import { isLosslessNumber } from './json.js';
+import type { Vector } from './vector.js';
+
+function dirWith(files: Record<string, string>): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'ctk-load-'));
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+    writeFileSync(path.join(dir, name), text);
+  }
+  return dir;
+}
+
+function problemsOf(fn: () => unknown): string[] {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof VectorLoadError) return error.problems;
+    throw error;
+  }
+  return [];
+}
+
+t.test('a valid vector loads; directories recurse; non-JSON files are ignored', async (t) => {
+  const dir = dirWith({ 'a/one.json': JSON.stringify(baseVector()), 'requirements.yaml': 'x: 1\n', 'b/two.json': JSON.stringify(baseVector({ id: 'AH-CTK-901' })) });
+  const vs = loadVectors([dir]);
+  t.same(vs.map((v) => v.vector.id), ['AH-CTK-900-test-loop', 'AH-CTK-901']);
+  t.match(vs[0]!.digest, /^sha256:[0-9a-f]{64}$/);
+  t.equal(vs[0]!.part, 'core');
+});
+
+t.test('unparsable JSON names the file, line and column', async (t) => {
+  const dir = dirWith({ 'bad.json': '{\n  "id": "AH-CTK-001",\n  oops\n}' });
+  const [p] = problemsOf(() => loadVectors([dir]));
+  t.match(p, /bad\.json: not valid JSON: line 3, column 3/);
+});
+
+t.test('schema problems name the file and JSON pointer', async (t) => {
+  const cases: Array<[Record<string, unknown>, RegExp]> = [
+    [{ ...baseVector(), extra: 1 }, /^\/: unknown member "extra"/],
+    [{ ...baseVector(), id: 'CTK-1' }, /^\/id: must match pattern/],
+    [{ ...baseVector(), expect: { ...(baseVector().expect as object), records: [{ interception_point: 'input', assert: 3 }] } }, /^\/expect\/records\/0\/assert: must be object/],
+    [{ ...baseVector(), mode: 'lenient' }, /^\/mode: must be one of "enforce", "evaluate_only"/],
+    [{ ...baseVector(), interceptor_script: [{ at: 'input', fault: 'explode' }] }, /^\/interceptor_script\/0\/fault: must be one of/],
+    [{ ...baseVector(), scenario: { input: { content: 'x', role: 'robot' } } }, /^\/scenario\/input\/role/],
+    [{ ...baseVector(), expect: { interceptions: [] } }, /^\/expect: missing required member "run_outcome"/],
+    [{ ...baseVector(), interceptor_timeout_ms: 0 }, /^\/interceptor_timeout_ms: must be >= 1/],
+  ];
+  for (const [value, re] of cases) t.match(checkVector(value), re);
+  const dir = dirWith({ 'x.json': JSON.stringify({ ...baseVector(), extra: 1 }) });
+  t.match(problemsOf(() => loadVectors([dir]))[0], /x\.json: \/: unknown member "extra"/);
+});
+
+t.test('semantic rules the schema cannot state', async (t) => {
+  const v = baseVector();
+  const { interceptor_script: _drop, ...neither } = v;
+  t.match(checkVector(neither), /exactly one of "interceptor_script" or "interceptor_scripts"/);
+  t.match(checkVector({ ...v, interceptor_scripts: [] }), /exactly one of/);
+  t.equal(checkVector({ ...neither, interceptor_scripts: [] }), undefined, 'interceptor_scripts: [] alone is fine');
+  t.match(checkVector({ ...v, interceptor_script: [{ at: 'input', return: {}, fault: 'raise' }] }), /\/interceptor_script\/0: a rule has exactly one of "return" or "fault"/);
+  t.match(checkVector({ ...v, interceptor_script: [{ at: 'input' }] }), /exactly one of "return" or "fault"/);
+  t.match(
+    checkVector({ ...v, expect: { ...(v.expect as object), run_outcome_by_posture: { posture: 'tool_seam_host_error', outcomes: { continue: 'blocked' } } } }),
+    /\/expect\/run_outcome_by_posture\/outcomes\/continue: "blocked" must equal expect.run_outcome "completed"/,
+  );
+  t.match(checkVector({ ...v, composition: { profile: 'sequential/run_all', on_approval: 'stop' } }), /\/composition\/on_approval: profile sequential\/run_all never consults on_approval/);
+  t.match(checkVector({ ...v, interceptor_script: [{ at: 'input', match: { 'a..b': 1 }, return: {} }] }), /\/interceptor_script\/0\/match: "a\.\.b" is not a valid dotted path/);
+  t.match(checkVector({ ...v, approval_script: [{ resolve: { verdict: {} } }] }), /\/approval_script\/0\/resolve: missing required member "outcome"/);
+  t.match(checkVector({ ...v, approval_script: [{ resolve: { fault: 'raise', outcome: 'approve' } }] }), /a fault resolve carries only "fault"/);
+  t.match(checkVector({ ...v, expect: { ...(v.expect as object), outputs: ['a'] } }), /per-turn outputs need scenario.inputs/);
+  t.match(checkVector({ ...v, redact_for_approval: ['$target.*'] }), /\/redact_for_approval\/0: must match pattern/);
+});
+
+t.test('duplicate ids across the suite are an error naming both files', async (t) => {
+  const dir = dirWith({ 'one.json': JSON.stringify(baseVector()), 'two.json': JSON.stringify(baseVector()) });
+  t.match(problemsOf(() => loadVectors([dir]))[0], /two\.json: \/id: duplicate id "AH-CTK-900-test-loop" \(also in .*one\.json\)/);
+});
+
+t.test('a missing path is an error', async (t) => {
+  t.match(problemsOf(() => loadVectors(['/nonexistent/vectors']))[0], /no such file or directory/);
+});
+
+t.test('integers beyond 2^53 are kept exactly', async (t) => {
+  const text = JSON.stringify(baseVector()).replace('"a":6,"b":7}}],"finish', '"a":6,"b":7,"big":12345678901234567891}}],"finish');
+  const dir = dirWith({ 'big.json': text });
+  const [lv] = loadVectors([dir]);
+  const args = ((lv!.vector as Vector).scenario.model_script![0]!.respond.tool_calls as Array<{ args: Record<string, unknown> }>)[0]!.args;
+  t.ok(isLosslessNumber(args.big));
+  t.equal((args.big as { value: string }).value, '12345678901234567891');
+  t.equal(args.a, 6, 'safe numbers stay plain numbers');
+});
+
+t.test('CTK extensions imply their capabilities', async (t) => {
+  const v = baseVector({
+    interceptor_scripts: [[{ at: 'input', fault: 'hang' }], [{ at: 'output', return: 'not-an-object' }]],
+    interceptor_script: undefined,
+    scenario: { inputs: [{ content: 'a', role: 'user' }], parallel_tools: true },
+  });
+  delete v.interceptor_script;
+  t.same(loaded(v).requiredCapabilities.sort(), ['hang_faults', 'model_calls', 'multi_turn', 'parallel_tool_calls', 'raw_interceptor_return', 'tool_calls']);
+  const objReturn = baseVector({ interceptor_script: [{ at: 'input', return: { decision: 'nonsense' } }] });
+  t.same(loaded(objReturn).requiredCapabilities, ['model_calls', 'tool_calls'], 'an object return, even an invalid verdict, needs nothing');
+  const resolverHang = baseVector({ approval_script: [{ resolve: { fault: 'hang' } }] });
+  t.ok(loaded(resolverHang).requiredCapabilities.includes('hang_faults'));
+});

@@ -1,0 +1,40 @@
+import t from 'tap';
+import { skipReason } from './skip.js';
+import { baseVector, loaded } from './test-vectors.js';
+import type { HostSurface } from '../harness/contract.js';
+
+const surface: HostSurface = {
+  name: 'h',
+  version: '1',
+  capabilities: ['model_calls', 'tool_calls'],
+  buffered_output: true,
+  profiles: {
+    'sequential/first_deny': { on_approval: ['stop'] },
+    'parallel/unanimous': { on_disagreement: ['deny'], on_transform_conflict: ['deny', 'approval'] },
+  },
+  identity_providers: ['jcs-sha256', null],
+  modes: ['enforce'],
+  postures: { tool_seam_host_error: 'continue' },
+};
+
+t.test('applicable vectors are not skipped', async (t) => {
+  t.equal(skipReason(loaded(baseVector()), surface), undefined);
+  t.equal(skipReason(loaded(baseVector({ identity_provider: null })), surface), undefined);
+  t.equal(skipReason(loaded(baseVector({ composition: { profile: 'parallel/unanimous', on_transform_conflict: 'approval' } })), surface), undefined);
+});
+
+t.test('each part of the declared surface decides a skip, with the exact reason', async (t) => {
+  const cases: Array<[Record<string, unknown>, string]> = [
+    [{ capabilities: ['model_calls', 'streaming'] }, 'host does not declare capability streaming'],
+    [{ interceptor_script: [{ at: 'input', fault: 'hang' }] }, 'host does not declare capability hang_faults'],
+    [{ composition: { profile: 'sequential/run_all' } }, 'host does not declare profile sequential/run_all'],
+    [{ composition: { profile: 'parallel/unanimous', on_disagreement: 'approval' } }, 'host does not declare profile parallel/unanimous with on_disagreement=approval'],
+    [{ composition: { profile: 'sequential/first_deny', on_approval: 'resume' } }, 'host does not declare profile sequential/first_deny with on_approval=resume'],
+    [{ identity_provider: 'ctk-fault' }, 'host does not declare identity provider ctk-fault'],
+    [{ mode: 'evaluate_only' }, 'host does not declare mode evaluate_only'],
+  ];
+  for (const [overrides, reason] of cases) t.equal(skipReason(loaded(baseVector(overrides)), surface), reason);
+  const noDefaultKnob: HostSurface = { ...surface, profiles: { 'sequential/first_deny': { on_approval: ['resume'] } } };
+  t.equal(skipReason(loaded(baseVector()), noDefaultKnob), 'host does not declare profile sequential/first_deny with on_approval=stop', 'an unset knob uses its §7.2 default, which must be declared too');
+  t.equal(skipReason(loaded(baseVector({ identity_provider: null })), { ...surface, identity_providers: ['jcs-sha256'] }), 'host does not declare identity provider null');
+});

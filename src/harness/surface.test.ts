@@ -1,0 +1,45 @@
+import t from 'tap';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { effectiveSurface, readSurfaceFile, SurfaceError, validateSurface } from './surface.js';
+
+const minimal = { name: 'h', version: '1', profiles: { 'sequential/first_deny': { on_approval: ['stop'] } } };
+
+t.test('defaults are filled', async (t) => {
+  const s = validateSurface(minimal, 'x');
+  t.same(s.capabilities, []);
+  t.equal(s.buffered_output, true);
+  t.same(s.identity_providers, ['jcs-sha256']);
+  t.same(s.modes, ['enforce', 'evaluate_only']);
+  t.same(s.postures, { tool_seam_host_error: 'continue' });
+});
+
+t.test('bad surfaces are rejected with the member named', async (t) => {
+  const bad: Array<[Record<string, unknown>, RegExp]> = [
+    [{ ...minimal, name: '' }, /\/name: must be a non-empty string/],
+    [{ ...minimal, capabilities: ['teleport'] }, /\/capabilities\/0: unknown capability "teleport"/],
+    [{ ...minimal, profiles: { 'parallel/quorum': {} } }, /\/profiles\/parallel\/quorum: unknown profile/],
+    [{ ...minimal, profiles: { 'sequential/run_all': { on_approval: ['stop'] } } }, /does not consult on_approval/],
+    [{ ...minimal, profiles: { 'sequential/first_deny': { on_approval: ['maybe'] } } }, /must be one of stop, resume/],
+    [{ ...minimal, identity_providers: ['JCS'] }, /\/identity_providers\/0/],
+    [{ ...minimal, modes: ['observe'] }, /\/modes\/0/],
+    [{ ...minimal, postures: { tool_seam_host_error: 'retry' } }, /\/postures\/tool_seam_host_error/],
+    [{ ...minimal, colour: 'blue' }, /\/colour: unknown member/],
+    [{ ...minimal, capabilities: ['incremental_output'] }, /contradicts buffered_output/],
+  ];
+  for (const [value, re] of bad) t.throws(() => validateSurface(value, 'host.yaml'), { name: 'SurfaceError', message: re });
+});
+
+t.test('a YAML --surface file overrides the described surface member by member', async (t) => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'ctk-surface-'));
+  const file = path.join(dir, 'host.yaml');
+  writeFileSync(file, 'capabilities: [model_calls]\nmodes: [enforce]\n');
+  const s = effectiveSurface({ ...minimal, capabilities: ['tool_calls'] }, readSurfaceFile(file), file);
+  t.same(s.capabilities, ['model_calls']);
+  t.same(s.modes, ['enforce']);
+  t.equal(s.name, 'h');
+  writeFileSync(file, 'capabilities: [model_calls\n');
+  t.throws(() => readSurfaceFile(file), SurfaceError);
+  t.throws(() => readSurfaceFile(path.join(dir, 'missing.yaml')), /cannot read surface file/);
+});
