@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { checkVector, loadVectors, VectorLoadError } from './load.js';
-import { baseVector, loaded } from './test-vectors.js';
+import { baseVector, loaded } from './test-vectors.test.util.js';
 import { isLosslessNumber } from './json.js';
 import type { Vector } from './vector.js';
 

@@ -1,7 +1,7 @@
 import t from 'tap';
-import { createFakeHarness, FAKE_SURFACE, type FakeHarnessFlaws } from './fake-harness.js';
+import { createFakeHarness, FAKE_SURFACE, type FakeHarnessFlaws } from './fake-harness.test.util.js';
 import { runSuite, runVector, verdictOf } from './runner.js';
-import { baseVector, loaded, withExpect } from './test-vectors.js';
+import { baseVector, loaded, withExpect } from './test-vectors.test.util.js';
 import type { Failure } from '../report/model.js';
 import type { HostSurface } from '../harness/contract.js';
 

@@ -5,7 +5,7 @@ import { applyMutateFault, createScriptedInterceptors, createScriptedResolver, d
 import { createMockModel, createMockTools, newMockLog } from './mocks.js';
 import { LosslessNumber, jsonEqual, parseLossless } from './json.js';
 import type { InterceptorRule, Vector } from './vector.js';
-import { baseVector } from './test-vectors.js';
+import { baseVector } from './test-vectors.test.util.js';
 
 const ctx = (point: string, extra: JsonObject = {}): JsonObject => ({
   spec: 'agent-hooks/0.1',

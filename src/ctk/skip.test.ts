@@ -1,6 +1,6 @@
 import t from 'tap';
 import { skipReason } from './skip.js';
-import { baseVector, loaded } from './test-vectors.js';
+import { baseVector, loaded } from './test-vectors.test.util.js';
 import type { HostSurface } from '../harness/contract.js';
 
 const surface: HostSurface = {

@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { loadInProcessHarness } from './in-process.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const fakeUrl = pathToFileURL(path.join(here, '..', 'ctk', 'fake-harness.js')).href;
+const fakeUrl = pathToFileURL(path.join(here, '..', 'ctk', 'fake-harness.test.util.js')).href;
 
 t.test('loads a JS module exporting createHarness, and a TS module with a default factory', async (t) => {
   const dir = mkdtempSync(path.join(tmpdir(), 'ctk-harness-'));
