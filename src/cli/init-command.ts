@@ -1,4 +1,52 @@
-// `init` command: stub, replaced by the issue that owns it.
+// `init --lang ts|python [DIR]`: scaffolds a stdio harness for a new host (protocol loop written,
+// four methods stubbed, README of next steps). Never overwrites an existing file.
+import { existsSync, mkdirSync, writeFileSync, chmodSync } from 'node:fs';
+import path from 'node:path';
 import type { Command } from 'commander';
+import { CliError, EXIT } from './exit.js';
+import { SCAFFOLD_LANGS, scaffoldFiles, type ScaffoldLang } from '../harness/stdio/scaffold.js';
 
-export function register(_program: Command): void {}
+interface InitFlags {
+  lang?: string;
+}
+
+export function register(program: Command): void {
+  program
+    .command('init')
+    .description('Scaffold a conformance harness for a new host: the stdio protocol loop written, the four methods stubbed, a README of next steps')
+    .requiredOption('--lang <lang>', `language of the harness: ${SCAFFOLD_LANGS.join(' | ')}`)
+    .argument('[dir]', 'directory to write into (created if missing)', '.')
+    .action((dir: string, flags: InitFlags) => {
+      const lang = flags.lang as ScaffoldLang;
+      if (!SCAFFOLD_LANGS.includes(lang)) {
+        throw new CliError(EXIT.badInput, `--lang: expected one of ${SCAFFOLD_LANGS.join(', ')}, got ${JSON.stringify(flags.lang)}`);
+      }
+      const files = scaffoldFiles(lang);
+      const targets = files.map((f) => ({ ...f, full: path.resolve(dir, f.path) }));
+      // All-or-nothing: check every file before writing any.
+      const existing = targets.filter((f) => existsSync(f.full)).map((f) => f.full);
+      if (existing.length > 0) {
+        throw new CliError(
+          EXIT.badInput,
+          `init would overwrite ${existing.join(', ')}; nothing was written. Choose an empty directory (agent-hooks-ctk init --lang ${lang} <dir>) or move the file${existing.length > 1 ? 's' : ''} away.`,
+        );
+      }
+      try {
+        mkdirSync(path.resolve(dir), { recursive: true });
+        for (const f of targets) {
+          writeFileSync(f.full, f.content, { flag: 'wx' });
+          if (f.executable) chmodSync(f.full, 0o755);
+        }
+      } catch (error) {
+        throw new CliError(EXIT.badInput, `init could not write into ${dir}: ${(error as Error).message}`);
+      }
+      const run = lang === 'python' ? 'python3 harness.py' : 'npx tsx harness.ts';
+      const rel = path.relative(process.cwd(), path.resolve(dir));
+      const where = rel === '' ? '.' : rel.startsWith('..') ? path.resolve(dir) : rel;
+      process.stdout.write(
+        `Wrote ${targets.map((f) => path.join(where, f.path)).join(', ')}.\n` +
+          `Next: fill in describe/setup/run/teardown (see ${path.join(where, 'README.md')}), then\n` +
+          `  cd ${where} && npx agent-hooks-ctk run --harness-cmd "${run}"\n`,
+      );
+    });
+}
