@@ -1,4 +1,80 @@
-// `claim` command: stub, replaced by the issue that owns it.
+// `claim REPORT [--out FILE]`: prints the §13.3 claim tuple as a paste-ready CLAIMS.md row and writes
+// the per-part REPORT.md (next to the report, or at --out). Refuses with exit 1 and every reason when
+// the report cannot support a claim; exit 2 for a missing or malformed report.
+import { existsSync, readdirSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { Command } from 'commander';
+import { CliError, EXIT } from './exit.js';
+import { buildClaim, claimTableHeader, ClaimRefused } from '../report/claim.js';
+import { loadReportOrThrow, verifyReportFile } from './verify-report-command.js';
 
-export function register(_program: Command): void {}
+interface ClaimOptions {
+  out?: string;
+  vectors?: string[];
+  header?: boolean;
+}
+
+export function register(program: Command): void {
+  program
+    .command('claim')
+    .description('turn a passing report into a §13.3 claim: a CLAIMS.md table row (stdout) and a per-part REPORT.md')
+    .argument('<report>', 'a report.json written by `run`')
+    .option('--out <file>', 'where to write the claim report (default: REPORT.md next to the report)')
+    .option('--vectors <dir...>', 'first verify that these vectors still hash to what the report says')
+    .option('--header', 'print the CLAIMS.md table header before the row')
+    .action(async (reportFile: string, opts: ClaimOptions) => {
+      await runClaim(reportFile, opts);
+    });
+}
+
+async function runClaim(reportFile: string, opts: ClaimOptions): Promise<void> {
+  const report = opts.vectors ? await verifiedReport(reportFile, opts.vectors) : await loadReportOrThrow(reportFile);
+  const out = opts.out ?? path.join(path.dirname(reportFile), 'REPORT.md');
+  refuseCaseAlias(out);
+  const link = path.relative(process.cwd(), path.resolve(out)) || out;
+  let claim;
+  try {
+    claim = buildClaim(report, link);
+  } catch (error) {
+    if (error instanceof ClaimRefused) throw new CliError(EXIT.failed, `${reportFile}: ${error.message}`);
+    throw error;
+  }
+  try {
+    await mkdir(path.dirname(path.resolve(out)), { recursive: true });
+    await writeFile(out, claim.reportMarkdown);
+  } catch (error) {
+    throw new CliError(EXIT.badInput, `${out}: cannot write the claim report (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+  if (opts.header) process.stdout.write(claimTableHeader() + '\n');
+  process.stdout.write(claim.row + '\n');
+  process.stderr.write(`wrote ${link}; paste the row above into CLAIMS.md\n`);
+}
+
+async function verifiedReport(reportFile: string, vectors: string[]) {
+  const outcome = await verifyReportFile(reportFile, vectors);
+  if (!outcome.ok) {
+    throw new CliError(EXIT.failed, `${reportFile}: the vectors no longer match the report, so no claim can be made:\n${outcome.lines.map((l) => `  ${l}`).join('\n')}`);
+  }
+  return outcome.report;
+}
+
+/** On a case-insensitive file system REPORT.md and report.md are one file: never overwrite the reporter's report.md. */
+function refuseCaseAlias(out: string): void {
+  const dir = path.dirname(path.resolve(out));
+  const base = path.basename(out);
+  if (!existsSync(out)) return;
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  if (!names.includes(base)) {
+    const alias = names.find((n) => n.toLowerCase() === base.toLowerCase());
+    throw new CliError(
+      EXIT.badInput,
+      `${out}: this file system treats it as the existing ${alias ?? 'file'} (names differ only in case); pass --out with another name, e.g. --out ${path.join(path.dirname(out), 'CLAIM-REPORT.md')}`,
+    );
+  }
+}

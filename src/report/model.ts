@@ -48,6 +48,14 @@ export interface PartSummary {
   skipped: number;
 }
 
+/** The filters a run applied and how many vectors were loaded before them. */
+export interface SuiteSelection {
+  grep?: string;
+  parts?: string[];
+  /** Vectors loaded before filtering. */
+  loaded: number;
+}
+
 export interface RunEnvironment {
   node: string;
   platform: string;
@@ -61,7 +69,13 @@ export interface ConformanceReport {
   ctk: { name: string; version: string };
   spec: string;
   host: { name: string; version: string; surface: HostSurface };
-  suite: { digest: string; vectors: number; sources?: string[] };
+  suite: {
+    digest: string;
+    vectors: number;
+    sources?: string[];
+    /** Set when filters narrowed the run: a claim covers the whole loaded suite, so it refuses such a report (§13.2). */
+    selection?: SuiteSelection;
+  };
   summary: { total: number; passed: number; failed: number; skipped: number };
   parts: PartSummary[];
   results: VectorResult[];

@@ -1,9 +1,10 @@
-// The vectors a report is checked against: every *.json under the given paths, parsed the way the
-// runner parses them (lossless numbers), reduced to (id, file, digest). A file that cannot be parsed
-// or has no string id is reported, not thrown: to verify-report it is a vector that no longer matches.
-import { readFileSync, readdirSync, statSync } from 'node:fs';
-import path from 'node:path';
-import { parse, isSafeNumber, LosslessNumber } from 'lossless-json';
+// The vectors a report is checked against: the runner's own file discovery and lossless parse
+// (src/ctk/load.ts, src/ctk/json.ts), reduced to (id, file, digest). Deliberately no schema check:
+// a file that no longer parses or has no string id is reported, not thrown, because to verify-report
+// it is a vector that no longer matches (exit 1), not bad input.
+import { readFileSync } from 'node:fs';
+import { display, findVectorFiles, VectorLoadError } from '../ctk/load.js';
+import { parseLossless } from '../ctk/json.js';
 import { vectorDigest } from './digest.js';
 
 export interface VectorFingerprint {
@@ -23,31 +24,28 @@ export interface VectorSource {
 }
 
 export class VectorDirError extends Error {
-  constructor(readonly target: string, detail: string) {
-    super(`${target}: ${detail}`);
+  constructor(detail: string) {
+    super(detail);
     this.name = 'VectorDirError';
   }
 }
 
 /** Fingerprints every vector file under `paths` (files or directories, recursive, *.json). */
 export function fingerprintVectors(paths: readonly string[]): VectorSource {
-  const files: string[] = [];
-  for (const p of paths) {
-    let st;
-    try {
-      st = statSync(p);
-    } catch {
-      throw new VectorDirError(p, 'no such file or directory (give the vector directory the report was run against)');
-    }
-    files.push(...(st.isDirectory() ? walk(p) : [p]));
+  let files: string[];
+  try {
+    files = findVectorFiles(paths);
+  } catch (error) {
+    if (error instanceof VectorLoadError) throw new VectorDirError(`${error.message} (give the vector directory the report was run against)`);
+    throw error;
   }
   const vectors: VectorFingerprint[] = [];
   const unreadable: UnreadableVector[] = [];
-  for (const file of [...new Set(files)]) {
+  for (const file of files) {
     const shown = display(file);
     let value: unknown;
     try {
-      value = parse(readFileSync(file, 'utf8'), null, (n: string) => (isSafeNumber(n) ? Number(n) : new LosslessNumber(n)));
+      value = parseLossless(readFileSync(file, 'utf8'));
     } catch (error) {
       unreadable.push({ file: shown, problem: `not valid JSON (${(error as Error).message})` });
       continue;
@@ -64,19 +62,4 @@ export function fingerprintVectors(paths: readonly string[]): VectorSource {
     }
   }
   return { vectors, unreadable };
-}
-
-function walk(dir: string): string[] {
-  const out: string[] = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...walk(full));
-    else if (entry.isFile() && entry.name.endsWith('.json')) out.push(full);
-  }
-  return out;
-}
-
-function display(file: string): string {
-  const rel = path.relative(process.cwd(), file);
-  return rel === '' || rel.startsWith('..') ? file : rel;
 }

@@ -1,0 +1,180 @@
+import t from 'tap';
+import { mkdtemp, readFile, writeFile, mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { execa } from 'execa';
+import { PACKAGE_ROOT } from '../version.js';
+import { buildClaim, claimDisclosures, claimRefusals, claimTableHeader, ClaimRefused, CLAIM_COLUMNS } from './claim.js';
+import { buildReport, fail, mixedReport, pass, skip, surface } from './report-fixture.test.helper.js';
+import { writeReports } from './write.js';
+import { suiteDigest } from './digest.js';
+
+const BIN = path.join(PACKAGE_ROOT, 'bin', 'agent-hooks-ctk.js');
+
+/** Cells of a Markdown table row, splitting on unescaped pipes. */
+export function cells(row: string): string[] {
+  const inner = row.trim().replace(/^\|/, '').replace(/\|$/, '');
+  return inner.split(/(?<!\\)\|/).map((c) => c.trim());
+}
+
+function passingReport() {
+  return buildReport([
+    pass('AH-CTK-001', 'core'),
+    pass('AH-CTK-002', 'approval_seam'),
+    skip('AH-CTK-003', 'composition/parallel_unanimous', 'host does not declare profile parallel/unanimous'),
+  ]);
+}
+
+t.test('a passing report makes a claim: row with every tuple column, per-part REPORT.md', async (t) => {
+  const claim = buildClaim(passingReport(), 'reports/REPORT.md');
+  const c = cells(claim.row);
+  t.equal(c.length, CLAIM_COLUMNS.length, 'one cell per CLAIMS.md column');
+  t.equal(c.length, cells(claimTableHeader().split('\n')[0]!).length);
+  t.equal(c[0], 'fixture-host');
+  t.equal(c[1], '1.2.3');
+  t.equal(c[2], 'agent-hooks/0.1');
+  t.equal(c[3], 'model\\_calls, tool\\_calls, buffered\\_output');
+  t.match(c[4], /sequential\/first\\_deny \(on\\_approval: stop, resume\); parallel\/strictest/);
+  t.equal(c[5], 'jcs-sha256');
+  t.equal(c[6], 'typescript@0.1.0');
+  t.equal(c[7], '2/2 passed, 1 skipped (not declared)');
+  t.match(c[8], /jcs-sha256 is content-derived/);
+  t.match(c[9], /^agent-hooks-ctk 0\.1\.0, `sha256:[0-9a-f]{64}`$/);
+  t.equal(c[10], '2026-11-29');
+  t.equal(c[11], '[REPORT.md](reports/REPORT.md)');
+  t.same(claim.tuple.capabilities, ['model_calls', 'tool_calls', 'buffered_output']);
+
+  const md = claim.reportMarkdown;
+  t.match(md, /^# Conformance claim: fixture-host 1\.2\.3/);
+  t.match(md, /## Claim tuple \(§13\.3\)/);
+  t.match(md, /\| core \| 1 \| 0 \| 0 \|/);
+  t.match(md, /### approval\\_seam/);
+  t.match(md, /\| AH-CTK-003 \| title of AH-CTK-003 \| §6 \| skipped: host does not declare profile parallel/);
+  t.match(md, /not a security certification \(§1\.4\)/);
+  t.match(md, /Suite digest: `sha256:/);
+});
+
+t.test('refusals: failures, foreign skips, nothing ran, inconsistent reports', async (t) => {
+  t.same(claimRefusals(passingReport()), []);
+  const failing = claimRefusals(mixedReport());
+  t.equal(failing.length, 1);
+  t.match(failing[0], /1 vector failed; a claim needs 100% .*AH-CTK-003 \(deny/);
+
+  const foreign = buildReport([pass('AH-CTK-001'), skip('AH-CTK-002', 'core', 'filtered out by --only')]);
+  t.match(claimRefusals(foreign).join('\n'), /1 vector was skipped for a reason other than .*AH-CTK-002 \(filtered out by --only\)/);
+
+  const kindOther = buildReport([pass('AH-CTK-001'), skip('AH-CTK-002', 'core', 'host does not declare x', { skip_kind: 'other' })]);
+  t.equal(claimRefusals(kindOther).length, 1, 'skip_kind wins over the reason text');
+  const kindUndeclared = buildReport([pass('AH-CTK-001'), skip('AH-CTK-002', 'core', 'needs streaming', { skip_kind: 'undeclared' })]);
+  t.same(claimRefusals(kindUndeclared), []);
+
+  const nothing = buildReport([skip('AH-CTK-001', 'core', 'host does not declare capability tool_calls')]);
+  t.match(claimRefusals(nothing).join('\n'), /nothing ran/);
+  t.match(claimRefusals(buildReport([])).join('\n'), /nothing ran/);
+
+  const lying = passingReport();
+  lying.summary.failed = 0;
+  lying.summary.passed = 3;
+  t.match(claimRefusals(lying).join('\n'), /summary .* does not match its results/);
+
+  const edited = passingReport();
+  edited.results[0]!.digest = 'sha256:' + 'f'.repeat(64);
+  t.match(claimRefusals(edited).join('\n'), /not the digest of its own vector digests/);
+  edited.suite.digest = suiteDigest(edited.results);
+  t.same(claimRefusals(edited), [], 'consistent again once the suite digest covers the results');
+
+  const filtered = passingReport();
+  filtered.suite.selection = { parts: ['approval_seam'], loaded: 12 };
+  t.match(claimRefusals(filtered).join('\n'), /the run was filtered \(--part approval_seam\): 3 of 12 loaded vectors ran/);
+  filtered.suite.selection = { loaded: 3 };
+  t.same(claimRefusals(filtered), [], 'a selection that kept everything is no obstacle');
+
+  t.throws(() => buildClaim(mixedReport(), 'REPORT.md'), ClaimRefused);
+});
+
+t.test('disclosures: null provider, unbuffered output, non-default posture, provider derivation, evaluate_only', async (t) => {
+  const all = claimDisclosures(
+    surface({
+      identity_providers: ['jcs-sha256', null, 'ctk-fault', 'hmac-sha256-k1', 'opaque-ids', 'mystery'],
+      buffered_output: false,
+      capabilities: ['tool_calls'],
+      postures: { tool_seam_host_error: 'terminate' },
+      identity_provider_content_derived: { 'hmac-sha256-k1': true, 'opaque-ids': false },
+    } as Parameters<typeof surface>[0]),
+  );
+  const text = all.map((d) => d.text).join('\n');
+  t.match(text, /approvals and records are identity-unbound/);
+  t.match(text, /a deny at output cannot retract already-streamed content/);
+  t.match(text, /tool_seam_host_error: terminate`: a `host_error:\*` deny at pre_tool_call or post_tool_call terminates the run/);
+  t.match(text, /`jcs-sha256` is content-derived/);
+  t.match(text, /`ctk-fault` is the CTK's fault-injection provider/);
+  t.match(text, /`hmac-sha256-k1` is content-derived/);
+  t.match(text, /`opaque-ids` is not content-derived/);
+  t.match(text, /`mystery`: the host did not declare whether it is content-derived/);
+  t.match(text, /MUST NOT be presented as enforcement/);
+  t.match(text, /performs no model calls/);
+  const shorts = all.map((d) => d.short).join('; ');
+  t.match(shorts, /identity provider null: approvals and records are identity-unbound/);
+  t.match(shorts, /buffered_output=false: a deny at output cannot retract already-streamed content/);
+
+  const row = buildClaim(buildReport([pass('AH-CTK-001')], surface({ identity_providers: [null], buffered_output: false })), 'R.md').row;
+  const c = cells(row);
+  t.match(c[3], /buffered\\_output=false/);
+  t.match(c[8], /identity-unbound/);
+  t.match(c[8], /cannot retract already-streamed content/);
+
+  const quiet = claimDisclosures(surface({ modes: ['enforce'] }));
+  t.same(quiet.map((d) => d.short), ['jcs-sha256 is content-derived'], 'a default surface discloses only the provider derivation');
+});
+
+t.test('hostile names stay inside their cells', async (t) => {
+  const s = surface({ name: 'evil | host', version: '1.0\n| x |' });
+  const row = buildClaim(buildReport([pass('AH-CTK-001')], s), 'a b/REPORT.md').row;
+  t.equal(cells(row).length, CLAIM_COLUMNS.length);
+  t.notMatch(row, /\n/);
+  t.match(row, /\[REPORT\.md\]\(a%20b\/REPORT\.md\)/);
+});
+
+t.test('CLAIMS.md uses the same columns as the row claim prints', async (t) => {
+  const claims = await readFile(path.join(PACKAGE_ROOT, 'CLAIMS.md'), 'utf8');
+  const header = claimTableHeader().split('\n')[0]!;
+  const lines = claims.split('\n');
+  const at = lines.indexOf(header);
+  t.ok(at >= 0, 'CLAIMS.md carries the claim table header');
+  for (let i = at + 2; i < lines.length && lines[i]!.startsWith('|'); i++) {
+    t.equal(cells(lines[i]!).length, CLAIM_COLUMNS.length, `CLAIMS.md row ${i + 1} has every column`);
+  }
+});
+
+t.test('CLI: writes REPORT.md next to the report and prints the row; refuses with exit 1; bad report exit 2', async (t) => {
+  const dir = await mkdtemp(path.join(tmpdir(), 'ctk-claim-'));
+  await writeReports(passingReport(), ['json', 'markdown'], path.join(dir, 'ok'));
+  const ok = await execa('node', [BIN, 'claim', path.join(dir, 'ok', 'report.json'), '--header'], { reject: false, cwd: dir });
+  t.equal(ok.exitCode, 0, ok.stderr);
+  const [head, sep, row] = ok.stdout.split('\n');
+  t.equal(`${head}\n${sep}`, claimTableHeader());
+  t.equal(cells(row!).length, CLAIM_COLUMNS.length);
+  t.match(row, /\[REPORT\.md\]\(ok\/REPORT\.md\)/);
+  t.match(ok.stderr, /wrote ok\/REPORT\.md/);
+  t.match(await readFile(path.join(dir, 'ok', 'REPORT.md'), 'utf8'), /# Conformance claim: fixture-host/);
+
+  const custom = await execa('node', [BIN, 'claim', path.join(dir, 'ok', 'report.json'), '--out', path.join(dir, 'claims', 'host.md')], { reject: false, cwd: dir });
+  t.equal(custom.exitCode, 0, custom.stderr);
+  t.match(custom.stdout, /\(claims\/host\.md\)/);
+
+  await writeReports(mixedReport(), ['json'], path.join(dir, 'bad'));
+  const refused = await execa('node', [BIN, 'claim', path.join(dir, 'bad', 'report.json')], { reject: false, cwd: dir });
+  t.equal(refused.exitCode, 1);
+  t.match(refused.stderr, /no claim can be made from this report:\n {2}- 1 vector failed/);
+  t.equal(refused.stdout, '');
+
+  const missing = await execa('node', [BIN, 'claim', path.join(dir, 'none.json')], { reject: false });
+  t.equal(missing.exitCode, 2);
+  t.match(missing.stderr, /none\.json: no such report file/);
+
+  await mkdir(path.join(dir, 'vec'));
+  await writeFile(path.join(dir, 'vec', 'x.json'), '{"id":"AH-CTK-001","title":"changed"}');
+  const stale = await execa('node', [BIN, 'claim', path.join(dir, 'ok', 'report.json'), '--vectors', path.join(dir, 'vec')], { reject: false });
+  t.equal(stale.exitCode, 1);
+  t.match(stale.stderr, /the vectors no longer match the report/);
+});

@@ -1,0 +1,313 @@
+// §13.3 conformance claims: the tuple (<framework>, <adapter-version>, agent-hooks/<spec-version>,
+// <capabilities>, <profiles>, <identity-provider>, <sdk-lang>@<sdk-version>) plus the report, as one
+// CLAIMS.md table row and a per-part REPORT.md carrying every disclosure §10.1, §12.1a and §13.3 require.
+// A claim is refused unless 100% of the applicable vectors passed (§13.2) and every skip is the host
+// not declaring something (§13.1).
+import type { HostSurface } from '../harness/contract.js';
+import type { ConformanceReport, VectorResult } from './model.js';
+import { suiteDigest } from './digest.js';
+import { groupByPart, partName, profilesText, providerText, specVersion, tally } from './format.js';
+import { mdCode, mdText, renderPartTable } from './markdown.js';
+
+/** The runner's skip reasons for an undeclared capability/profile/knob/provider/mode start with this. */
+export const UNDECLARED_SKIP_PREFIX = 'host does not declare';
+
+/** VECTOR-FORMAT §1: the host-defined provider the harness registers for fault vectors; its compute always throws. */
+export const CTK_FAULT_PROVIDER = 'ctk-fault';
+
+/**
+ * Optional surface member a host may set for the §10.1 disclosure: whether each host-defined identity
+ * provider is content-derived. Not part of HostSurface yet; read duck-typed.
+ */
+export interface ProviderDisclosureSurface {
+  identity_provider_content_derived?: Record<string, boolean>;
+}
+
+export const CLAIM_COLUMNS = [
+  'Framework',
+  'Adapter version',
+  'Spec',
+  'Capabilities',
+  'Profiles',
+  'Identity provider',
+  'SDK',
+  'Result',
+  'Disclosures',
+  'CTK and suite digest',
+  'Date',
+  'Report',
+] as const;
+
+/** The CLAIMS.md table header (two lines) matching claimRow. */
+export function claimTableHeader(): string {
+  return `| ${CLAIM_COLUMNS.join(' | ')} |\n|${CLAIM_COLUMNS.map(() => ' --- ').join('|')}|`;
+}
+
+export interface ClaimTuple {
+  framework: string;
+  adapter_version: string;
+  spec: string;
+  capabilities: string[];
+  profiles: string;
+  identity_providers: string[];
+  sdk: string;
+}
+
+export interface Disclosure {
+  /** Short form for the CLAIMS.md row. */
+  short: string;
+  /** Full sentence for REPORT.md. */
+  text: string;
+}
+
+export interface Claim {
+  tuple: ClaimTuple;
+  disclosures: Disclosure[];
+  /** One CLAIMS.md table row, paste-ready. */
+  row: string;
+  /** The per-part REPORT.md. */
+  reportMarkdown: string;
+}
+
+export class ClaimRefused extends Error {
+  constructor(readonly reasons: string[]) {
+    super(`no claim can be made from this report:\n${reasons.map((r) => `  - ${r}`).join('\n')}`);
+    this.name = 'ClaimRefused';
+  }
+}
+
+export function isUndeclaredSkip(r: VectorResult): boolean {
+  if (r.skip_kind !== undefined) return r.skip_kind === 'undeclared';
+  return (r.reason ?? '').startsWith(UNDECLARED_SKIP_PREFIX);
+}
+
+/** Why no claim may be made from the report; empty when a claim may be made. */
+export function claimRefusals(report: ConformanceReport): string[] {
+  const reasons: string[] = [];
+  const t = tally(report.results);
+  const failed = report.results.filter((r) => r.status === 'fail');
+  if (failed.length > 0) {
+    reasons.push(
+      `${failed.length} vector${failed.length === 1 ? '' : 's'} failed; a claim needs 100% of the applicable vectors to pass (§13.2): ` +
+        failed.map((r) => `${r.id}${r.reason ? ` (${r.reason})` : ''}`).join('; '),
+    );
+  }
+  const badSkips = report.results.filter((r) => r.status === 'skip' && !isUndeclaredSkip(r));
+  if (badSkips.length > 0) {
+    reasons.push(
+      `${badSkips.length} vector${badSkips.length === 1 ? ' was' : 's were'} skipped for a reason other than the host not declaring a capability, profile, knob value, identity provider or mode (§13.1): ` +
+        badSkips.map((r) => `${r.id} (${r.reason ?? 'no reason given'})`).join('; '),
+    );
+  }
+  const sel = report.suite.selection;
+  if (sel && (sel.grep !== undefined || (sel.parts?.length ?? 0) > 0 || sel.loaded > report.results.length)) {
+    const how = [sel.grep !== undefined ? `--grep ${sel.grep}` : '', sel.parts?.length ? `--part ${sel.parts.join(' ')}` : ''].filter(Boolean).join(' ');
+    reasons.push(`the run was filtered${how ? ` (${how})` : ''}: ${report.results.length} of ${sel.loaded} loaded vectors ran; a claim covers the whole suite`);
+  }
+  if (t.applicable === 0) reasons.push('nothing ran: no vector applies to the declared surface, so there is nothing to claim');
+  const s = report.summary;
+  if (s.total !== t.total || s.passed !== t.passed || s.failed !== t.failed || s.skipped !== t.skipped) {
+    reasons.push(
+      `the report's summary (${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped of ${s.total}) does not match its results ` +
+        `(${t.passed}, ${t.failed}, ${t.skipped} of ${t.total}); regenerate the report`,
+    );
+  }
+  const recomputed = suiteDigest(report.results);
+  if (recomputed !== report.suite.digest) {
+    reasons.push(`the report's suite digest ${report.suite.digest} is not the digest of its own vector digests (${recomputed}); regenerate the report`);
+  }
+  if (!report.spec.startsWith('agent-hooks/')) reasons.push(`the report's spec "${report.spec}" is not an agent-hooks/<version> identifier`);
+  return reasons;
+}
+
+/** The §13.3 tuple as declared in the report. */
+export function claimTuple(report: ConformanceReport): ClaimTuple {
+  const surface = report.host.surface;
+  const caps = [...new Set(surface.capabilities ?? [])].filter((c) => c !== 'buffered_output').sort();
+  // §12.1a: buffered_output defaults to true; false is stated explicitly.
+  caps.push(surface.buffered_output === false ? 'buffered_output=false' : 'buffered_output');
+  return {
+    framework: report.host.name,
+    adapter_version: report.host.version,
+    spec: report.spec,
+    capabilities: caps,
+    profiles: profilesText(surface),
+    identity_providers: (surface.identity_providers ?? []).map(providerText),
+    sdk: surface.sdk ? `${surface.sdk.lang}@${surface.sdk.version}` : 'undeclared',
+  };
+}
+
+/** Every disclosure the declared surface calls for, in a fixed order. */
+export function claimDisclosures(surface: HostSurface): Disclosure[] {
+  const out: Disclosure[] = [];
+  const providers = surface.identity_providers ?? [];
+  // §10.1, §13.3: a null provider MUST be stated.
+  if (providers.includes(null)) {
+    out.push({
+      short: 'identity provider null: approvals and records are identity-unbound',
+      text:
+        'Identity provider `null` is declared: with it, approvals and records are identity-unbound (§10.1, §13.3). ' +
+        'An approval then binds only by request/response correlation, not by content, and records carry null identities.',
+    });
+  }
+  // §12.1a, §13.3: buffered_output false MUST be stated.
+  if (surface.buffered_output === false) {
+    out.push({
+      short: 'buffered_output=false: a deny at output cannot retract already-streamed content',
+      text:
+        '`buffered_output: false` is declared: a deny at output cannot retract already-streamed content (§12.1a, §13.3). ' +
+        'The CTK drives hosts with mocked I/O and cannot exercise streaming egress; this is declaration-only.',
+    });
+  }
+  // §10.1: a claim MUST disclose whether the declared provider is content-derived.
+  const derived = (surface as HostSurface & ProviderDisclosureSurface).identity_provider_content_derived ?? {};
+  for (const p of providers) {
+    if (p === null) continue;
+    if (p === 'jcs-sha256') {
+      out.push({
+        short: 'jcs-sha256 is content-derived',
+        text: 'Identity provider `jcs-sha256` is content-derived: an unsalted SHA-256 over the canonical required+conditional projection (§10.2, §14).',
+      });
+    } else if (p === CTK_FAULT_PROVIDER) {
+      out.push({
+        short: `${p}: CTK fault-injection provider only`,
+        text:
+          `\`${p}\` is the CTK's fault-injection provider (its compute throws on every call). Declaring it shows the host accepts a ` +
+          'host-defined provider and fails the emission closed when it fails (§10.1); it is not an identity anyone deploys.',
+      });
+    } else if (derived[p] === true) {
+      out.push({ short: `${p} is content-derived`, text: `Host-defined identity provider \`${p}\` is content-derived (§10.1).` });
+    } else if (derived[p] === false) {
+      out.push({
+        short: `${p} is not content-derived`,
+        text: `Host-defined identity provider \`${p}\` is not content-derived (§10.1): its identities do not bind approvals or records to content.`,
+      });
+    } else {
+      out.push({
+        short: `${p}: content derivation not declared`,
+        text:
+          `Host-defined identity provider \`${p}\`: the host did not declare whether it is content-derived, which §10.1 requires a claim to disclose. ` +
+          'Set `identity_provider_content_derived` in the declared surface and regenerate.',
+      });
+    }
+  }
+  // VECTOR-FORMAT §2.7 / §6.2: a non-default posture is disclosed, not papered over.
+  for (const [name, value] of Object.entries(surface.postures ?? {})) {
+    if (name === 'tool_seam_host_error') {
+      if (value === 'continue') continue;
+      out.push({
+        short: `posture tool_seam_host_error=${value}`,
+        text:
+          `Non-default posture \`tool_seam_host_error: ${value}\`: a \`host_error:*\` deny at pre_tool_call or post_tool_call ` +
+          `${value === 'terminate' ? 'terminates the run' : `is handled as "${value}"`} instead of surfacing as a tool error and continuing (§6.2 allows the host's own semantics to end the turn).`,
+      });
+    } else {
+      out.push({ short: `posture ${name}=${value}`, text: `Declared posture \`${name}: ${value}\`.` });
+    }
+  }
+  // §14: evaluate_only MUST NOT be presented as enforcement.
+  if ((surface.modes ?? []).includes('evaluate_only')) {
+    out.push({
+      short: 'evaluate_only supported (not enforcement)',
+      text: '`evaluate_only` mode is declared: in it verdicts are recorded but not enforced, and it MUST NOT be presented as enforcement (§8, §14).',
+    });
+  }
+  // §3.2: omitted capabilities are part of the claim.
+  const caps = new Set(surface.capabilities ?? []);
+  if (!caps.has('model_calls')) {
+    out.push({ short: 'no model calls (§3.2)', text: 'The host performs no model calls: pre_model_call and post_model_call are not emitted (§3.2).' });
+  }
+  if (!caps.has('tool_calls')) {
+    out.push({ short: 'no tool calls (§3.2)', text: 'The host invokes no tools: pre_tool_call and post_tool_call are not emitted (§3.2).' });
+  }
+  if (!surface.sdk) {
+    out.push({ short: 'SDK undeclared', text: 'The surface declares no SDK language and version (`sdk`), so the tuple cannot name them.' });
+  }
+  return out;
+}
+
+/** "47/47 passed, 12 skipped (undeclared)" */
+export function resultText(report: ConformanceReport): string {
+  const t = tally(report.results);
+  return `${t.passed}/${t.applicable} passed${t.skipped ? `, ${t.skipped} skipped (not declared)` : ''}`;
+}
+
+function cell(text: string): string {
+  return mdText(text);
+}
+
+/** Builds the claim, or throws ClaimRefused with every reason. `reportLink` is the REPORT.md path the row links to. */
+export function buildClaim(report: ConformanceReport, reportLink: string): Claim {
+  const refusals = claimRefusals(report);
+  if (refusals.length > 0) throw new ClaimRefused(refusals);
+  const tuple = claimTuple(report);
+  const disclosures = claimDisclosures(report.host.surface);
+  const date = (report.environment?.finished_at ?? report.environment?.started_at ?? '').slice(0, 10) || 'unknown';
+  const cells = [
+    cell(tuple.framework),
+    cell(tuple.adapter_version),
+    cell(tuple.spec),
+    cell(tuple.capabilities.join(', ')),
+    cell(tuple.profiles),
+    cell(tuple.identity_providers.join(', ') || 'none'),
+    cell(tuple.sdk),
+    cell(resultText(report)),
+    cell(disclosures.map((d) => d.short).join('; ') || 'none'),
+    `${cell(`${report.ctk.name} ${report.ctk.version}`)}, ${mdCode(report.suite.digest)}`,
+    cell(date),
+    `[REPORT.md](${encodeURI(reportLink.split('\\').join('/'))})`,
+  ];
+  const row = `| ${cells.join(' | ')} |`;
+  return { tuple, disclosures, row, reportMarkdown: renderClaimReport(report, tuple, disclosures) };
+}
+
+function renderClaimReport(report: ConformanceReport, tuple: ClaimTuple, disclosures: Disclosure[]): string {
+  const out: string[] = [];
+  out.push(`# Conformance claim: ${mdText(tuple.framework)} ${mdText(tuple.adapter_version)}`, '');
+  const t = tally(report.results);
+  out.push(
+    `${mdText(tuple.framework)} ${mdText(tuple.adapter_version)} passes all ${t.applicable} Agent Hooks CTK vectors applicable to its ` +
+      `declared surface (${mdText(tuple.spec)}, §13.1–§13.3)` +
+      (t.skipped ? `; ${t.skipped} more do not apply because the host does not declare what they need.` : '.'),
+    '',
+  );
+  out.push('## Claim tuple (§13.3)', '', '| Member | Value |', '| --- | --- |');
+  out.push(`| Framework | ${mdText(tuple.framework)} |`);
+  out.push(`| Adapter version | ${mdText(tuple.adapter_version)} |`);
+  out.push(`| Spec | ${mdText(tuple.spec)} |`);
+  out.push(`| Capabilities | ${mdText(tuple.capabilities.join(', '))} |`);
+  out.push(`| Profiles | ${mdText(tuple.profiles)} |`);
+  out.push(`| Identity provider | ${mdText(tuple.identity_providers.join(', ') || 'none')} |`);
+  out.push(`| SDK | ${mdText(tuple.sdk)} |`);
+  out.push(`| Modes | ${mdText((report.host.surface.modes ?? []).join(', ') || 'none')} |`, '');
+  out.push('## Disclosures', '');
+  if (disclosures.length === 0) out.push('- None beyond the tuple.');
+  for (const d of disclosures) out.push(`- ${d.text}`);
+  out.push(
+    '- Conformance attests that the host honours the verdict contract under CTK conditions, with a mocked model and tools. ' +
+      'It is not adversarial testing and not a security certification (§1.4).',
+    '',
+  );
+  out.push(...renderPartTable(report, '## Results by declared part (§13.1)'), '');
+  for (const g of groupByPart(report)) {
+    out.push(`### ${mdText(g.part)}`, '', '| Vector | Title | Clause | Result |', '| --- | --- | --- | --- |');
+    for (const r of g.results) {
+      const result = r.status === 'pass' ? 'passed' : r.status === 'fail' ? 'FAILED' : `skipped: ${r.reason ?? ''}`;
+      out.push(`| ${mdText(r.id)} | ${mdText(r.title)} | §${mdText(r.spec_clause)} | ${mdText(result)} |`);
+    }
+    out.push('');
+  }
+  const env = report.environment;
+  out.push('## Reproduce and verify', '');
+  out.push(`- CTK: ${mdText(report.ctk.name)} ${mdText(report.ctk.version)}; spec ${mdText(report.spec)} (version ${mdText(specVersion(report.spec))})`);
+  out.push(`- Suite digest: ${mdCode(report.suite.digest)} over ${report.suite.vectors} vectors${report.suite.sources?.length ? ` from ${report.suite.sources.map(mdCode).join(', ')}` : ''}`);
+  if (env) out.push(`- Run: ${mdText(env.started_at)} to ${mdText(env.finished_at)}, Node ${mdText(env.node)} on ${mdText(env.platform)}/${mdText(env.arch)}, harness ${mdText(env.harness)}`);
+  out.push(
+    '- Check that a vector directory still holds exactly these vectors: `agent-hooks-ctk verify-report report.json --vectors DIR` (exit 0 only on a byte-for-byte canonical match).',
+    '- Re-run against the same surface and compare: `agent-hooks-ctk run --reporter json --out DIR`, then `agent-hooks-ctk claim DIR/report.json`.',
+    '',
+  );
+  const perVector = report.results.map((r) => `| ${mdText(r.id)} | ${mdText(partName(r.part))} | ${mdCode(r.digest)} |`);
+  out.push('<details><summary>Vector digests</summary>', '', '| Vector | Part | Digest |', '| --- | --- | --- |', ...perVector, '', '</details>', '');
+  return out.join('\n');
+}
