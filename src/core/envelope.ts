@@ -142,9 +142,11 @@ class Checker {
       this.errors.push(`${field} is missing (§4.1/§4.2)`);
       return undefined;
     }
+    // Untyped fields (tool_result.value) only need presence; their value domain is §10.2's check, with its own remediation.
+    if (types.length === 0) return r.value;
     const t = jsonTypeOf(r.value);
-    if (t === 'invalid' || (types.length > 0 && !types.includes(t))) {
-      this.errors.push(`${field} must be ${types.length > 0 ? types.join(' or ') : 'a JSON value'}, got ${t} (§4.1/§4.2)`);
+    if (!types.includes(t)) {
+      this.errors.push(`${field} must be ${types.join(' or ')}, got ${t} (§4.1/§4.2)`);
       return undefined;
     }
     return r.value;

@@ -67,7 +67,8 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   if (an !== undefined || bn !== undefined) {
     if (an === undefined || bn === undefined) return false;
     if (isLosslessNumberLike(a) && isLosslessNumberLike(b)) return a.value === b.value || an === bn;
-    return an === bn;
+    // NaN equals NaN here so that an alias check reports the value-domain problem, not a phantom difference.
+    return an === bn || (Number.isNaN(an) && Number.isNaN(bn));
   }
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;
