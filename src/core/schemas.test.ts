@@ -1,0 +1,157 @@
+// The draft 2020-12 schemas: each accepts what the spec allows and rejects each shape it forbids.
+import t from 'tap';
+import {
+  validateContextSchema, validateRecordSchema, validateVerdictSchema, validateApprovalRequestSchema, validateApprovalResolutionSchema,
+  loadSchema, SCHEMA_NAMES,
+} from './schemas.js';
+import { INTERCEPTION_POINTS, type JsonObject } from './types.js';
+import { validContext } from './fixtures.test.support.js';
+
+const ok = (r: { ok: boolean }): boolean => r.ok;
+const errs = (r: { ok: true } | { ok: false; errors: string[] }): string => (r.ok ? '' : r.errors.join(' | '));
+
+t.test('every schema file is draft 2020-12 with an $id', async (t) => {
+  for (const n of SCHEMA_NAMES) {
+    const s = loadSchema(n) as { $schema?: string; $id?: string };
+    t.equal(s.$schema, 'https://json-schema.org/draft/2020-12/schema', n);
+    t.match(s.$id, /\.schema\.json$/, n);
+  }
+  for (const p of INTERCEPTION_POINTS) t.ok(loadSchema(`agent-context/${p}`), `per-point schema for ${p}`);
+});
+
+t.test('AgentContext: valid contexts, with §4.5 optional fields and §4.6 extensions', async (t) => {
+  for (const p of INTERCEPTION_POINTS) {
+    t.ok(ok(validateContextSchema(validContext(p))), `${p}: ${errs(validateContextSchema(validContext(p)))}`);
+    const rich: JsonObject = {
+      ...validContext(p),
+      trace: { trace_id: '4bf92f3577b34da6a3ce929d0e0e4736', span_id: '00f067aa0ba902b7' }, tenant: { id: 't', name: 'T' },
+      actor: { id: 'u', kind: 'service' }, budgets: { tool_call_count: 1, token_count: 2, elapsed_seconds: 0.5, cost_usd: 0.1 },
+      extensions: { acme: { anything: [1] } }, messages: [{ role: 'user', content: { parts: [] } }],
+    };
+    (rich.agent as JsonObject).name = 'n';
+    (rich.session as JsonObject).turn = 0;
+    if (p === 'pre_model_call') rich.target = rich.messages as never;
+    t.ok(ok(validateContextSchema(rich)), `${p} with optional fields: ${errs(validateContextSchema(rich))}`);
+  }
+  const pm = { ...validContext('pre_model_call'), request_id: 'r', tools: [{ name: 'refund', description: 'd', schema: {} }] };
+  t.ok(ok(validateContextSchema(pm)), errs(validateContextSchema(pm)));
+  const post = { ...validContext('post_model_call'), usage: { prompt_tokens: 1, completion_tokens: 2 } };
+  t.ok(ok(validateContextSchema(post)), errs(validateContextSchema(post)));
+  const ptc = validContext('post_tool_call');
+  (ptc.tool_result as JsonObject).duration_ms = 1.5;
+  t.ok(ok(validateContextSchema(ptc)));
+});
+
+t.test('AgentContext: closed per point', async (t) => {
+  const cases: Array<[string, JsonObject, RegExp]> = [
+    ['unknown top-level member', { ...validContext('input'), x_custom: 1 }, /unknown member "x_custom"/],
+    ['usage outside post_model_call', { ...validContext('output'), usage: {} }, /unknown member "usage"/],
+    ['tools outside pre_model_call', { ...validContext('input'), tools: [] }, /unknown member "tools"/],
+    ['model at a tool point', { ...validContext('pre_tool_call'), model: { id: 'm' } }, /unknown member "model"/],
+    ['conditional field of another point', { ...validContext('input'), tool_call: { id: 'a', name: 'b', args: {} } }, /unknown member "tool_call"/],
+    ['missing conditional', (() => { const c = validContext('output'); delete c.output; return c; })(), /required property 'output'/],
+    ['unknown point', { ...validContext('input'), interception_point: 'on_error' }, /interception_point must be one of/],
+    ['bad spec', { ...validContext('input'), spec: 'agent-hooks/1' }, /\/spec must match pattern/],
+    ['bad framework', { ...validContext('input'), agent: { id: 'a', framework: 'Bad' } }, /\/agent\/framework/],
+    ['bad timestamp', { ...validContext('input'), timestamp: 'yesterday' }, /\/timestamp/],
+    ['negative sequence', { ...validContext('input'), sequence: -1 }, /\/sequence/],
+    ['bad extension namespace', { ...validContext('input'), extensions: { 'Bad-NS': 1 } }, /\/extensions/],
+    ['actor.kind enum', { ...validContext('input'), actor: { kind: 'robot' } }, /\/actor\/kind/],
+    ['tool_calls missing', (() => { const c = validContext('post_model_call'); delete (c.response as JsonObject).tool_calls; return c; })(), /tool_calls/],
+    ['summary.reason enum', { ...validContext('agent_shutdown'), summary: { reason: 'ok' } }, /\/summary\/reason/],
+    ['input.role enum', { ...validContext('input'), input: { content: 'x', role: 'bot' } }, /\/input\/role/],
+    ['is_error type', (() => { const c = validContext('post_tool_call'); (c.tool_result as JsonObject).is_error = 0; return c; })(), /\/tool_result\/is_error/],
+  ];
+  for (const [label, ctx, re] of cases) {
+    const r = validateContextSchema(ctx);
+    t.notOk(r.ok, label);
+    t.match(errs(r), re, label);
+  }
+});
+
+t.test('Verdict schema mirrors §5', async (t) => {
+  for (const v of [{ decision: 'allow' }, { decision: 'deny', approval: {} }, { decision: 'transform', transform: { path: '$target' } }, { decision: 'allow', vendor_x: 1 }]) {
+    t.ok(ok(validateVerdictSchema(v)), JSON.stringify(v));
+  }
+  for (const [v, re] of [
+    [{}, /decision/],
+    [{ decision: 'warn' }, /decision/],
+    [{ decision: 'allow', reason: 'host_error:x' }, /host_error/],
+    [{ decision: 'allow', approval: {} }, /approval MUST be absent/],
+    [{ decision: 'transform' }, /transform/],
+    [{ decision: 'deny', transform: { path: '$target' } }, /transform MUST be absent/],
+    [{ decision: 'transform', transform: { value: 1 } }, /path/],
+    [{ decision: 'allow', warnings: ['x'] }, /warnings/],
+    [{ decision: 'allow', evidence: 'x' }, /evidence/],
+    [{ decision: 'allow', result_labels: [1] }, /result_labels/],
+  ] as const) {
+    const r = validateVerdictSchema(v);
+    t.notOk(r.ok, JSON.stringify(v));
+    t.match(errs(r), re, JSON.stringify(v));
+  }
+});
+
+t.test('ApprovalRequest / ApprovalResolution (§9)', async (t) => {
+  const req = { context_identity: null, interception_point: 'pre_tool_call', verdict: { decision: 'deny', approval: {} }, context: validContext('pre_tool_call') };
+  t.ok(ok(validateApprovalRequestSchema(req)), errs(validateApprovalRequestSchema(req)));
+  t.notOk(ok(validateApprovalRequestSchema({ ...req, verdict: { decision: 'deny' } })), 'the consulted verdict is a liftable deny');
+  t.notOk(ok(validateApprovalRequestSchema({ ...req, extra: 1 })), 'closed');
+  t.notOk(ok(validateApprovalRequestSchema({ ...req, context_identity: 1 })), 'identity string|null');
+
+  const id = 'sha256:' + '0'.repeat(64);
+  t.ok(ok(validateApprovalResolutionSchema({ outcome: 'approve', context_identity: id, verdict: { decision: 'allow' } })));
+  t.ok(ok(validateApprovalResolutionSchema({ outcome: 'approve', context_identity: id, verdict: { decision: 'transform', transform: { path: '$target', value: 1 } } })));
+  t.ok(ok(validateApprovalResolutionSchema({ outcome: 'reject', context_identity: null, verdict: { decision: 'deny' } })));
+  t.ok(ok(validateApprovalResolutionSchema({ outcome: 'unresolved', context_identity: null })));
+  t.notOk(ok(validateApprovalResolutionSchema({ outcome: 'unresolved', context_identity: null, verdict: { decision: 'deny' } })), 'unresolved carries no verdict');
+  t.notOk(ok(validateApprovalResolutionSchema({ outcome: 'approve', context_identity: null })), 'approve carries a verdict');
+  t.notOk(ok(validateApprovalResolutionSchema({ outcome: 'approve', context_identity: null, verdict: { decision: 'deny' } })), 'approve carries a permit');
+  t.notOk(ok(validateApprovalResolutionSchema({ outcome: 'reject', context_identity: null, verdict: { decision: 'allow' } })), 'reject carries a deny');
+  t.notOk(ok(validateApprovalResolutionSchema({ outcome: 'maybe', context_identity: null })), 'outcome enum');
+  t.notOk(ok(validateApprovalResolutionSchema({ outcome: 'unresolved' })), 'context_identity required (null echoes null)');
+});
+
+t.test('InterceptionRecord (§10.3)', async (t) => {
+  const base = {
+    interception_point: 'pre_tool_call', mode: 'enforce', verdict: { decision: 'transform', transform: { path: '$target.amount' } },
+    input_identity: 'sha256:' + 'a'.repeat(64), enforced_identity: 'sha256:' + 'b'.repeat(64), identity_provider: 'jcs-sha256',
+    session_id: 's', sequence: 4, decided_by: 0, composition: { profile: 'sequential/first_deny', on_approval: 'stop' },
+    fold_truncated: false, interceptors_registered: 1,
+  };
+  t.ok(ok(validateRecordSchema(base)), errs(validateRecordSchema(base)));
+  const good: Array<[string, object]> = [
+    ['run_all with verdicts', { ...base, composition: { profile: 'sequential/run_all' }, verdicts: [{ index: 0, decision: 'allow', name: 'a' }] }],
+    ['strictest', { ...base, composition: { profile: 'parallel/strictest', on_transform_conflict: 'deny' }, verdicts: [] }],
+    ['unanimous', { ...base, composition: { profile: 'parallel/unanimous', on_disagreement: 'approval', on_transform_conflict: 'deny' }, verdicts: [] }],
+    ['null provider', { ...base, identity_provider: null, input_identity: null, enforced_identity: null }],
+    ['custom provider', { ...base, identity_provider: 'hmac-sha256-k1', input_identity: 'opaque', enforced_identity: 'opaque' }],
+    ['rejected emission', { ...base, input_identity: null, enforced_identity: null, decided_by: null, verdict: { decision: 'deny', reason: 'host_error:context_invalid' } }],
+    ['timestamp, trace, resolved_by', { ...base, timestamp: '2026-11-29T10:00:00Z', trace: { trace_id: 'ab' }, resolved_by: 'approval', verdict: { decision: 'allow', warnings: [{ reason: 'w' }], evidence: { artefact: 'a' }, result_labels: ['x'] } }],
+    ['liftable deny projection', { ...base, verdict: { decision: 'deny', approval: {} }, resolved_by: 'rejection' }],
+  ];
+  for (const [label, rec] of good) t.ok(ok(validateRecordSchema(rec)), `${label}: ${errs(validateRecordSchema(rec))}`);
+  const bad: Array<[string, object, RegExp]> = [
+    ['transform.value present', { ...base, verdict: { decision: 'transform', transform: { path: '$target', value: 'secret' } } }, /unknown member "value"/],
+    ['approval members kept', { ...base, verdict: { decision: 'deny', approval: { note: 'x' } } }, /approval/],
+    ['unknown verdict member', { ...base, verdict: { decision: 'allow', context: {} } }, /unknown member "context"/],
+    ['unknown record member', { ...base, target: {} }, /unknown member "target"/],
+    ['first_deny without on_approval', { ...base, composition: { profile: 'sequential/first_deny' } }, /on_approval/],
+    ['first_deny with a foreign knob', { ...base, composition: { profile: 'sequential/first_deny', on_approval: 'stop', on_disagreement: 'deny' } }, /first_deny/],
+    ['run_all with a knob', { ...base, composition: { profile: 'sequential/run_all', on_approval: 'stop' }, verdicts: [] }, /run_all consults no knob/],
+    ['strictest without its knob', { ...base, composition: { profile: 'parallel/strictest' }, verdicts: [] }, /on_transform_conflict/],
+    ['unanimous missing on_disagreement', { ...base, composition: { profile: 'parallel/unanimous', on_transform_conflict: 'deny' }, verdicts: [] }, /on_disagreement/],
+    ['multi-verdict profile without verdicts', { ...base, composition: { profile: 'sequential/run_all' } }, /verdicts/],
+    ['unknown profile', { ...base, composition: { profile: 'quorum' } }, /profile/],
+    ['null provider with identities', { ...base, identity_provider: null }, /input_identity/],
+    ['jcs identity shape', { ...base, input_identity: 'sha256:XYZ' }, /input_identity/],
+    ['jcs-prefixed custom provider', { ...base, identity_provider: 'jcs-custom' }, /identity_provider/],
+    ['bad mode', { ...base, mode: 'observe' }, /mode/],
+    ['missing decided_by', (() => { const r: Record<string, unknown> = { ...base }; delete r.decided_by; return r; })(), /decided_by/],
+    ['verdicts entry with payload', { ...base, composition: { profile: 'sequential/run_all' }, verdicts: [{ index: 0, decision: 'allow', message: 'x' }] }, /unknown member "message"/],
+  ];
+  for (const [label, rec, re] of bad) {
+    const r = validateRecordSchema(rec);
+    t.notOk(r.ok, label);
+    t.match(errs(r), re, label);
+  }
+});
