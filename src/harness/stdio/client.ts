@@ -10,6 +10,7 @@ import { LineSplitter } from './line-splitter.js';
 import { HOST_METHODS, RPC_ERROR, RpcFault, type HostMethod } from './protocol.js';
 import { RemoteError, RpcPeer } from './rpc-peer.js';
 import { checkHostParams, checkRunReport, checkSurface } from './validate.js';
+import { parseWire } from './wire-json.js';
 
 export interface StdioHarnessOptions {
   /** The host's command line, split without a shell. */
@@ -19,6 +20,8 @@ export interface StdioHarnessOptions {
   timeoutMs?: number;
   /** Called with each stderr line of the host. */
   onLog?: (line: string) => void;
+  /** Wire tracing: every message sent to or parsed from the host. */
+  onMessage?: (direction: 'to-host' | 'from-host', message: unknown) => void;
   /** Line cap on host output (default 16 MiB); lowered only by tests. */
   maxLineBytes?: number;
 }
@@ -136,6 +139,7 @@ class StdioHarness implements Harness {
       cwd: this.options.cwd,
       timeoutMs: this.timeoutMs,
       maxLineBytes: this.options.maxLineBytes,
+      onMessage: this.options.onMessage,
       generation: this.generation,
       onStderr: (line) => {
         if (this.log.length < MAX_LOG_LINES) this.log.push(line);
@@ -194,6 +198,7 @@ interface HostProcessOptions {
   cwd?: string;
   timeoutMs: number;
   maxLineBytes?: number;
+  onMessage?: (direction: 'to-host' | 'from-host', message: unknown) => void;
   generation: number;
   onStderr: (line: string) => void;
   handleRequest: (proc: HostProcess, method: string, params: unknown) => Promise<unknown>;
@@ -228,6 +233,7 @@ class HostProcess {
       handleRequest: (method, params) => options.handleRequest(this, method, params),
       onViolation: (problem) => this.violation(problem),
       onActivity: () => this.arm(),
+      onMessage: options.onMessage ? (m) => options.onMessage!('from-host', m) : undefined,
       maxLineBytes: options.maxLineBytes,
     });
     this.sub.stdout?.on('data', (chunk: Buffer | string) => {
@@ -296,6 +302,7 @@ class HostProcess {
 
   private write(line: string): void {
     if (this.dead) return; // answers to a host we already stopped go nowhere
+    this.options.onMessage?.('to-host', parseWire(line));
     this.sub.stdin?.write(line + '\n');
   }
 

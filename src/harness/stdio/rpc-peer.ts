@@ -33,6 +33,8 @@ export interface RpcPeerOptions {
   handleRequest: (method: string, params: unknown) => Promise<unknown>;
   /** The other side broke the protocol; `problem` says how, in one sentence. */
   onViolation: (problem: string) => void;
+  /** Every parsed incoming message, before it is classified (wire tracing). */
+  onMessage?: (message: unknown) => void;
   /** Any well-formed message arrived (used for idle deadlines). */
   onActivity?: () => void;
   maxLineBytes?: number;
@@ -130,6 +132,7 @@ export class RpcPeer {
       this.options.onViolation(`it wrote a line that is not JSON (${why}): ${excerpt(text)}`);
       return;
     }
+    this.options.onMessage?.(parsed);
     const msg = classifyMessage(parsed);
     switch (msg.kind) {
       case 'invalid':
