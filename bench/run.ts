@@ -1,0 +1,75 @@
+// `npm run bench [-- --out DIR]`: every figure measured side by side in one run, medians after warm-up.
+// Writes DIR/bench.json (default reports/) and prints a short table with the targets as ratios.
+import { mkdir, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { PACKAGE_ROOT, CTK_VERSION } from '../src/version.js';
+import { benchEmission } from './emission.js';
+import { benchIdentity, IDENTITY_SIZES } from './identity.js';
+import { benchRpcRoundTrip } from './rpc.js';
+import { benchSuite } from './suite.js';
+
+interface Target {
+  name: string;
+  holds: boolean;
+  figure: string;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { out: { type: 'string', default: path.join(PACKAGE_ROOT, 'reports') }, only: { type: 'string' } } });
+  const only = values.only?.split(',');
+  const want = (name: string) => !only || only.includes(name);
+
+  const suite = want('suite') ? await benchSuite() : undefined;
+  const emission = want('emission') ? await benchEmission(1024) : undefined;
+  const identity = want('identity') ? benchIdentity(IDENTITY_SIZES) : undefined;
+  const rpc_roundtrip_us_median = want('rpc') ? await benchRpcRoundTrip() : undefined;
+
+  const targets: Target[] = [];
+  if (suite) {
+    const ratio = suite.stdio_ms_per_vector / suite.in_process_ms_per_vector;
+    targets.push({ name: 'stdio ≤ 4× in-process per vector', holds: ratio <= 4, figure: `${ratio.toFixed(2)}×` });
+    targets.push({ name: 'in-process ≤ 5 ms per vector', holds: suite.in_process_ms_per_vector <= 5, figure: `${suite.in_process_ms_per_vector} ms` });
+  }
+  if (emission) targets.push({ name: 'hook overhead ≤ 50 µs per emission at 1 KiB', holds: emission.overhead_us_median <= 50, figure: `${emission.overhead_us_median} µs` });
+  if (identity) {
+    const at = (bytes: number) => identity.find((row) => row.bytes === bytes)!.us_median;
+    const ratio = at(1024 * 1024) / at(64 * 1024);
+    targets.push({ name: 'identity linear: 1 MiB ≤ 24× the 64 KiB figure', holds: ratio <= 24, figure: `${ratio.toFixed(1)}×` });
+  }
+
+  const result = {
+    ctk_version: CTK_VERSION,
+    measured_at: new Date().toISOString(),
+    machine: { node: process.version, platform: process.platform, arch: process.arch, cpus: os.cpus().length, cpu: os.cpus()[0]?.model ?? 'unknown', loadavg_1m: os.loadavg()[0] },
+    suite,
+    emission,
+    identity,
+    rpc_roundtrip_us_median,
+    targets,
+  };
+  await mkdir(values.out!, { recursive: true });
+  const file = path.join(values.out!, 'bench.json');
+  await writeFile(file, JSON.stringify(result, null, 2) + '\n');
+
+  const lines: string[] = [];
+  if (suite) lines.push(`suite       ${suite.vectors} vectors: ${suite.in_process_ms_per_vector} ms/vector in-process, ${suite.stdio_ms_per_vector} ms/vector over stdio (${suite.hang_vectors} wait out a scripted hang)`);
+  if (emission) lines.push(`emission    ${emission.overhead_us_median} µs hook overhead per emission at ${emission.context_bytes} B (baseline loop ${emission.baseline_us_median} µs)`);
+  if (identity) {
+    lines.push('identity    bytes      jcs-sha256  canonicalize  json-canonicalize  noble-sha256  node-crypto  (µs, medians)');
+    for (const row of identity) {
+      lines.push(`            ${String(row.bytes).padEnd(10)} ${String(row.us_median).padStart(10)}  ${String(row.canonicalize_us_median).padStart(12)}  ${String(row.json_canonicalize_us_median).padStart(17)}  ${String(row.noble_sha256_us_median).padStart(12)}  ${String(row.node_crypto_sha256_us_median).padStart(11)}`);
+    }
+  }
+  if (rpc_roundtrip_us_median !== undefined) lines.push(`rpc         ${rpc_roundtrip_us_median} µs per intercept round trip over stdio (1 KiB context)`);
+  lines.push('targets');
+  for (const t of targets) lines.push(`  ${t.holds ? 'met   ' : 'MISSED'} ${t.name}: ${t.figure}`);
+  lines.push(`written: ${path.relative(process.cwd(), file) || file}`);
+  process.stdout.write(lines.join('\n') + '\n');
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,49 @@
+// Timing helpers for the benchmarks: warm up, repeat, report medians. Never used by tests.
+import { performance } from 'node:perf_hooks';
+
+export interface SampleOptions {
+  /** Untimed calls before sampling (JIT, caches). */
+  warmup: number;
+  /** Timed samples; the median is reported. */
+  samples: number;
+  /** Calls per sample, for operations too quick to time one at a time. */
+  batch?: number;
+}
+
+export function median(values: readonly number[]): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** Median microseconds per call of a synchronous function. */
+export function sampleSync(fn: () => unknown, options: SampleOptions): number {
+  const batch = options.batch ?? 1;
+  for (let i = 0; i < options.warmup; i++) fn();
+  const samples: number[] = [];
+  for (let s = 0; s < options.samples; s++) {
+    const start = performance.now();
+    for (let i = 0; i < batch; i++) fn();
+    samples.push(((performance.now() - start) * 1000) / batch);
+  }
+  return median(samples);
+}
+
+/** Median microseconds per call of an asynchronous function. */
+export async function sampleAsync(fn: () => Promise<unknown>, options: SampleOptions): Promise<number> {
+  const batch = options.batch ?? 1;
+  for (let i = 0; i < options.warmup; i++) await fn();
+  const samples: number[] = [];
+  for (let s = 0; s < options.samples; s++) {
+    const start = performance.now();
+    for (let i = 0; i < batch; i++) await fn();
+    samples.push(((performance.now() - start) * 1000) / batch);
+  }
+  return median(samples);
+}
+
+export function round(value: number, digits = 2): number {
+  const f = 10 ** digits;
+  return Math.round(value * f) / f;
+}
