@@ -1,12 +1,14 @@
 // `verify-report REPORT --vectors DIR`: exit 0 only when every vector still hashes to what the report
 // says and the suite digest matches; exit 1 naming each vector that changed, appeared or vanished;
-// exit 2 for a missing or malformed report or vector path.
+// exit 2 for a missing or malformed report or vector path. With --compare, a second report (a fresh
+// run) must also agree with it: the CI check that a committed report is current.
 import type { Command } from 'commander';
 import { CliError, EXIT } from './exit.js';
 import { readReportFile, ReportFileError } from '../report/read.js';
 import { fingerprintVectors, VectorDirError } from '../report/vector-source.js';
 import { verifyReportAgainst, type VerifyOutcome } from '../report/verify.js';
 import type { ConformanceReport } from '../report/model.js';
+import { compareReports } from '../report/compare.js';
 
 export function register(program: Command): void {
   program
@@ -14,9 +16,19 @@ export function register(program: Command): void {
     .description('check that a vector directory still holds exactly the vectors a report ran (by digest)')
     .argument('<report>', 'a report.json written by `run`')
     .requiredOption('--vectors <dir...>', 'the vector directory (or files) the report was run against')
+    .option('--compare <report>', 'also require this report (e.g. a fresh run) to agree on CTK, spec, surface, suite and every vector status')
     .option('--json', 'print the outcome as JSON')
-    .action(async (reportFile: string, opts: { vectors: string[]; json?: boolean }) => {
+    .action(async (reportFile: string, opts: { vectors: string[]; compare?: string; json?: boolean }) => {
       const outcome = await verifyReportFile(reportFile, opts.vectors);
+      if (opts.compare !== undefined) {
+        const diffs = compareReports(outcome.report, await loadReportOrThrow(opts.compare));
+        for (const d of diffs) outcome.lines.splice(outcome.lines.length - 1, 0, `differs from ${opts.compare}: ${d}`);
+        if (diffs.length > 0) {
+          outcome.ok = false;
+          outcome.lines[outcome.lines.length - 1] = `FAIL: ${outcome.lines.at(-1)!.replace(/^(OK|FAIL): /, '')}; ${diffs.length} difference${diffs.length === 1 ? '' : 's'} from ${opts.compare}`;
+        }
+        Object.assign(outcome, { compare: { report: opts.compare, differences: diffs } });
+      }
       if (opts.json) {
         const { lines: _lines, report: _report, ...data } = outcome;
         process.stdout.write(JSON.stringify(data, null, 2) + '\n');
