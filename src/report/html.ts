@@ -27,6 +27,8 @@ details{border:1px solid var(--line);border-radius:6px;padding:6px 10px;margin:6
 `;
 
 const JS = `
+function reveal(){var id=location.hash.slice(1);var e=id&&document.getElementById(id);if(!e)return;for(var d=e.closest('details');d;d=d.parentElement&&d.parentElement.closest('details'))d.open=true;e.scrollIntoView()}
+window.addEventListener('hashchange',reveal);reveal();
 document.getElementById('toggle-all')?.addEventListener('click',function(){var d=document.querySelectorAll('#failures details');var open=!Array.prototype.every.call(d,function(x){return x.open});d.forEach(function(x){x.open=open})});
 `;
 
