@@ -7,7 +7,6 @@ import { serveHarnessOverStdio } from '../harness/stdio/server.js';
 
 interface ReferenceHostFlags {
   stdio?: boolean;
-  mutant?: string;
 }
 
 export function register(program: Command): void {
@@ -15,14 +14,13 @@ export function register(program: Command): void {
     .command('reference-host')
     .description('Serve the built-in reference host over the stdio harness protocol (JSON-RPC on stdin/stdout, log on stderr)')
     .option('--stdio', 'speak the agent-hooks-ctk/1 protocol on stdin/stdout (the only transport)')
-    .option('--mutant <id>', 'serve a deliberately broken variant (selftest mutation id)')
     .action(async (flags: ReferenceHostFlags) => {
       if (!flags.stdio) {
         throw new CliError(EXIT.badInput, 'reference-host needs --stdio: it serves the reference host over the stdio harness protocol (see HARNESS.md "The stdio protocol").');
       }
       // stdout carries the protocol only: anything the host prints goes to the log (stderr).
       console.log = console.info = console.debug = (...args: unknown[]) => console.error(...args);
-      const harness = createReferenceHarness(flags.mutant === undefined ? {} : { mutant: flags.mutant });
+      const harness = createReferenceHarness();
       await serveHarnessOverStdio(harness, process.stdin, process.stdout);
     });
 }
