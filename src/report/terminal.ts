@@ -13,7 +13,7 @@ export interface TerminalOptions {
 /** Colour is on only for a TTY, unless NO_COLOR is set (any value); FORCE_COLOR forces it on. */
 export function colorEnabled(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = process.env): boolean {
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
-  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false') return true;
+  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '' && env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false') return true;
   return stream.isTTY === true && env.TERM !== 'dumb';
 }
 
