@@ -85,7 +85,7 @@ t.test('refusals: failures, foreign skips, nothing ran, inconsistent reports', a
 
   const filtered = passingReport();
   filtered.suite.selection = { parts: ['approval_seam'], loaded: 12 };
-  t.match(claimRefusals(filtered).join('\n'), /the run was filtered \(--part approval_seam\): 3 of 12 loaded vectors ran/);
+  t.match(claimRefusals(filtered).join('\n'), /the run was narrowed: --part approval_seam \(3 of 12 loaded vectors ran\)/);
   filtered.suite.selection = { loaded: 3 };
   t.same(claimRefusals(filtered), [], 'a selection that kept everything is no obstacle');
 

@@ -6,7 +6,7 @@
 import type { HostSurface } from '../harness/contract.js';
 import type { ConformanceReport, VectorResult } from './model.js';
 import { suiteDigest } from './digest.js';
-import { groupByPart, partName, profilesText, providerText, specVersion, tally } from './format.js';
+import { groupByPart, partName, profilesText, providerText, selectionText, specVersion, tally } from './format.js';
 import { mdCode, mdText, renderPartTable } from './markdown.js';
 
 /** The runner's skip reasons for an undeclared capability/profile/knob/provider/mode start with this. */
@@ -99,11 +99,8 @@ export function claimRefusals(report: ConformanceReport): string[] {
         badSkips.map((r) => `${r.id} (${r.reason ?? 'no reason given'})`).join('; '),
     );
   }
-  const sel = report.suite.selection;
-  if (sel && (sel.grep !== undefined || (sel.parts?.length ?? 0) > 0 || sel.loaded > report.results.length)) {
-    const how = [sel.grep !== undefined ? `--grep ${sel.grep}` : '', sel.parts?.length ? `--part ${sel.parts.join(' ')}` : ''].filter(Boolean).join(' ');
-    reasons.push(`the run was filtered${how ? ` (${how})` : ''}: ${report.results.length} of ${sel.loaded} loaded vectors ran; a claim covers the whole suite`);
-  }
+  const selection = selectionText(report);
+  if (selection) reasons.push(`the run was narrowed: ${selection}; a claim covers the whole suite`);
   if (t.applicable === 0) reasons.push('nothing ran: no vector applies to the declared surface, so there is nothing to claim');
   const s = report.summary;
   if (s.total !== t.total || s.passed !== t.passed || s.failed !== t.failed || s.skipped !== t.skipped) {

@@ -64,6 +64,15 @@ export function tally(results: readonly VectorResult[]): Tally {
   return { total: results.length, passed, failed, skipped, applicable: passed + failed };
 }
 
+/** "--part a b (12 of 160 loaded vectors ran)" when filters narrowed the run, else undefined. */
+export function selectionText(report: ConformanceReport): string | undefined {
+  const sel = report.suite.selection;
+  if (!sel) return undefined;
+  const how = [sel.grep !== undefined ? `--grep ${sel.grep}` : '', sel.parts?.length ? `--part ${sel.parts.join(' ')}` : ''].filter(Boolean).join(' ');
+  if (!how && sel.loaded <= report.results.length) return undefined;
+  return `${how || 'filtered'} (${report.results.length} of ${sel.loaded} loaded vectors ran)`;
+}
+
 /** "agent-hooks/0.1" → "0.1" (the text after the last slash; the whole string when there is none). */
 export function specVersion(spec: string): string {
   const i = spec.lastIndexOf('/');

@@ -2,7 +2,7 @@
 // The declared surface on top, then a per-part matrix readable at a glance, then every failure
 // in an expandable <details>, then skips and the digest of every vector. All text is HTML-escaped.
 import type { ConformanceReport, VectorResult } from './model.js';
-import { formatValue, groupByPart, partName, surfaceSummary, tally, visibleControls } from './format.js';
+import { formatValue, groupByPart, partName, selectionText, surfaceSummary, tally, visibleControls } from './format.js';
 import { verdictLine } from './markdown.js';
 
 export function htmlEscape(text: string): string {
@@ -48,6 +48,8 @@ export function renderHtml(report: ConformanceReport): string {
   out.push(row('CTK', `${e(report.ctk.name)} ${e(report.ctk.version)}`));
   out.push(row('Spec', e(report.spec)));
   out.push(row('Suite digest', `<code>${e(report.suite.digest)}</code> (${report.suite.vectors} vectors)`));
+  const selection = selectionText(report);
+  if (selection) out.push(row('Selection', e(selection)));
   if (env) {
     out.push(row('Date', e(env.finished_at || env.started_at)));
     out.push(row('Environment', `Node ${e(env.node)}, ${e(env.platform)}/${e(env.arch)}, harness ${e(env.harness)}`));

@@ -1,7 +1,7 @@
 // report.md: a human-readable report for a pull request or a claim (§13.1: per declared part, which
 // vectors ran and whether they passed), then every failure in full, then every skip with its reason.
 import type { ConformanceReport, Failure, VectorResult } from './model.js';
-import { formatValue, groupByPart, oneLine, partName, surfaceSummary, tally, visibleControls } from './format.js';
+import { formatValue, groupByPart, oneLine, partName, selectionText, surfaceSummary, tally, visibleControls } from './format.js';
 
 /** Escapes text for a Markdown table cell or a line of prose (no raw HTML, no table breaks). */
 export function mdText(text: string): string {
@@ -48,6 +48,8 @@ export function renderMarkdown(report: ConformanceReport): string {
   out.push(`| Spec | ${mdText(report.spec)} |`);
   out.push(`| Suite digest | ${mdCode(report.suite.digest)} (${report.suite.vectors} vectors) |`);
   if (report.suite.sources?.length) out.push(`| Vector sources | ${report.suite.sources.map(mdCode).join(', ')} |`);
+  const selection = selectionText(report);
+  if (selection) out.push(`| Selection | ${mdText(selection)} |`);
   if (env) {
     out.push(`| Date | ${mdText(env.finished_at || env.started_at)} |`);
     out.push(`| Environment | Node ${mdText(env.node)}, ${mdText(env.platform)}/${mdText(env.arch)}, harness ${mdText(env.harness)} |`);

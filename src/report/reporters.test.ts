@@ -30,6 +30,10 @@ t.test('markdown: header, surface, part table, every failure, skips', async (t) 
   t.match(md, /\| Suite digest \| `sha256:[0-9a-f]{64}` \(5 vectors\) \|/);
   t.match(md, /\| Date \| 2026-11-29T10:00:01\.000Z \|/);
   t.match(md, /## Declared surface/);
+  t.notMatch(md, /\| Selection \|/, 'an unfiltered run shows no selection');
+  const narrowed = mixedReport();
+  narrowed.suite.selection = { grep: 'CTK-00', loaded: 9 };
+  t.match(renderMarkdown(narrowed), /\| Selection \| --grep CTK-00 \(5 of 9 loaded vectors ran\) \|/);
   t.match(md, /sequential\/first\\_deny \(on\\_approval: stop, resume\)/);
   t.match(md, /\| Part \| Passed \| Failed \| Skipped \|/);
   t.match(md, /\| core \| 2 \| 0 \| 0 \|/);
@@ -107,6 +111,7 @@ t.test('tap: TAP 14, plan, counts equal the vectors, YAML diagnostics, skips', a
   t.equal(diag.part, 'approval_seam');
   t.equal(diag.failures.length, 2);
   t.equal(diag.failures[0]!.expected, '{"a":1}');
+  t.same([(f.diag as { wanted: string }).wanted, (f.diag as { found: string }).found], ['{"a":1}', '[1,"x"]'], 'wanted/found for diffing reporters');
   t.equal(diag.failures[1]!.check, 'invariant.sequence');
   t.match(diag.message, /"quote" #hash/);
   t.equal(res.skips[0]!.skip, 'host does not declare profile parallel/unanimous');

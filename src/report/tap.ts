@@ -21,6 +21,7 @@ function renderPoint(r: VectorResult, n: number): string[] {
   const description = tapEscape(vectorName(r));
   if (r.status === 'pass') return [`ok ${n} - ${description}`];
   if (r.status === 'skip') return [`ok ${n} - ${description} # SKIP ${tapEscape(r.reason ?? 'skipped')}`];
+  const first = r.failures[0];
   const diagnostic = {
     message: r.reason ?? r.failures[0]?.message ?? 'failed',
     severity: 'fail',
@@ -28,6 +29,8 @@ function renderPoint(r: VectorResult, n: number): string[] {
     clause: r.spec_clause,
     ...(r.file ? { file: r.file } : {}),
     digest: r.digest,
+    // node-tap reporters diff wanted/found: the first failed check's values.
+    ...(first && (first.expected !== undefined || first.got !== undefined) ? { wanted: formatValue(first.expected), found: formatValue(first.got) } : {}),
     failures: r.failures.map((f) => ({
       check: f.check,
       clause: f.clause,
