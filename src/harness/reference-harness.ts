@@ -16,11 +16,6 @@ export interface ReferenceHarnessOptions {
    * Undefined: the correct host.
    */
   parts?: HostPartsOverride;
-  /**
-   * Legacy mutation id. The reference host does not resolve ids itself (the selftest maps ids to `parts`);
-   * passing one without `parts` is an error rather than a silently correct host.
-   */
-  mutant?: string;
 }
 
 /** §10.1 host-defined provider the CTK uses for provider faults: compute throws on every call. */
@@ -52,9 +47,6 @@ export function referenceSurface(): HostSurface {
 }
 
 export function createReferenceHarness(options: ReferenceHarnessOptions = {}): Harness {
-  if (options.mutant !== undefined && options.parts === undefined) {
-    throw new Error(`reference harness: mutant ${JSON.stringify(options.mutant)} has no parts override; the selftest must pass options.parts (HostPartsOverride)`);
-  }
   let current: RunSetup | null = null;
   const hangTimers = new Set<NodeJS.Timeout>();
 

@@ -115,7 +115,8 @@ export function createAgentLoop(options: AgentLoopOptions): AgentLoop {
       }
     }
     // §3.1 / §6.1a: agent_shutdown follows everything, always.
-    await emit('agent_shutdown', { summary: { reason: parts.shutdownReason({ blocked, error: error !== undefined }) } });
+    const state = { startupDenied: !startup.proceed, blocked, error: error !== undefined };
+    if (parts.shouldEmitShutdown(state)) await emit('agent_shutdown', { summary: { reason: parts.shutdownReason(state) } });
     if (error !== undefined) {
       result.outcome = 'error';
       result.error = error;

@@ -70,6 +70,8 @@ export interface HostParts {
   assembleStream: typeof assembleStream;
   /** §6.1a: summary.reason for agent_shutdown. */
   shutdownReason(state: { blocked: boolean; error: boolean }): 'completed' | 'error';
+  /** §3.1 / §6.1a: agent_shutdown closes every session, including one whose startup was denied. */
+  shouldEmitShutdown(state: { startupDenied: boolean; blocked: boolean; error: boolean }): boolean;
 }
 
 /** Tool message content: the spec's message shape takes a string or an object (§4.2). */
@@ -118,6 +120,7 @@ export const DEFAULT_PARTS: Readonly<HostParts> = Object.freeze({
   blockedToolMessage,
   assembleStream,
   shutdownReason: (state: { blocked: boolean; error: boolean }) => (state.blocked || state.error ? 'error' : 'completed'),
+  shouldEmitShutdown: () => true,
 });
 
 /** A partial override map, as accepted by createEmitter / createAgentLoop / createReferenceHarness. */
