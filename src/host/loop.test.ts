@@ -337,3 +337,12 @@ t.test('a tool that throws yields an error result that is still bracketed by pos
   const post = seen.find((c) => c.interception_point === 'post_tool_call')!;
   t.equal((post.tool_result as { is_error: boolean }).is_error, true);
 });
+
+t.test('§12.1: a model layer reporting finish_reason stream_incomplete gets the streaming_unsupported self-deny', async (t) => {
+  const s = setup([], [{ content: 'half', tool_calls: [], finish_reason: STREAM_INCOMPLETE }]);
+  const r = await s.loop.run([{ content: 'hi', role: 'user' }]);
+  const rec = s.emitter.records().find((x) => x.interception_point === 'post_model_call')!;
+  t.equal(rec.verdict.reason, HOST_ERROR.streaming_unsupported);
+  t.equal(r.outcome, 'blocked');
+  t.notOk(s.points().includes('output'));
+});

@@ -161,9 +161,11 @@ export function createAgentLoop(options: AgentLoopOptions): AgentLoop {
           finish_reason: raw?.finish_reason ?? (raw?.tool_calls?.length ? 'tool_calls' : 'stop'),
         };
       }
+      // A model layer that reports an unassembled stream gets the same §12.1 treatment.
+      if (response.finish_reason === STREAM_INCOMPLETE) selfDeny = HOST_ERROR.streaming_unsupported;
       const post = await emit('post_model_call', { model: { id: modelId }, response }, consumed, selfDeny);
-      // §6.1: a denied response is discarded; the turn cannot go on without it.
-      if (selfDeny !== undefined || response.finish_reason === STREAM_INCOMPLETE || !parts.incorporateModelResponse(post)) return { status: 'blocked' };
+      // §6.1: a denied response is discarded; §12.1: a partial one is never incorporated (not even in evaluate_only).
+      if (selfDeny !== undefined || !parts.incorporateModelResponse(post)) return { status: 'blocked' };
       const acted = post.target as JsonObject; // the response as it stands after the emission
       const responseLabels = mergeLabels(pre.labels, post.labels);
       const toolCalls = (Array.isArray(acted.tool_calls) ? acted.tool_calls : []) as Array<{ id: string; name: string; args: JsonObject }>;
