@@ -1,0 +1,322 @@
+// The selftest's broken hosts: each mutant is the reference host with exactly one obligation-bearing step
+// (a HostParts entry, src/host/parts.ts) replaced by a version that violates exactly one MUST of the spec.
+// A few obligations live outside the parts table (the loop's unconditional shutdown, knob defaults); those
+// mutants wrap the reference harness so that the HOST misbehaves — never the CTK.
+import { HOST_ERROR, isPlainObject, type InterceptionRecord, type JsonObject, type Verdict } from '../../core/index.js';
+import { DEFAULT_PARTS, type HostParts, type HostPartsOverride } from '../../host/parts.js';
+import type { ComposeEnv, ComposeResult } from '../../host/profiles.js';
+import type { Slot } from '../../host/dispatch.js';
+import { createReferenceHarness } from '../../harness/reference-harness.js';
+import type { Harness, RunReport, RunSetup, ScriptedInterceptor } from '../../harness/contract.js';
+
+export interface Mutant {
+  /** kebab-case, unique. */
+  id: string;
+  /** What the broken host does, in one line. */
+  description: string;
+  /** The clause whose MUST it violates. */
+  clause: string;
+  /** A fresh broken host. */
+  harness(): Harness;
+}
+
+const D: HostParts = DEFAULT_PARTS;
+
+function parts(id: string, clause: string, description: string, override: HostPartsOverride): Mutant {
+  return { id, clause, description, harness: () => createReferenceHarness({ parts: override }) };
+}
+
+/** A mutant that alters the run setup the host is configured with (host configuration defaults). */
+function configured(id: string, clause: string, description: string, alter: (s: RunSetup) => RunSetup): Mutant {
+  return {
+    id,
+    clause,
+    description,
+    harness: () => {
+      const inner = createReferenceHarness();
+      return { ...inner, setup: (s: RunSetup) => inner.setup(alter(s)) };
+    },
+  };
+}
+
+const compose = (
+  f: (env: ComposeEnv, next: (env: ComposeEnv) => Promise<ComposeResult>) => Promise<ComposeResult>,
+): HostPartsOverride => ({
+  composeSequential: (env) => f(env, D.composeSequential),
+  composeParallel: (env) => f(env, D.composeParallel),
+});
+
+const recordEdit = (edit: (r: InterceptionRecord) => InterceptionRecord): HostPartsOverride => ({
+  buildRecord: (input, project) => edit(D.buildRecord(input, project)),
+});
+
+/** §6.1a mutant: after a denied agent_startup the host never emits agent_shutdown. */
+function noShutdownAfterStartupDeny(): Mutant {
+  return {
+    id: 'no-shutdown-after-startup-deny',
+    clause: '6.1a',
+    description: 'after a denied agent_startup the session ends without emitting agent_shutdown',
+    harness: () => {
+      let startupDenied = false;
+      const inner = createReferenceHarness({
+        parts: {
+          sessionMayProceed: (startup) => {
+            startupDenied = !startup.proceed;
+            return D.sessionMayProceed(startup);
+          },
+        },
+      });
+      const silenceShutdown = (s: ScriptedInterceptor): ScriptedInterceptor => ({
+        index: s.index,
+        name: s.name,
+        decide: (ctx: JsonObject) =>
+          ctx.interception_point === 'agent_shutdown' && startupDenied ? Promise.resolve({ kind: 'return', value: { decision: 'allow' } }) : s.decide(ctx),
+      });
+      return {
+        ...inner,
+        setup: (s: RunSetup) => {
+          startupDenied = false;
+          return inner.setup({ ...s, interceptors: s.interceptors.map(silenceShutdown) });
+        },
+        run: async (): Promise<RunReport> => {
+          const report = await inner.run();
+          if (!startupDenied) return report;
+          const keep = report.records.map((r) => (r as JsonObject).interception_point !== 'agent_shutdown');
+          return {
+            ...report,
+            records: report.records.filter((_, i) => keep[i]) as RunReport['records'],
+            identities: report.identities.filter((_, i) => keep[i]),
+          };
+        },
+      };
+    },
+  };
+}
+
+/** §12.2 mutant: the sequence counter is bumped after the current tick, so concurrent emissions share numbers. */
+function lazySequence(counter: { next: number }): number {
+  const s = counter.next;
+  queueMicrotask(() => {
+    counter.next = Math.max(counter.next, s + 1);
+  });
+  return s;
+}
+
+/** §7.5 mutant: "parallel" interceptors are run one after another on a context that folds each transform. */
+function parallelWithoutSnapshot(env: ComposeEnv): Promise<ComposeResult> {
+  let ctx = env.context;
+  let chain: Promise<unknown> = Promise.resolve();
+  const invoke = (index: number): Promise<Slot> => {
+    const p = chain.then(async () => {
+      const slot = await env.invoke(index, ctx);
+      if (slot.verdict.decision === 'transform') {
+        const r = env.applyTransform(ctx, slot.verdict.transform!);
+        if (r.ok) ctx = r.context;
+      }
+      return slot;
+    });
+    chain = p;
+    return p;
+  };
+  return D.composeParallel({ ...env, invoke: (i) => invoke(i) });
+}
+
+/** §7.5 mutant: with several transforms the host applies the last one instead of reporting a conflict. */
+async function conflictIgnored(env: ComposeEnv): Promise<ComposeResult> {
+  const r = await D.composeParallel(env);
+  if (r.winner.reason !== HOST_ERROR.transform_conflict) return r;
+  const last = [...r.slots].reverse().find((s) => s.verdict.decision === 'transform');
+  if (!last) return r;
+  const applied = env.applyTransform(env.context, last.verdict.transform!);
+  if (!applied.ok) return r;
+  const { resolvedBy: _dropped, ...rest } = r;
+  return { ...rest, winner: last.verdict, decidedBy: last.index, context: env.mode === 'enforce' ? applied.context : env.context };
+}
+
+function byteCut(message: string): string {
+  const bytes = Buffer.from(message, 'utf8');
+  if (bytes.length <= 256) return message;
+  return bytes.subarray(0, 253).toString('utf8') + '…';
+}
+
+function gateWith(f: (value: unknown) => unknown): HostPartsOverride {
+  return { gateVerdict: (value) => D.gateVerdict(f(value)) };
+}
+
+const withoutMember = (value: unknown, member: string, when: (v: JsonObject) => boolean): unknown => {
+  if (!isPlainObject(value) || !when(value)) return value;
+  const copy: JsonObject = { ...value };
+  delete copy[member];
+  return copy;
+};
+
+/** Every mutant, incident classes from the announcement first. */
+export const MUTANTS: readonly Mutant[] = [
+  // --- the announcement's incident classes ---
+  parts('guard-throws-action-runs', '6.3', 'an interceptor that raises is treated as allow: the guarded action runs anyway', {
+    mapInterceptorFailure: (f) => (f.kind === 'raise' ? { decision: 'allow' } : D.mapInterceptorFailure(f)),
+  }),
+  parts('path-emits-no-hook', '3.1', 'the tool path never emits post_tool_call (a path with no hook)', { shouldEmitPost: () => false }),
+  parts('records-bind-nothing-null', '10.3', 'records carry null identities under a declared jcs-sha256 provider', recordEdit((r) => ({ ...r, input_identity: null, enforced_identity: null }))),
+  parts('records-bind-nothing-constant', '10.3', 'records carry one constant identity whatever the content', recordEdit((r) => ({ ...r, input_identity: 'sha256:' + '0'.repeat(64), enforced_identity: 'sha256:' + '0'.repeat(64) }))),
+  // --- enforcement ---
+  parts('transform-ignored', '6', 'a transform verdict is accepted but the action uses the original target', {
+    applyTransform: (ctx, t) => {
+      const r = D.applyTransform(ctx, t);
+      return r.ok ? { ok: true, context: ctx } : r;
+    },
+  }),
+  parts('post-tool-deny-incorporated', '6.1', 'a denied tool result still enters the messages', { incorporateToolResult: (post) => (typeof post.target === 'string' || isPlainObject(post.target) ? post.target : { value: post.target }) }),
+  parts('post-model-deny-incorporated', '6.1', 'a denied model response is still acted on', { incorporateModelResponse: () => true }),
+  parts('tool-runs-after-deny', '6', 'the tool is dispatched even when pre_tool_call denies', { shouldInvokeTool: () => true }),
+  parts('post-after-blocked-pre', '6.2', 'post_tool_call is emitted after a blocked pre_tool_call', { shouldEmitPost: () => true }),
+  parts('startup-deny-ignored', '6.1a', 'the session processes input after a denied agent_startup', { sessionMayProceed: () => true }),
+  noShutdownAfterStartupDeny(),
+  parts('shutdown-reason-completed-after-block', '6.1a', 'agent_shutdown reports summary.reason completed after a blocked session', { shutdownReason: () => 'completed' }),
+  parts('deny-proceeds-in-enforce', '6', 'a combined deny at input/output/model points does not stop the action', { shouldProceed: () => true }),
+  // --- evaluate_only ---
+  parts('evaluate-only-applies-transform', '8', 'evaluate_only folds transforms into the context later interceptors see', compose((env, next) => next({ ...env, mode: 'enforce' }))),
+  parts('evaluate-only-consults-seam', '8', 'evaluate_only offers liftable denies to the resolver', { mayConsultSeam: (point, _mode, has) => has && point !== 'agent_shutdown' }),
+  // --- dispatch and failures ---
+  parts('copy-isolation-missing', '7', 'interceptors receive the host\'s own context object', { copyForInterceptor: (ctx) => ctx }),
+  parts('timeout-not-enforced', '6.3', 'an interceptor that times out is treated as allow', {
+    mapInterceptorFailure: (f) => (f.kind === 'timeout' ? { decision: 'allow' } : D.mapInterceptorFailure(f)),
+  }),
+  parts('invalid-verdict-allowed', '6.3', 'a verdict failing the §5 gate is treated as allow', {
+    mapInterceptorFailure: (f) => (f.kind === 'gate' ? { decision: 'allow' } : D.mapInterceptorFailure(f)),
+  }),
+  parts('no-interceptor-not-enforced', '7', 'enforce mode with zero interceptors proceeds as allow', { zeroInterceptorVerdict: () => ({ decision: 'allow' }) }),
+  parts('context-invalid-dispatched', '6.3', 'an over-deep context is dispatched instead of failing closed', {
+    validateContext: () => ({ ok: true }),
+  }),
+  // --- §5 gate ---
+  parts('gate-accepts-host-error-reason', '5', 'an interceptor reason starting with host_error: is accepted', gateWith((v) => withoutMember(v, 'reason', (o) => typeof o.reason === 'string' && o.reason.startsWith('host_error:')))),
+  parts('gate-ignores-evidence-cap', '5.3', 'evidence over 10240 canonical bytes is accepted', {
+    gateVerdict: (value) => {
+      const r = D.gateVerdict(withoutMember(value, 'evidence', (o) => isPlainObject(o.evidence)));
+      return r.ok && isPlainObject(value) && isPlainObject(value.evidence) ? { ok: true, verdict: { ...r.verdict, evidence: value.evidence } as Verdict } : r;
+    },
+  }),
+  parts('gate-accepts-approval-on-permit', '5', 'an approval block on allow/transform is silently dropped instead of rejected', gateWith((v) => withoutMember(v, 'approval', (o) => o.decision !== 'deny'))),
+  parts('gate-non-object-is-allow', '5', 'a verdict that is not a JSON object is read as allow', gateWith((v) => (isPlainObject(v) ? v : { decision: 'allow' }))),
+  parts('gate-accepts-bad-warnings', '5', 'warnings that are not an array of objects are dropped instead of rejected', gateWith((v) => withoutMember(v, 'warnings', (o) => !Array.isArray(o.warnings) || o.warnings.some((w) => !isPlainObject(w))))),
+  // --- aggregation (§7.3) ---
+  parts('wrong-severity-order', '5.1', 'a liftable deny outranks a plain deny', {
+    severity: (v) => (v.decision === 'deny' ? (v.approval === undefined ? 2 : 3) : D.severity(v)),
+  }),
+  parts('block-tie-highest-index', '7.3', 'ties between block verdicts go to the highest registration index', {
+    selectWinner: (vs, sevArg) => {
+      const sev = sevArg ?? D.severity;
+      let best = D.selectWinner(vs, sev);
+      for (let i = 0; i < vs.length; i++) if (best >= 0 && vs[i]!.decision === 'deny' && sev(vs[i]!) === sev(vs[best]!)) best = i;
+      return best;
+    },
+  }),
+  parts('warnings-not-deduplicated', '7.3', 'warnings are concatenated without removing (reason, message) duplicates', { unionWarnings: (vs) => vs.flatMap((v) => v.warnings ?? []) }),
+  parts('labels-kept-on-deny', '5.4', 'result_labels are persisted for an action that did not proceed', { keepLabels: () => true }),
+  parts('labels-not-persisted', '5.4', 'result_labels are never persisted', { unionLabels: () => [] }),
+  // --- transforms (§5.2) ---
+  parts('policy-target-rejected', '5.2', 'the deprecated $policy_target root is rejected', {
+    applyTransform: (ctx, t) =>
+      typeof t.path === 'string' && t.path.startsWith('$policy_target') ? { ok: false, reason: HOST_ERROR.transform_target_forbidden, detail: 'mutant' } : D.applyTransform(ctx, t),
+  }),
+  parts('bad-path-is-noop', '5.2', 'a transform path that does not resolve is ignored instead of failing closed', {
+    applyTransform: (ctx, t) => {
+      const r = D.applyTransform(ctx, t);
+      return !r.ok && r.reason === HOST_ERROR.transform_invalid ? { ok: true, context: ctx } : r;
+    },
+  }),
+  // --- profiles (§7.4, §7.5) ---
+  parts('run-all-short-circuits', '7.4', 'sequential/run_all stops at the first deny like first_deny', compose((env, next) =>
+    next(env.composition.profile === 'sequential/run_all' ? { ...env, composition: { profile: 'sequential/first_deny', on_approval: 'stop' } } : env),
+  )),
+  parts('first-deny-runs-all', '7.4', 'sequential/first_deny keeps invoking interceptors after a deny', compose((env, next) =>
+    next(env.composition.profile === 'sequential/first_deny' ? { ...env, composition: { profile: 'sequential/run_all' } } : env),
+  )),
+  parts('resume-treated-as-stop', '7.4', 'on_approval resume ends the fold after an approval like stop', compose((env, next) =>
+    next(env.composition.on_approval === 'resume' ? { ...env, composition: { ...env.composition, on_approval: 'stop' } } : env),
+  )),
+  parts('fold-truncated-wrong', '10.3', 'fold_truncated is always recorded false', compose(async (env, next) => ({ ...(await next(env)), truncated: false }))),
+  parts('wrong-decided-by', '10.3', 'a pure-allow combination records decided_by 0 instead of null', compose(async (env, next) => {
+    const r = await next(env);
+    return r.decidedBy === null ? { ...r, decidedBy: 0 } : r;
+  })),
+  parts('parallel-without-snapshot', '7.5', 'parallel interceptors observe each other\'s transforms', { composeParallel: parallelWithoutSnapshot }),
+  parts('transform-conflict-ignored', '7.5', 'two parallel transforms do not conflict: the last one is applied', { composeParallel: conflictIgnored }),
+  parts('unanimous-as-strictest', '7.5', 'parallel/unanimous aggregates like strictest (a transform is not a disagreement)', {
+    composeParallel: (env) =>
+      D.composeParallel(env.composition.profile === 'parallel/unanimous' ? { ...env, composition: { profile: 'parallel/strictest', on_transform_conflict: env.composition.on_transform_conflict ?? 'deny' } } : env),
+  }),
+  // --- approval seam (§9) ---
+  parts('echo-rule-unchecked', '9', 'a resolution with a different context_identity is accepted', {
+    validateResolution: (res, req) => D.validateResolution(isPlainObject(res) ? { ...res, context_identity: req.context_identity } : res, req),
+  }),
+  parts('resolver-consulted-at-shutdown', '6.1a', 'a liftable deny at agent_shutdown is offered to the resolver', { mayConsultSeam: (_p, mode, has) => has && mode === 'enforce' }),
+  parts('unresolved-lifts', '9', 'an unresolved resolution is treated as approve/allow', {
+    validateResolution: (res, req) =>
+      isPlainObject(res) && res.outcome === 'unresolved' && res.context_identity === req.context_identity && res.verdict === undefined
+        ? { ok: true, outcome: 'approve', verdict: { decision: 'allow' } }
+        : D.validateResolution(res, req),
+  }),
+  parts('resolver-failure-lifts', '9', 'a resolver that raises or times out lifts the deny', {
+    consultSeam: async (deny, ctx, deps) => {
+      const r = await D.consultSeam(deny, ctx, deps);
+      return !r.lifted && r.verdict.reason === HOST_ERROR.approval_resolver_failed ? { lifted: true, verdict: { decision: 'allow' }, resolutionVerdict: { decision: 'allow' } } : r;
+    },
+  }),
+  parts('validation-order-swapped', '9', 'resolution shape is checked before the echo rule', {
+    validateResolution: (res, req) => {
+      const bad = isPlainObject(res) && !['approve', 'reject', 'unresolved'].includes(res.outcome as string);
+      return bad ? { ok: false, reason: HOST_ERROR.approval_resolver_failed, detail: 'mutant' } : D.validateResolution(res, req);
+    },
+  }),
+  parts('approve-with-deny-accepted', '9', 'approve carrying a deny verdict is taken as a rejection instead of verdict_invalid', {
+    validateResolution: (res, req) => {
+      const r = D.validateResolution(res, req);
+      return !r.ok && r.reason === HOST_ERROR.verdict_invalid && isPlainObject(res) && isPlainObject(res.verdict) && res.verdict.decision === 'deny'
+        ? { ok: true, outcome: 'reject', verdict: res.verdict as unknown as Verdict }
+        : r;
+    },
+  }),
+  // --- records (§10.3) ---
+  parts('transform-value-leaks', '10.3', 'the record keeps transform.value', {
+    projectVerdict: (v, t) => {
+      const p = D.projectVerdict(v, t);
+      return v.transform && p.transform ? { ...p, transform: { ...p.transform, value: v.transform.value ?? null } as { path: string } } : p;
+    },
+  }),
+  parts('message-not-truncated', '10.3', 'record messages are kept at full length', { truncateMessage: (m) => m }),
+  parts('truncation-splits-characters', '10.3', 'record messages are cut at a byte offset, splitting multi-byte characters', { truncateMessage: byteCut }),
+  parts('approval-members-kept', '10.3', 'the record keeps the approval block\'s members', {
+    projectVerdict: (v, t) => (v.approval ? { ...D.projectVerdict(v, t), approval: v.approval as Record<string, never> } : D.projectVerdict(v, t)),
+  }),
+  parts('evidence-dropped', '5.3', 'evidence does not reach the record', {
+    projectVerdict: (v, t) => {
+      const p = D.projectVerdict(v, t);
+      delete p.evidence;
+      return p;
+    },
+  }),
+  parts('resolved-by-missing', '10.3', 'the record never says whether the seam was consulted', recordEdit((r) => {
+    const { resolved_by: _gone, ...rest } = r;
+    return rest as InterceptionRecord;
+  })),
+  parts('unconsulted-knobs-recorded', '10.3', 'the record lists every knob, consulted or not', recordEdit((r) => ({
+    ...r,
+    composition: { on_approval: 'stop', on_disagreement: 'deny', on_transform_conflict: 'deny', ...r.composition },
+  }))),
+  parts('interceptors-registered-counts-invoked', '10.3', 'interceptors_registered counts only the interceptors that ran', recordEdit((r) => ({ ...r, interceptors_registered: r.verdicts?.length ?? 0 }))),
+  parts('timestamp-dropped', '10.3', 'the record omits the context timestamp', recordEdit((r) => {
+    const { timestamp: _gone, ...rest } = r;
+    return rest as InterceptionRecord;
+  })),
+  parts('enforced-identity-stale', '10.3', 'enforced_identity is never recomputed after a transform', { enforcedIdentityNeedsRecompute: () => false }),
+  // --- concurrency and configuration ---
+  parts('sequence-reused-under-concurrency', '12.2', 'sequence numbers are assigned lazily and repeat across concurrent emissions', { nextSequence: lazySequence }),
+  configured('knob-default-resume', '7.2', 'on_approval defaults to resume instead of stop', (s) =>
+    s.composition.profile === 'sequential/first_deny' && s.composition.on_approval === undefined ? { ...s, composition: { ...s.composition, on_approval: 'resume' } } : s,
+  ),
+  configured('knob-default-disagreement-approval', '7.2', 'on_disagreement defaults to approval instead of deny', (s) =>
+    s.composition.profile === 'parallel/unanimous' && s.composition.on_disagreement === undefined ? { ...s, composition: { ...s.composition, on_disagreement: 'approval' } } : s,
+  ),
+];

@@ -1,0 +1,112 @@
+import t from 'tap';
+import path from 'node:path';
+import { MUTANTS } from './mutants.js';
+import { runSelftest } from './selftest.js';
+import { defaultVectorPaths, loadVectors } from '../load.js';
+import { runVector } from '../runner.js';
+import { createReferenceHarness } from '../../harness/reference-harness.js';
+import { PACKAGE_ROOT } from '../../version.js';
+import { main } from '../../cli/main.js';
+import type { JsonObject } from '../../core/types.js';
+
+const suite = loadVectors(defaultVectorPaths());
+const byId = (id: string) => {
+  const lv = suite.find((v) => v.vector.id.startsWith(id));
+  if (!lv) throw new Error(`no vector ${id}`);
+  return lv;
+};
+
+async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const o = process.stdout.write.bind(process.stdout);
+  const e = process.stderr.write.bind(process.stderr);
+  process.stdout.write = ((s: string) => ((out += String(s)), true)) as typeof process.stdout.write;
+  process.stderr.write = ((s: string) => ((err += String(s)), true)) as typeof process.stderr.write;
+  try {
+    process.exitCode = undefined;
+    const code = await main(['node', 'agent-hooks-ctk', ...args]);
+    return { code, out, err };
+  } finally {
+    process.stdout.write = o;
+    process.stderr.write = e;
+    process.exitCode = undefined;
+  }
+}
+
+t.test('the mutant catalogue: at least 40 distinct broken hosts, each naming one clause', async (t) => {
+  t.ok(MUTANTS.length >= 40, `${MUTANTS.length} mutants`);
+  t.equal(new Set(MUTANTS.map((m) => m.id)).size, MUTANTS.length, 'ids are unique');
+  for (const m of MUTANTS) {
+    t.match(m.id, /^[a-z0-9]+(-[a-z0-9]+)*$/, `${m.id}: kebab-case id`);
+    t.match(m.clause, /^[0-9]+(\.[0-9]+[a-z]?)*$/, `${m.id}: one clause`);
+    t.ok(m.description.length > 10, `${m.id}: described`);
+  }
+  t.same(
+    MUTANTS.slice(0, 4).map((m) => m.id),
+    ['guard-throws-action-runs', 'path-emits-no-hook', 'records-bind-nothing-null', 'records-bind-nothing-constant'],
+    "the announcement's incident classes come first",
+  );
+});
+
+t.test('every mutant is killed by the project suite and the whole suite passes on the correct host', async (t) => {
+  const result = await runSelftest({ vectors: suite, mutants: MUTANTS, stopAtFirstKill: true });
+  t.same(result.baseline.failed, [], 'no vector fails on the correct reference host');
+  t.equal(result.baseline.passed.length, suite.length);
+  const survivors = result.mutants.filter((m) => m.killed_by.length === 0).map((m) => m.id);
+  t.same(survivors, [], 'no survivors');
+  t.equal(result.survived, 0);
+  t.equal(result.mutants.length, MUTANTS.length);
+});
+
+t.test('a guard that throws lets the refund run on its mutant, and the incident vector says so', async (t) => {
+  const mutant = MUTANTS.find((m) => m.id === 'guard-throws-action-runs')!;
+  const harness = mutant.harness();
+  const { result } = await runVector(byId('AH-CTK-262'), { harness, surface: await harness.describe(), harnessLabel: 'test', timeoutMs: 10_000 });
+  t.equal(result.status, 'fail');
+  t.ok(result.failures.some((f) => /file_refund|tool/.test(f.message)), 'the failure names the tool that ran');
+});
+
+t.test('a survivor is reported, and only vectors passing on the correct host can kill', async (t) => {
+  const leak = MUTANTS.find((m) => m.id === 'transform-value-leaks')!;
+  const result = await runSelftest({ vectors: [byId('AH-CTK-201')], mutants: [leak] });
+  t.equal(result.survived, 1);
+  t.same(result.mutants[0]!.killed_by, []);
+  const killed = await runSelftest({ vectors: [byId('AH-CTK-201'), byId('AH-CTK-224')], mutants: [leak] });
+  t.same(killed.mutants[0]!.killed_by, [byId('AH-CTK-224').vector.id], 'killed_by lists exactly the killing vectors');
+});
+
+t.test('the reference host is deterministic: the same vector gives the same records on every run', async (t) => {
+  // Timestamps differ between runs, and so do the identities hashed over them: keep their relations only.
+  const strip = (records: unknown[]) =>
+    records.map((r) => {
+      const rec = r as JsonObject;
+      return { ...rec, timestamp: null, input_identity: rec.input_identity === null ? null : 'bound', enforced_identity: rec.enforced_identity === rec.input_identity ? 'same' : 'changed' };
+    });
+  for (const id of ['AH-CTK-200', 'AH-CTK-284', 'AH-CTK-316', 'AH-CTK-361']) {
+    const runs: unknown[] = [];
+    for (let i = 0; i < 2; i++) {
+      const harness = createReferenceHarness();
+      const { result, trace } = await runVector(byId(id), { harness, surface: await harness.describe(), harnessLabel: 'test', timeoutMs: 10_000 });
+      t.equal(result.status, 'pass', `${id} passes (run ${i + 1})`);
+      runs.push({ records: strip(trace.records), outcome: trace.outcome, final_output: trace.final_output, tools: trace.tool_invocations });
+    }
+    t.same(runs[0], runs[1], `${id}: identical records, outcome and tool calls (timestamps and the identities hashed over them aside)`);
+  }
+});
+
+t.test('selftest CLI: usage errors exit 2, a survivor exits 1 with the JSON shape', async (t) => {
+  t.equal((await cli(['selftest'])).code, 2, '--mutants is required');
+  const unknown = await cli(['selftest', '--mutants', '--only', 'no-such-mutant']);
+  t.equal(unknown.code, 2);
+  t.match(unknown.err, /unknown mutant id no-such-mutant/);
+  const file = path.join(PACKAGE_ROOT, 'vectors', `${byId('AH-CTK-201').vector.id}.json`);
+  const survivor = await cli(['selftest', '--mutants', '--json', '--only', 'transform-value-leaks', '--vectors', file]);
+  t.equal(survivor.code, 1);
+  const json = JSON.parse(survivor.out) as { mutants: Array<{ id: string; description: string; clause: string; killed_by: string[] }>; survived: number };
+  t.equal(json.survived, 1);
+  t.same(Object.keys(json.mutants[0]!).sort(), ['clause', 'description', 'id', 'killed_by']);
+  const killed = await cli(['selftest', '--mutants', '--only', 'path-emits-no-hook', '--fast', '--vectors', path.join(PACKAGE_ROOT, 'vectors', `${byId('AH-CTK-200').vector.id}.json`)]);
+  t.equal(killed.code, 0);
+  t.match(killed.out, /1\/1 mutants killed, 0 survived/);
+});
