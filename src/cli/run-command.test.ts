@@ -132,11 +132,14 @@ t.test('--part, --bail and a timing-out host', async (t) => {
   });
   const alpha = cli(['run', '--harness', w.host, '--vectors', w.vectors, '--part', 'alpha', '--out', path.join(w.dir, 'o1')]);
   t.equal(alpha.code, 0, alpha.out + alpha.err);
-  t.equal(JSON.parse(readFileSync(path.join(w.dir, 'o1', 'report.json'), 'utf8')).summary.total, 1);
+  const narrowed = JSON.parse(readFileSync(path.join(w.dir, 'o1', 'report.json'), 'utf8'));
+  t.equal(narrowed.summary.total, 1);
+  t.same(narrowed.suite.selection, { loaded: 3, parts: ['alpha'] }, 'a narrowed run says so');
   const bail = cli(['run', '--harness', w.host, '--vectors', w.vectors, '--part', 'beta', '--bail', '--out', path.join(w.dir, 'o2')]);
   t.equal(bail.code, 1);
   const rep = JSON.parse(readFileSync(path.join(w.dir, 'o2', 'report.json'), 'utf8'));
   t.same(rep.results.map((r: { status: string }) => r.status), ['fail', 'skip']);
+  t.equal(rep.results[1].skip_kind, 'other');
   writeFileSync(path.join(w.dir, 'slow.mjs'), `import { createFakeHarness } from ${JSON.stringify(fakeUrl)};\nexport default () => createFakeHarness({ hangRun: true });\n`);
   const slow = cli(['run', '--harness', path.join(w.dir, 'slow.mjs'), '--vectors', w.vectors, '--part', 'alpha', '--timeout', '100']);
   t.equal(slow.code, 1);

@@ -155,6 +155,9 @@ export async function runCommand(flags: RunFlags): Promise<number> {
       bail: flags.bail === true,
       ...(flags.trace ? { traceDir: flags.trace } : {}),
       sources: (flags.vectors && flags.vectors.length > 0 ? flags.vectors : defaultVectorPaths()).map(display),
+      ...(vectors.length !== all.length || flags.grep !== undefined || (flags.part && flags.part.length > 0)
+        ? { selection: { loaded: all.length, ...(flags.grep !== undefined ? { grep: flags.grep } : {}), ...(flags.part && flags.part.length > 0 ? { parts: flags.part } : {}) } }
+        : {}),
       onProgress: (e) => {
         if (e.kind === 'vector-start') progress.update(e.index, e.total, e.id, failed);
         if (e.kind === 'vector-done' && e.result.status === 'fail') failed++;

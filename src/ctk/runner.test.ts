@@ -175,6 +175,7 @@ t.test('skips name the undeclared surface; a suite where nothing ran is not ok',
   const report = await runSuite([loaded(baseVector({ capabilities: ['streaming'] }))], { harness, surface: FAKE_SURFACE, harnessLabel: 'fake', timeoutMs: 1000 });
   t.equal(report.results[0]?.status, 'skip');
   t.match(report.results[0]?.reason, /streaming/);
+  t.equal(report.results[0]?.skip_kind, 'undeclared');
   t.same(verdictOf(report), { ok: false, nothingRan: true });
   t.equal(report.summary.skipped, 1);
 });

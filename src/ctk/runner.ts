@@ -3,7 +3,7 @@
 // A harness exception, a timeout or an internal error fails the vector (never passes it) and the run goes on.
 import { SPEC_VERSION, type JsonObject, type Profile } from '../core/types.js';
 import type { Harness, HostSurface, RunReport, RunSetup } from '../harness/contract.js';
-import type { ConformanceReport, Failure, PartSummary, VectorResult } from '../report/model.js';
+import type { ConformanceReport, Failure, PartSummary, SuiteSelection, VectorResult } from '../report/model.js';
 import { suiteDigest } from '../report/digest.js';
 import { CTK_NAME, CTK_VERSION } from '../version.js';
 import { checkExpectations } from './assertions.js';
@@ -31,6 +31,8 @@ export interface RunOptions {
   bail?: boolean;
   traceDir?: string;
   sources?: string[];
+  /** The filters that narrowed the run, when any did. */
+  selection?: SuiteSelection;
   onProgress?: (event: ProgressEvent) => void;
 }
 
@@ -74,7 +76,7 @@ export async function runVector(lv: LoadedVector, opts: RunOptions): Promise<{ r
   const skip = skipReason(lv, opts.surface);
   if (skip !== undefined) {
     trace.reason = skip;
-    return { result: { ...base, status: 'skip', reason: skip, failures: [], duration_ms: 0 }, trace };
+    return { result: { ...base, status: 'skip', reason: skip, skip_kind: 'undeclared', failures: [], duration_ms: 0 }, trace };
   }
 
   const failures: Failure[] = [];
@@ -173,7 +175,7 @@ export async function runSuite(vectors: readonly LoadedVector[], opts: RunOption
     if (stopped) {
       results.push({
         id: lv.vector.id, title: lv.vector.title, part: lv.part, spec_clause: lv.vector.spec_clause, digest: lv.digest, file: display(lv.file),
-        status: 'skip', reason: 'not run: --bail stopped the run after a failure', failures: [], duration_ms: 0,
+        status: 'skip', reason: 'not run: --bail stopped the run after a failure', skip_kind: 'other', failures: [], duration_ms: 0,
       });
       continue;
     }
@@ -231,6 +233,7 @@ function buildReport(vectors: readonly LoadedVector[], results: VectorResult[], 
     },
   };
   if (opts.sources) report.suite.sources = opts.sources;
+  if (opts.selection) report.suite.selection = opts.selection;
   return report;
 }
 
