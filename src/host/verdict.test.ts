@@ -31,3 +31,10 @@ t.test('extras are copied, not shared', async (t) => {
   labels.push('b');
   t.same(v, { decision: 'allow', reason: 'ok', result_labels: ['a'] });
 });
+
+t.test('options-object forms match the positional ones', async (t) => {
+  t.same(Verdict.escalate({ reason: 'refund_over_limit', message: 'requires human approval' }), Verdict.escalate('refund_over_limit', 'requires human approval'));
+  t.same(Verdict.deny({ reason: 'r', message: 'm' }), Verdict.deny('r', 'm'));
+  t.same(Verdict.warn({ reason: 'w', message: 'm' }), Verdict.warn('w', 'm'));
+  t.same(Verdict.escalate({ reason: 'r', approval: { ticket: 'T-1' } }).approval, { ticket: 'T-1' });
+});

@@ -1,6 +1,9 @@
 // Ergonomic Verdict constructors (§5, §5.1). Each returns a fresh, §5-valid plain object.
 import type { Json, JsonObject, Verdict as VerdictShape, Warning } from '../core/types.js';
 
+// Each constructor also takes one options object (the keyword-argument style of the other SDKs):
+// Verdict.escalate({ reason: 'refund_over_limit', message: 'requires human approval' }).
+
 /** Common optional members (§5). */
 export interface VerdictExtras {
   reason?: string;
@@ -27,7 +30,8 @@ export const Verdict = {
     return withExtras({ decision: 'allow' }, extras);
   },
   /** §5.1 block. `reason` MUST NOT start with host_error: (§5). */
-  deny(reason?: string, message?: string, extras?: Omit<VerdictExtras, 'reason' | 'message'>): VerdictShape {
+  deny(reason?: string | VerdictExtras, message?: string, extras?: Omit<VerdictExtras, 'reason' | 'message'>): VerdictShape {
+    if (typeof reason === 'object') return withExtras({ decision: 'deny' }, reason);
     const v = withExtras({ decision: 'deny' }, extras);
     if (reason !== undefined) v.reason = reason;
     if (message !== undefined) v.message = message;
@@ -38,14 +42,26 @@ export const Verdict = {
     return withExtras({ decision: 'transform', transform: { path, value } }, extras);
   },
   /** §5.1: there is no warn decision; a warning is an allow carrying a warnings entry. */
-  warn(reason?: string, message?: string, extras?: Omit<VerdictExtras, 'warnings'>): VerdictShape {
+  warn(reason?: string | Warning, message?: string, extras?: Omit<VerdictExtras, 'warnings'>): VerdictShape {
+    if (typeof reason === 'object') return Verdict.warn(reason.reason, reason.message, extras);
     const w: Warning = {};
     if (reason !== undefined) w.reason = reason;
     if (message !== undefined) w.message = message;
     return withExtras({ decision: 'allow', warnings: [w] }, extras);
   },
   /** §5.1: there is no escalate decision; an escalation is a deny with an (empty by default) approval block. */
-  escalate(reason?: string, message?: string, approval: JsonObject = {}, extras?: Omit<VerdictExtras, 'reason' | 'message'>): VerdictShape {
+  escalate(
+    reason?: string | (VerdictExtras & { approval?: JsonObject }),
+    message?: string,
+    approval: JsonObject = {},
+    extras?: Omit<VerdictExtras, 'reason' | 'message'>,
+  ): VerdictShape {
+    if (typeof reason === 'object') {
+      const { approval: block, ...rest } = reason;
+      const v = Verdict.deny(rest);
+      v.approval = { ...(block ?? {}) };
+      return v;
+    }
     const v = Verdict.deny(reason, message, extras);
     v.approval = { ...approval };
     return v;
