@@ -7,7 +7,8 @@ mock-driven agent loop. It speaks the agent-hooks-ctk/1 stdio protocol (HARNESS.
 protocol"): JSON-RPC 2.0, one message per line on stdin/stdout, log lines on stderr.
 
 Declared surface (deliberately partial):
-  capabilities      model_calls, tool_calls, int64_json, bigint_json (Python ints are exact)
+  capabilities      model_calls, tool_calls, int64_json, bigint_json (Python ints are exact),
+                    raw_interceptor_return (an interceptor may return any JSON value; the gate judges it)
   profiles          sequential/first_deny with on_approval stop | resume
   identity          jcs-sha256 (a real RFC 8785 implementation below) and null
   modes             enforce, evaluate_only
@@ -852,7 +853,7 @@ class Rpc:
 SURFACE = {
     "name": HOST_NAME, "version": HOST_VERSION, "protocol": PROTOCOL,
     "sdk": {"lang": "python", "version": "%d.%d" % sys.version_info[:2]},
-    "capabilities": ["model_calls", "tool_calls", "int64_json", "bigint_json"],
+    "capabilities": ["model_calls", "tool_calls", "int64_json", "bigint_json", "raw_interceptor_return"],
     "buffered_output": True,
     "profiles": {"sequential/first_deny": {"on_approval": ["stop", "resume"]}},
     "identity_providers": ["jcs-sha256", None],
