@@ -22,8 +22,8 @@ export function register(program: Command): void {
     .argument('[file]', 'AgentContext JSON file, or - for stdin', '-')
     .option('--canonical', 'print the canonical projection bytes instead of the identity')
     .option('--max-depth <n>', `nesting bound for the identity path (§12.3, default ${DEFAULT_MAX_DEPTH})`, parseDepth)
-    .action((file: string, opts: IdentityOptions) => {
-      process.stdout.write(identityOutput(readInput(file), file === '-' ? 'stdin' : file, opts));
+    .action(async (file: string, opts: IdentityOptions) => {
+      process.stdout.write(identityOutput(await readInput(file), file === '-' ? 'stdin' : file, opts));
     });
 }
 
@@ -49,9 +49,13 @@ export function identityOutput(text: string, source: string, opts: IdentityOptio
   return opts.canonical === true ? canonical : `${sha256Hex(canonical)}\n`;
 }
 
-function readInput(file: string): string {
+async function readInput(file: string): Promise<string> {
   try {
-    return file === '-' ? readFileSync(0, 'utf8') : readFileSync(file, 'utf8');
+    if (file !== '-') return readFileSync(file, 'utf8');
+    // A stream read: readFileSync(0) fails with EAGAIN on non-blocking pipes.
+    const chunks: Buffer[] = [];
+    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks).toString('utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const what = file === '-' ? 'stdin' : file;
