@@ -346,3 +346,16 @@ t.test('§12.1: a model layer reporting finish_reason stream_incomplete gets the
   t.equal(r.outcome, 'blocked');
   t.notOk(s.points().includes('output'));
 });
+
+t.test('§1.3/§3.1: a fault inside the loop ends the run in error and agent_shutdown is still emitted', async (t) => {
+  const seen: AgentContext[] = [];
+  const loop = createAgentLoop({
+    emitter: emitterWith([scripted([], seen)], { parts: { assembleStream: () => { throw new Error('broken'); } } }),
+    model: world([() => (async function* () { yield { content: 'x', finish_reason: 'stop' }; })()]).model,
+    tools: { names: [], invoke: () => ({ value: null, is_error: false }) },
+  });
+  const r = await loop.run([{ content: 'hi', role: 'user' }]);
+  t.equal(r.outcome, 'error');
+  t.equal(seen.at(-1)!.interception_point, 'agent_shutdown');
+  t.notOk(seen.some((c) => c.interception_point === 'output'));
+});

@@ -97,7 +97,13 @@ export function createAgentLoop(options: AgentLoopOptions): AgentLoop {
       blocked = true;
     } else {
       for (const input of inputs) {
-        const turn = await runTurn(input);
+        let turn: TurnResult;
+        try {
+          turn = await runTurn(input);
+        } catch (e) {
+          // A fault in the loop itself ends the session in error; nothing after it proceeds, shutdown still closes it.
+          turn = { status: 'error', error: `loop failure (${(e as Error)?.name ?? typeof e})` };
+        }
         if (turn.status === 'completed') {
           result.outputs.push(turn.output);
           result.output_labels.push(turn.labels);
