@@ -184,19 +184,27 @@ async function runLoop(s: RunSetup, flaws: FakeHarnessFlaws): Promise<RunReport>
 
   let outcome: RunReport['outcome'] = 'completed';
   let finalOutput: Json = null;
+  const outputs: Json[] = [];
   const startup = await emit('agent_startup', { agent_init: { tools_registered: tools } });
   if (flaws.doubleStartup) await emit('agent_startup', { agent_init: { tools_registered: tools } });
   if (startup.denied) outcome = 'blocked';
   else {
-    const inputValue = s.scenario.input as JsonObject;
-    const input = await emit('input', { input: cloneJson(inputValue) });
-    if (input.denied) outcome = 'blocked';
-    else {
+    const turns = (s.scenario.inputs ?? [s.scenario.input]) as JsonObject[];
+    const calls = (s.scenario.model_script ?? []).length + (flaws.extraModelCall ? 1 : 0);
+    let used = 0;
+    for (const inputValue of turns) {
+      if (outcome !== 'completed') break;
+      const input = await emit('input', { input: cloneJson(inputValue) });
+      if (input.denied) {
+        outcome = 'blocked';
+        outputs.push(null);
+        break;
+      }
       const inp = input.target as JsonObject;
       const messages: Json[] = [{ role: inp.role as string, content: inp.content as Json }];
-      const calls = (s.scenario.model_script ?? []).length + (flaws.extraModelCall ? 1 : 0);
       let answer: Json | undefined;
-      for (let n = 0; n < calls && answer === undefined && outcome === 'completed'; n++) {
+      while (used < calls && answer === undefined && outcome === 'completed') {
+        const n = used++;
         const pre = await emit('pre_model_call', { model: { id: 'mock' }, messages: cloneJson(messages) });
         if (pre.denied) {
           outcome = 'blocked';
@@ -233,6 +241,7 @@ async function runLoop(s: RunSetup, flaws: FakeHarnessFlaws): Promise<RunReport>
         if (out.denied) outcome = 'blocked';
         else finalOutput = (out.target as JsonObject).content ?? null;
       }
+      outputs.push(outcome === 'completed' ? finalOutput : null);
     }
   }
   if (!flaws.noShutdown) await emit('agent_shutdown', { summary: { reason: outcome === 'completed' ? 'completed' : 'error' } });
@@ -245,5 +254,6 @@ async function runLoop(s: RunSetup, flaws: FakeHarnessFlaws): Promise<RunReport>
     final_output: flaws.forceFinalOutput !== undefined ? flaws.forceFinalOutput : outcome === 'completed' ? finalOutput : null,
     identities,
     records,
+    ...(s.scenario.inputs ? { outputs } : {}),
   };
 }

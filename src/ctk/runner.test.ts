@@ -191,3 +191,64 @@ t.test('--bail stops after the first failure', async (t) => {
   t.same(report.parts, [{ part: 'core', passed: 0, failed: 1, skipped: 1 }]);
   t.same(verdictOf(report), { ok: false, nothingRan: false });
 });
+
+const MULTI: HostSurface = { ...FAKE_SURFACE, capabilities: [...FAKE_SURFACE.capabilities, 'multi_turn'] };
+
+t.test('multi-turn: inputs and per-turn outputs, passing and failing', async (t) => {
+  const scenario = {
+    inputs: [
+      { content: 'first turn question', role: 'user' },
+      { content: 'second turn question', role: 'user' },
+    ],
+    model_script: [
+      { respond: { content: 'first turn answer', tool_calls: [], finish_reason: 'stop' } },
+      { respond: { content: 'second turn answer', tool_calls: [], finish_reason: 'stop' } },
+    ],
+  };
+  const v = (outputs: unknown[]) =>
+    baseVector({
+      capabilities: ['model_calls'],
+      scenario,
+      expect: { sequence_strict: false, interceptions: [{ interception_point: 'output' }, { interception_point: 'input', context: { 'input.content': 'second turn question' } }, { interception_point: 'output' }], outputs, final_output: 'second turn answer', run_outcome: 'completed' },
+    });
+  const good = await run(v(['first turn answer', 'second turn answer']), {}, MULTI);
+  t.same(good.failures, []);
+  const bad = await run(v(['first turn answer', 'wrong']), {}, MULTI);
+  t.same(checks(bad.failures), ['expect.outputs']);
+  const skipped = await run(v(['first turn answer', 'second turn answer']));
+  t.equal(skipped.status, 'skip');
+  t.match(skipped.reason, /multi_turn/);
+});
+
+t.test('setup hands the host everything the vector states', async (t) => {
+  const seen: Record<string, unknown>[] = [];
+  const inner = createFakeHarness();
+  const surface: HostSurface = { ...FAKE_SURFACE, identity_providers: [null], modes: ['enforce'], profiles: { 'sequential/first_deny': { on_approval: ['resume'] } } };
+  const harness = {
+    ...inner,
+    async setup(s: Parameters<typeof inner.setup>[0]) {
+      seen.push({ ...s });
+      return inner.setup(s);
+    },
+  };
+  const v = baseVector({
+    identity_provider: null,
+    composition: { profile: 'sequential/first_deny', on_approval: 'resume' },
+    redact_for_approval: ['$target.a'],
+    interceptor_timeout_ms: 25,
+    resolver_timeout_ms: 30,
+    interceptor_scripts: [[], []],
+    approval_script: [{ resolve: { outcome: 'approve', verdict: { decision: 'allow' } } }],
+    expect: { interceptions: [], sequence_strict: false, run_outcome: 'completed' },
+  });
+  delete v.interceptor_script;
+  await runVector(loaded(v), { harness, surface, harnessLabel: 'fake', timeoutMs: 1000 });
+  const s = seen[0]!;
+  t.match(s, { vector_id: 'AH-CTK-900-test-loop', mode: 'enforce', identity_provider: null, composition: { profile: 'sequential/first_deny', on_approval: 'resume' }, redact_for_approval: ['$target.a'], interceptor_timeout_ms: 25, resolver_timeout_ms: 30 });
+  t.same((s.interceptors as Array<{ name: string }>).map((i) => i.name), ['ctk-0', 'ctk-1']);
+  t.ok(s.resolver, 'a resolver is registered when the approval script is non-empty');
+  const plain = [] as Record<string, unknown>[];
+  await runVector(loaded(baseVector()), { harness: { ...inner, setup: async (x) => { plain.push({ ...x }); return inner.setup(x); } }, surface: FAKE_SURFACE, harnessLabel: 'fake', timeoutMs: 1000 });
+  t.match(plain[0], { mode: 'enforce', identity_provider: 'jcs-sha256', composition: { profile: 'sequential/first_deny' }, redact_for_approval: null, resolver: null });
+  t.notOk('interceptor_timeout_ms' in plain[0]!, 'no timeout unless the vector sets one');
+});
