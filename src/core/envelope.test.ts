@@ -156,6 +156,13 @@ t.test('§12.3 bounds: depth and size, configurable, fail closed', async (t) => 
   t.same(checkBounds(ctx, { maxBytes: serialized }), { ok: true }, 'exactly at the bound passes');
   t.equal(checkBounds(ctx, { maxBytes: serialized - 1 }).ok, false, 'one byte over fails');
   t.equal(checkBounds({ ...ctx, s: 'é'.repeat(60) }, { maxBytes: serialized + 100 }).ok, false, 'measured in UTF-8 bytes, not UTF-16 units');
+  const shared: Record<string, unknown> = {};
+  let cur = shared;
+  for (let i = 0; i < 126; i++) cur = (cur.d = {}) as Record<string, unknown>;
+  // Shared by reference at level 2 (target) and level 3 (tool_result.value): the deeper position counts.
+  const aliased = { ...ctx, target: shared, tool_result: { value: shared, is_error: false } } as unknown as JsonObject;
+  t.equal(measureDepth(aliased), 129, 'a shared node is measured at its deepest position');
+  t.equal(checkBounds(aliased).ok, false);
   const cyclic: Record<string, unknown> = { ...ctx };
   cyclic.self = cyclic;
   t.equal(checkBounds(cyclic).ok, false, 'an unserializable context fails closed');

@@ -216,6 +216,7 @@ export function checkBounds(ctx: unknown, bounds: Bounds = {}): { ok: true } | {
   const maxDepth = bounds.maxDepth ?? DEFAULT_MAX_DEPTH;
   const maxBytes = bounds.maxBytes ?? DEFAULT_MAX_BYTES;
   const depth = measureDepth(ctx, maxDepth);
+  if (depth === Number.POSITIVE_INFINITY) return { ok: false, detail: 'context contains a cyclic reference, so it has no JSON serialization (§12.3)' };
   if (depth > maxDepth) return { ok: false, detail: `context nesting exceeds the depth bound of ${maxDepth} levels (§12.3)` };
   let text: string | undefined;
   try {
@@ -228,21 +229,30 @@ export function checkBounds(ctx: unknown, bounds: Bounds = {}): { ok: true } | {
   return { ok: true };
 }
 
-/** Container nesting depth, measured iteratively; stops early once `stopAbove` is exceeded. */
+/**
+ * Container nesting depth, measured iteratively; stops early once `stopAbove` is exceeded.
+ * A node shared by two positions (e.g. `target` aliasing `tool_call.args` by reference, §4.3) is measured at
+ * each position; a cycle counts as unbounded depth.
+ */
 export function measureDepth(value: unknown, stopAbove = Number.POSITIVE_INFINITY): number {
   let max = 0;
-  const stack: Array<[unknown, number]> = [[value, 0]];
-  const seen = new Set<object>();
+  const stack: Array<{ v: unknown; d: number; exit?: object }> = [{ v: value, d: 0 }];
+  const ancestors = new Set<object>();
   while (stack.length > 0) {
-    const [v, d] = stack.pop()!;
+    const { v, d, exit } = stack.pop()!;
+    if (exit !== undefined) {
+      ancestors.delete(exit);
+      continue;
+    }
     if (typeof v !== 'object' || v === null || isLosslessNumberLike(v)) continue;
-    if (seen.has(v)) continue; // cycles and shared nodes: JSON.stringify reports the cycle later
-    seen.add(v);
+    if (ancestors.has(v)) return Number.POSITIVE_INFINITY;
     const depth = d + 1;
     if (depth > max) max = depth;
     if (max > stopAbove) return max;
+    ancestors.add(v);
+    stack.push({ v: undefined, d, exit: v });
     const children = Array.isArray(v) ? v : Object.values(v);
-    for (const child of children) stack.push([child, depth]);
+    for (const child of children) stack.push({ v: child, d: depth });
   }
   return max;
 }
