@@ -51,3 +51,13 @@ t.test('integers beyond 2^53 reach the host and come back exactly as written', a
   t.match(JSON.stringify(modelCall.messages, (_k, v: unknown) => (isLosslessNumber(v) ? `#${(v as LosslessNumber).value}` : v)),
     /#115792089237316195423570985008687907853269984665640564039457584007913129639937/, 'the 2^256+1 tool result went back to the model exactly');
 });
+
+t.test('the CLI: run --harness-cmd "python3 examples/python-host/host.py" exits 0', async (t) => {
+  const { execa } = await import('execa');
+  const result = await execa(process.execPath, [path.join(PACKAGE_ROOT, 'bin/agent-hooks-ctk.js'), 'run', '--harness-cmd', 'python3 examples/python-host/host.py'], {
+    cwd: PACKAGE_ROOT,
+    reject: false,
+  });
+  t.equal(result.exitCode, 0, result.stdout.slice(-2000));
+  t.match(result.stdout, /PASSED · \d+ vectors: \d+ passed, 0 failed, \d+ skipped/);
+});
