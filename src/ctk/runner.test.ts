@@ -252,3 +252,27 @@ t.test('setup hands the host everything the vector states', async (t) => {
   t.match(plain[0], { mode: 'enforce', identity_provider: 'jcs-sha256', composition: { profile: 'sequential/first_deny' }, redact_for_approval: null, resolver: null });
   t.notOk('interceptor_timeout_ms' in plain[0]!, 'no timeout unless the vector sets one');
 });
+
+t.test('a malformed run report fails the vector with what is wrong', async (t) => {
+  const inner = createFakeHarness();
+  const bad = (mutate: (r: Record<string, unknown>) => void) => ({
+    ...inner,
+    async run() {
+      const r = (await inner.run()) as unknown as Record<string, unknown>;
+      mutate(r);
+      return r as never;
+    },
+  });
+  const cases: Array<[(r: Record<string, unknown>) => void, RegExp]> = [
+    [(r) => (r.outcome = 'finished'), /outcome must be completed, blocked or error/],
+    [(r) => (r.records = 'none'), /records must be an array/],
+    [(r) => ((r.records as unknown[])[1] = null), /records\[1\] is not an object/],
+    [(r) => delete r.identities, /identities must be an array/],
+    [(r) => delete r.final_output, /final_output is missing/],
+  ];
+  for (const [mutate, re] of cases) {
+    const { result } = await runVector(loaded(baseVector()), { harness: bad(mutate), surface: FAKE_SURFACE, harnessLabel: 'fake', timeoutMs: 1000 });
+    t.equal(result.status, 'fail');
+    t.match(result.failures[0]?.message, re);
+  }
+});

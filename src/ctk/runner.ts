@@ -160,12 +160,17 @@ function reportShapeProblem(r: unknown): string | undefined {
   const o = r as Record<string, unknown>;
   if (!['completed', 'blocked', 'error'].includes(o.outcome as string)) return `outcome must be completed, blocked or error (got ${JSON.stringify(o.outcome)})`;
   if (!Array.isArray(o.records)) return 'records must be an array';
+  const notObject = o.records.findIndex((r) => r === null || typeof r !== 'object' || Array.isArray(r));
+  if (notObject !== -1) return `records[${notObject}] is not an object`;
   if (!Array.isArray(o.identities)) return 'identities must be an array';
+  const badPair = o.identities.findIndex((p) => p === null || typeof p !== 'object');
+  if (badPair !== -1) return `identities[${badPair}] is not an {input_identity, enforced_identity} object`;
+  if (o.outputs !== undefined && !Array.isArray(o.outputs)) return 'outputs must be an array when present';
   if (!('final_output' in o)) return 'final_output is missing (null when blocked)';
   return undefined;
 }
 
-/** Runs the suite and assembles the conformance report. */
+/** Runs the suite and assembles the conformance report. The caller owns the harness (and calls close()). */
 export async function runSuite(vectors: readonly LoadedVector[], opts: RunOptions): Promise<ConformanceReport> {
   const startedAt = new Date();
   const results: VectorResult[] = [];
@@ -192,7 +197,6 @@ export async function runSuite(vectors: readonly LoadedVector[], opts: RunOption
     opts.onProgress?.({ kind: 'vector-done', index, total: vectors.length, result });
     if (opts.bail && result.status === 'fail') stopped = true;
   }
-  await opts.harness.close?.().catch(() => undefined);
   return buildReport(vectors, results, opts, startedAt);
 }
 
