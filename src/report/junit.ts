@@ -24,6 +24,8 @@ export function renderJunit(report: ConformanceReport): string {
     out.push(`      <property name="spec" value="${xmlEscape(report.spec)}"/>`);
     out.push(`      <property name="ctk_version" value="${xmlEscape(report.ctk.version)}"/>`);
     out.push(`      <property name="suite_digest" value="${xmlEscape(report.suite.digest)}"/>`);
+    out.push(`      <property name="declared_surface" value="${xmlEscape(JSON.stringify(report.host.surface))}"/>`);
+    if (report.environment) out.push(`      <property name="environment" value="${xmlEscape(JSON.stringify(report.environment))}"/>`);
     out.push('    </properties>');
     for (const r of g.results) out.push(...renderCase(r));
     out.push('  </testsuite>');

@@ -78,6 +78,10 @@ t.test('junit: parses, one testcase per vector, counts per suite', async (t) => 
   t.equal(f.attrs.type, 'expect.run_outcome');
   t.match(f.text, /invariant\.sequence \(§3\.1\): sequence not strictly increasing/);
   t.match(f.text, /expected: \{"a":1\}/);
+  const props = Object.fromEntries(findAll(suites[0]!, 'property').map((p) => [p.attrs.name, p.attrs.value]));
+  t.same(JSON.parse(props.declared_surface!), report.host.surface, 'the declared surface travels with the JUnit file');
+  t.equal(props.suite_digest, report.suite.digest);
+  t.equal(JSON.parse(props.environment!).harness, 'reference');
   const skipped = findAll(root, 'skipped')[0]!;
   t.equal(skipped.attrs.message, 'host does not declare profile parallel/unanimous');
   const hostile = cases.find((c) => c.attrs.name?.startsWith('AH-CTK-005'))!;
@@ -97,6 +101,7 @@ t.test('tap: TAP 14, plan, counts equal the vectors, YAML diagnostics, skips', a
   const report = mixedReport();
   const tap = renderTap(report);
   t.match(tap, /^TAP version 14\n1\.\.5\n/);
+  t.match(tap, /^# declared surface \{"name":"fixture-host"/m);
   const res = await parseTap(tap);
   t.equal(res.count, report.results.length);
   t.equal(res.pass, 4, 'passes + skips are ok points');

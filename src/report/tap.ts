@@ -13,6 +13,8 @@ export function renderTap(report: ConformanceReport): string {
   const out = ['TAP version 14', `1..${report.results.length}`];
   out.push(`# ${tapEscape(`${report.ctk.name} ${report.ctk.version} · ${report.spec} · ${report.host.name} ${report.host.version}`)}`);
   out.push(`# ${tapEscape(`suite ${report.suite.digest}`)}`);
+  out.push(`# ${tapEscape(`declared surface ${JSON.stringify(report.host.surface)}`)}`);
+  if (report.environment) out.push(`# ${tapEscape(`environment ${JSON.stringify(report.environment)}`)}`);
   report.results.forEach((r, i) => out.push(...renderPoint(r, i + 1)));
   return out.join('\n') + '\n';
 }
