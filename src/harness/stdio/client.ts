@@ -346,19 +346,20 @@ class HostProcess {
     this.peer.rejectAll(() => new StdioHostError(message));
   }
 
-  private onExit(result: { exitCode?: number; signal?: string; failed?: boolean; message?: string; code?: string }): void {
+  private onExit(result: { exitCode?: number; signal?: string; failed?: boolean; message?: string; originalMessage?: string }): void {
     if (this.dead) return;
     this.dead = true;
     this.disarm();
     const pending = this.peer.pendingMethods();
-    let how: string;
     if (result.exitCode === undefined && result.signal === undefined) {
-      how = `could not be started (${result.message ?? 'unknown spawn error'}); command: ${this.options.argv.join(' ')}`;
-    } else if (result.signal) {
-      how = `was killed by signal ${result.signal}`;
-    } else {
-      how = `exited with code ${result.exitCode}`;
+      const why = (result.originalMessage || result.message || 'unknown spawn error').split('\n').pop();
+      const message =
+        `the stdio host process could not be started (${why}); command: ${JSON.stringify(this.options.argv)}. ` +
+        'Check the command line and that the program is installed and on PATH.';
+      this.peer.rejectAll(() => new StdioHostError(message));
+      return;
     }
+    const how = result.signal ? `was killed by signal ${result.signal}` : `exited with code ${result.exitCode}`;
     const during = pending.length > 0 ? `while "${pending[0]}" was pending` : 'between requests';
     this.peer.rejectAll(() => new StdioHostError(`the stdio host process ${how} ${during}; ${this.tail()}`));
   }

@@ -1,9 +1,12 @@
 // Splits a --harness-cmd command line into file + args without a shell: whitespace separates
 // words; '…' quotes literally; "…" quotes with \" \\ \$ \` escapes; a backslash outside quotes escapes the next char.
 
-export class CommandLineError extends Error {
+import { CliError, EXIT } from '../../cli/exit.js';
+
+/** A command line that cannot be split is bad input (exit 2), whoever passed it on. */
+export class CommandLineError extends CliError {
   constructor(message: string) {
-    super(message);
+    super(EXIT.badInput, `--harness-cmd: ${message}`);
     this.name = 'CommandLineError';
   }
 }
