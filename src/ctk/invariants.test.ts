@@ -75,6 +75,8 @@ t.test('payload-free: target strings only inside the members §10.3 keeps', asyn
   t.ok(strings.includes('product-forty-two'));
   t.ok(strings.includes('please multiply six by seven'));
   t.notOk(strings.includes('call-a'), 'ids are not target content');
+  const vocab = targetStrings(baseVector({ scenario: { input: { content: 'sequential', role: 'user' } } }) as unknown as Vector);
+  t.notOk(vocab.includes('sequential'), 'a part of the protocol vocabulary is not a needle');
   const clean: JsonObject = { interception_point: 'post_tool_call', verdict: { decision: 'deny', reason: 'saw product-forty-two', message: 'product-forty-two', warnings: [{ reason: 'product-forty-two' }] }, verdicts: [{ index: 0, decision: 'deny', reason: 'product-forty-two' }], session_id: 's' };
   t.same(checkPayloadFree([clean], v), []);
   const leaky: JsonObject = { ...clean, session_id: 'x-product-forty-two' };

@@ -268,6 +268,7 @@ const VOCABULARY = new Set<string>([
   ...INTERCEPTION_POINTS,
   'enforce', 'evaluate_only', 'allow', 'transform', 'approval', 'rejection', 'completed', 'cancelled', 'jcs-sha256',
   'sequential/first_deny', 'sequential/run_all', 'parallel/strictest', 'parallel/unanimous', 'resume',
+  'on_approval', 'on_disagreement', 'on_transform_conflict', 'agent-hooks/0.1', 'sha256:',
 ]);
 
 /** Strings of the scenario that are target content (inputs, model output, tool args and results, transform values). */
@@ -275,7 +276,8 @@ export function targetStrings(vector: Vector): string[] {
   const out = new Set<string>();
   const collect = (v: unknown) => {
     if (typeof v === 'string') {
-      if (v.length >= 6 && !VOCABULARY.has(v)) out.add(v);
+      // Short strings and protocol vocabulary (or parts of it, e.g. "sequential") would match by accident.
+      if (v.length >= 6 && ![...VOCABULARY].some((w) => w.includes(v))) out.add(v);
     } else if (Array.isArray(v)) v.forEach(collect);
     else if (obj(v)) for (const x of Object.values(v as object)) collect(x);
   };
