@@ -24,7 +24,9 @@ function painter(color: boolean): ChalkInstance {
 function show(value: unknown, max = 200): string {
   let text: string;
   try {
-    text = value === undefined ? '(absent)' : (stringify(value) ?? String(value));
+    // An excerpt of serialized JSON (e.g. a context excerpt) is shown as is, not re-quoted.
+    if (typeof value === 'string' && /^[[{]/.test(value)) text = value;
+    else text = value === undefined ? '(absent)' : (stringify(value) ?? String(value));
   } catch {
     text = String(value);
   }
