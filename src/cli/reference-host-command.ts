@@ -22,5 +22,8 @@ export function register(program: Command): void {
       console.log = console.info = console.debug = (...args: unknown[]) => console.error(...args);
       const harness = createReferenceHarness();
       await serveHarnessOverStdio(harness, process.stdin, process.stdout);
+      // The CTK closed stdin: done. Leftover timers (a hang fault still waiting) must not keep the process alive.
+      await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
+      process.exit(EXIT.ok);
     });
 }
