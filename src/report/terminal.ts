@@ -91,7 +91,9 @@ export function renderTerminal(report: ConformanceReport, options: TerminalOptio
     out.push('');
   }
   if (options.verbose) {
-    for (const r of report.results.filter((x) => x.status === 'pass')) out.push(`${c.green('pass')} ${r.id} ${c.dim(r.title)}`);
+    const passed = report.results.filter((x) => x.status === 'pass');
+    for (const r of passed) out.push(`${c.green('pass')} ${r.id} ${c.dim(r.title)}`);
+    if (passed.length > 0) out.push('');
   }
 
   const skipped = report.results.filter((r) => r.status === 'skip');
