@@ -311,6 +311,33 @@ export const MUTANTS: readonly Mutant[] = [
     return rest as InterceptionRecord;
   })),
   parts('enforced-identity-stale', '10.3', 'enforced_identity is never recomputed after a transform', { enforcedIdentityNeedsRecompute: () => false }),
+  // --- context construction (§4) and dispatch order (§7.4) ---
+  parts('sequence-starts-at-one', '4.1', 'sequence numbering starts at 1 on agent_startup', { nextSequence: (c) => ++c.next }),
+  parts('empty-tool-calls-omitted', '4.2', 'post_model_call omits response.tool_calls when the model returned none', {
+    buildContext: (meta, fields) => {
+      const ctx = D.buildContext(meta, fields);
+      const response = ctx.response;
+      if (meta.point === 'post_model_call' && isPlainObject(response) && Array.isArray(response.tool_calls) && response.tool_calls.length === 0) {
+        const r: JsonObject = { ...response };
+        delete r.tool_calls;
+        ctx.response = r;
+        if (isPlainObject(ctx.target)) ctx.target = { ...r };
+      }
+      return ctx;
+    },
+  }),
+  parts('reverse-registration-order', '7.4', 'sequential profiles invoke interceptors in reverse registration order', {
+    composeSequential: (env) => D.composeSequential({ ...env, invoke: (i, c) => env.invoke(env.count - 1 - i, c) }),
+  }),
+  parts('failure-decided-by-null', '10.3', 'a winning §6.3 failure deny records decided_by null instead of the failing index', compose(async (env, next) => {
+    const r = await next(env);
+    const failures: string[] = [HOST_ERROR.interceptor_failed, HOST_ERROR.interceptor_timeout, HOST_ERROR.verdict_invalid];
+    return failures.includes(r.winner.reason ?? '') ? { ...r, decidedBy: null } : r;
+  })),
+  parts('evaluate-only-enforces', '8', 'evaluate_only blocks actions on a deny as if enforcing', { shouldProceed: (v) => v.decision !== 'deny' }),
+  parts('approval-identity-over-unredacted', '9', 'the approval request identity is computed over the unredacted context, not what the approver saw', {
+    consultSeam: (deny, ctx, deps) => D.consultSeam(deny, ctx, { ...deps, provider: { ...deps.provider, compute: () => deps.provider.compute(ctx) } }),
+  }),
   // --- concurrency and configuration ---
   parts('sequence-reused-under-concurrency', '12.2', 'sequence numbers are assigned lazily and repeat across concurrent emissions', { nextSequence: lazySequence }),
   configured('knob-default-resume', '7.2', 'on_approval defaults to resume instead of stop', (s) =>
