@@ -208,6 +208,8 @@ interface HostProcessOptions {
 class HostProcess {
   readonly generation: number;
   dead = false;
+  /** Why the process was stopped, for a call that comes after. */
+  deathReason: string | null = null;
   described = false;
   private readonly sub: ResultPromise;
   private readonly peer: RpcPeer;
@@ -260,7 +262,7 @@ class HostProcess {
 
   /** Sends one request and waits for its answer (or for the host to misbehave). */
   async call(method: string, params: unknown): Promise<unknown> {
-    if (this.dead) throw new StdioHostError(`the stdio host process is not running (cannot send "${method}")`);
+    if (this.dead) throw new StdioHostError(this.deathReason ?? `the stdio host process is not running (cannot send "${method}")`);
     const answer = this.peer.request(method, params);
     this.arm();
     try {
@@ -339,6 +341,7 @@ class HostProcess {
   private kill(message: string): void {
     if (this.dead) return;
     this.dead = true;
+    this.deathReason = message;
     this.disarm();
     this.sub.kill('SIGKILL');
     // Nothing pending: keep the message in the log so the misbehaviour is not lost.
@@ -356,11 +359,13 @@ class HostProcess {
       const message =
         `the stdio host process could not be started (${why}); command: ${JSON.stringify(this.options.argv)}. ` +
         'Check the command line and that the program is installed and on PATH.';
+      this.deathReason = message;
       this.peer.rejectAll(() => new StdioHostError(message));
       return;
     }
     const how = result.signal ? `was killed by signal ${result.signal}` : `exited with code ${result.exitCode}`;
     const during = pending.length > 0 ? `while "${pending[0]}" was pending` : 'between requests';
-    this.peer.rejectAll(() => new StdioHostError(`the stdio host process ${how} ${during}; ${this.tail()}`));
+    this.deathReason = `the stdio host process ${how} ${during}; ${this.tail()}`;
+    this.peer.rejectAll(() => new StdioHostError(this.deathReason!));
   }
 }
