@@ -2,6 +2,7 @@ import t from 'tap';
 import { createFakeHarness, FAKE_SURFACE, type FakeHarnessFlaws } from './fake-harness.test.util.js';
 import { runSuite, runVector, verdictOf } from './runner.js';
 import { baseVector, loaded, withExpect } from './test-vectors.test.util.js';
+import { parseLossless } from './json.js';
 import type { Failure } from '../report/model.js';
 import type { HostSurface } from '../harness/contract.js';
 
@@ -275,4 +276,20 @@ t.test('a malformed run report fails the vector with what is wrong', async (t) =
     t.equal(result.status, 'fail');
     t.match(result.failures[0]?.message, re);
   }
+});
+
+t.test('integers beyond 2^53 reach the host exactly and compare exactly', async (t) => {
+  const text = (big: string) =>
+    JSON.stringify(withExpect({ sequence_strict: false, interceptions: [], tool_invocations: [{ name: 'multiplier', args: { a: 'BIG_EXPECTED' } }] }))
+      .replace('"args":{"a":6,"b":7}', '"args":{"a":12345678901234567891}')
+      .replace('"BIG_EXPECTED"', big);
+  const seen: unknown[] = [];
+  const inner = createFakeHarness();
+  const harness = { ...inner, async setup(s: Parameters<typeof inner.setup>[0]) { seen.push(s.scenario.model_script?.[0]?.respond); return inner.setup(s); } };
+  const good = await runVector(loaded(parseLossless(text('12345678901234567891'))), { harness, surface: FAKE_SURFACE, harnessLabel: 'fake', timeoutMs: 1000 });
+  t.notOk(good.result.failures.some((f) => f.check === 'expect.tool_invocations'), 'equal big integers compare equal');
+  const arg = ((seen[0] as { tool_calls: Array<{ args: { a: { value: string } } }> }).tool_calls[0]!.args.a);
+  t.equal(arg.value, '12345678901234567891', 'the host receives the exact digits');
+  const bad = await runVector(loaded(parseLossless(text('12345678901234567890'))), { harness, surface: FAKE_SURFACE, harnessLabel: 'fake', timeoutMs: 1000 });
+  t.ok(bad.result.failures.some((f) => f.check === 'expect.tool_invocations'), 'a big integer differing in the last digit is different');
 });
