@@ -73,6 +73,19 @@ export function selectionText(report: ConformanceReport): string | undefined {
   return `${how || 'filtered'} (${report.results.length} of ${sel.loaded} loaded vectors ran)`;
 }
 
+export type RunVerdict = 'pass' | 'fail' | 'none';
+
+/** The run's overall verdict in one plain line: "PASS: 3/3 applicable vectors passed, 0 failed, 1 skipped". */
+export function verdictOf(report: ConformanceReport): { state: RunVerdict; word: string; detail: string } {
+  const t = tally(report.results);
+  if (t.applicable === 0) return { state: 'none', word: 'NOTHING RAN', detail: `0 vectors applicable, ${t.skipped} skipped` };
+  return {
+    state: t.failed === 0 ? 'pass' : 'fail',
+    word: t.failed === 0 ? 'PASS' : 'FAIL',
+    detail: `${t.passed}/${t.applicable} applicable vectors passed, ${t.failed} failed, ${t.skipped} skipped`,
+  };
+}
+
 /** "agent-hooks/0.1" → "0.1" (the text after the last slash; the whole string when there is none). */
 export function specVersion(spec: string): string {
   const i = spec.lastIndexOf('/');

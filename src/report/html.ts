@@ -2,8 +2,7 @@
 // The declared surface on top, then a per-part matrix readable at a glance, then every failure
 // in an expandable <details>, then skips and the digest of every vector. All text is HTML-escaped.
 import type { ConformanceReport, VectorResult } from './model.js';
-import { formatValue, groupByPart, partName, selectionText, surfaceSummary, tally, visibleControls } from './format.js';
-import { verdictLine } from './markdown.js';
+import { formatValue, groupByPart, partName, selectionText, surfaceSummary, tally, verdictOf, visibleControls } from './format.js';
 
 export function htmlEscape(text: string): string {
   return visibleControls(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -35,7 +34,7 @@ document.getElementById('toggle-all')?.addEventListener('click',function(){var d
 export function renderHtml(report: ConformanceReport): string {
   const e = htmlEscape;
   const t = tally(report.results);
-  const state = t.applicable === 0 ? 'none' : t.failed === 0 ? 'pass' : 'fail';
+  const verdict = verdictOf(report);
   const env = report.environment;
   const out: string[] = [];
   out.push('<!DOCTYPE html>', '<html lang="en">', '<head>', '<meta charset="utf-8">');
@@ -43,7 +42,7 @@ export function renderHtml(report: ConformanceReport): string {
   out.push(`<title>${e(`Agent Hooks conformance: ${report.host.name} ${report.host.version}`)}</title>`);
   out.push(`<style>${CSS}</style>`, '</head>', '<body>');
   out.push(`<h1>Agent Hooks conformance: ${e(report.host.name)} ${e(report.host.version)}</h1>`);
-  out.push(`<div class="banner ${state}">${e(verdictLine(report).replace(/\*\*/g, ''))}</div>`);
+  out.push(`<div class="banner ${verdict.state}">${e(`${verdict.word}: ${verdict.detail}`)}</div>`);
   out.push('<table class="facts">');
   out.push(row('CTK', `${e(report.ctk.name)} ${e(report.ctk.version)}`));
   out.push(row('Spec', e(report.spec)));

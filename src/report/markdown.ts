@@ -1,7 +1,7 @@
 // report.md: a human-readable report for a pull request or a claim (§13.1: per declared part, which
 // vectors ran and whether they passed), then every failure in full, then every skip with its reason.
 import type { ConformanceReport, Failure, VectorResult } from './model.js';
-import { formatValue, groupByPart, oneLine, partName, selectionText, surfaceSummary, tally, visibleControls } from './format.js';
+import { formatValue, groupByPart, oneLine, partName, selectionText, surfaceSummary, tally, verdictOf, visibleControls } from './format.js';
 
 /** Escapes text for a Markdown table cell or a line of prose (no raw HTML, no table breaks). */
 export function mdText(text: string): string {
@@ -31,10 +31,8 @@ function mdBlock(text: string, lang = ''): string {
 }
 
 export function verdictLine(report: ConformanceReport): string {
-  const t = tally(report.results);
-  if (t.applicable === 0) return `**NOTHING RAN**: 0 vectors applicable, ${t.skipped} skipped`;
-  const word = t.failed === 0 ? '**PASS**' : '**FAIL**';
-  return `${word}: ${t.passed}/${t.applicable} applicable vectors passed, ${t.failed} failed, ${t.skipped} skipped`;
+  const v = verdictOf(report);
+  return `**${v.word}**: ${v.detail}`;
 }
 
 export function renderMarkdown(report: ConformanceReport): string {
