@@ -69,6 +69,18 @@ t.test('nested whitelists drop nested optional subfields', async (t) => {
   (inp.target as JsonObject).lang = 'en';
   t.same(projectForIdentity(inp).input, { content: 'hi', role: 'user' });
   t.same((projectForIdentity(inp).target as JsonObject).lang, 'en', 'target is kept whole');
+  const startup = validContext('agent_startup');
+  (startup.agent_init as JsonObject).sdk = 'x';
+  (startup.target as JsonObject).sdk = 'x';
+  t.same(projectForIdentity(startup).agent_init, { tools_registered: ['refund'] });
+  const out = validContext('output');
+  (out.output as JsonObject).format = 'md';
+  (out.target as JsonObject).format = 'md';
+  t.same(projectForIdentity(out).output, { content: 'done' });
+  const shut = validContext('agent_shutdown');
+  (shut.summary as JsonObject).detail = 'd';
+  (shut.target as JsonObject).detail = 'd';
+  t.same(projectForIdentity(shut).summary, { reason: 'completed' });
 });
 
 t.test('every projected member changes the identity', async (t) => {

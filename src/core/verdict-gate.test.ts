@@ -59,7 +59,11 @@ t.test('shared (non-cyclic) references are still JSON', async (t) => {
 });
 
 t.test('not a JSON object → verdict_invalid', async (t) => {
-  for (const v of [null, 'allow', 1, true, [], [{ decision: 'allow' }]]) t.equal(reasonOf(v), INVALID, JSON.stringify(v));
+  for (const v of [null, 'allow', 1, true, [], [{ decision: 'allow' }]]) {
+    const r = validateVerdict(v);
+    t.equal(r.ok ? 'ok' : r.reason, INVALID, JSON.stringify(v));
+    if (!r.ok) t.match(r.detail, /must be a JSON object/, `${JSON.stringify(v)}: detail`);
+  }
 });
 
 t.test('decision absent or invalid → verdict_invalid', async (t) => {
