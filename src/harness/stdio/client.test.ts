@@ -111,3 +111,14 @@ t.test('a command that cannot start fails with the reason, never a crash', async
   t.teardown(() => harness.close?.());
   await t.rejects(harness.describe(), /could not be started.*definitely-not-a-real-binary-ctk/s);
 });
+
+t.test('junk between vectors stops the process, is logged, and the next vector runs on a fresh one', async (t) => {
+  const logs: string[] = [];
+  const harness = createStdioHarness({ command: nodeCmd(), onLog: (l) => logs.push(l) });
+  t.teardown(() => harness.close?.());
+  await harness.describe();
+  t.equal((await runVector(harness, 'junk-after-teardown')).outcome, 'completed');
+  await new Promise((r) => setTimeout(r, 200));
+  t.equal((await runVector(harness, 'after')).outcome, 'completed');
+  t.ok(logs.some((l) => /protocol violation between requests: it wrote a line that is not JSON .*stray junk/.test(l)), 'the violation is in the log');
+});
