@@ -81,6 +81,11 @@ t.test('duplicate ids across the suite are an error naming both files', async (t
   t.match(problemsOf(() => loadVectors([dir]))[0], /two\.json: \/id: duplicate id "AH-CTK-900-test-loop" \(also in .*one\.json\)/);
 });
 
+t.test('a UTF-8 byte order mark is tolerated', async (t) => {
+  const dir = dirWith({ 'bom.json': '\uFEFF' + JSON.stringify(baseVector()) });
+  t.equal(loadVectors([dir]).length, 1);
+});
+
 t.test('a missing path is an error', async (t) => {
   t.match(problemsOf(() => loadVectors(['/nonexistent/vectors']))[0], /no such file or directory/);
 });

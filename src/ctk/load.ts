@@ -98,7 +98,7 @@ export function loadVectorFile(file: string): { loaded: LoadedVector } | { probl
   }
   let value: unknown;
   try {
-    value = parseLossless(text);
+    value = parseLossless(text.replace(/^\uFEFF/, '')); // RFC 8259 §8.1: a parser may ignore a byte order mark
   } catch (error) {
     const e = error as JsonSyntaxError;
     return { problem: `${name}: not valid JSON: ${e.message}` };
