@@ -2,7 +2,7 @@
 // (a HostParts entry, src/host/parts.ts) replaced by a version that violates exactly one MUST of the spec.
 // A few obligations live outside the parts table (the loop's unconditional shutdown, knob defaults); those
 // mutants wrap the reference harness so that the HOST misbehaves — never the CTK.
-import { HOST_ERROR, isPlainObject, type InterceptionRecord, type JsonObject, type Verdict } from '../../core/index.js';
+import { HOST_ERROR, TARGET_FIELD, getDotted, isPlainObject, parseDottedPath, setPath, type InterceptionPoint, type InterceptionRecord, type Json, type JsonObject, type Verdict } from '../../core/index.js';
 import { DEFAULT_PARTS, type HostParts, type HostPartsOverride } from '../../host/parts.js';
 import type { ComposeEnv, ComposeResult } from '../../host/profiles.js';
 import type { Slot } from '../../host/dispatch.js';
@@ -324,6 +324,17 @@ export const MUTANTS: readonly Mutant[] = [
         if (isPlainObject(ctx.target)) ctx.target = { ...r };
       }
       return ctx;
+    },
+  }),
+  parts('write-back-missing', '4.3', 'a transform rewrites target but not the conditional field it aliases', {
+    applyTransform: (ctx, t) => {
+      const r = D.applyTransform(ctx, t);
+      if (!r.ok) return r;
+      const field = TARGET_FIELD[ctx.interception_point as InterceptionPoint];
+      const original = getDotted(ctx, field);
+      if (!original.found) return r;
+      const restored = setPath(r.context, parseDottedPath(field), original.value as Json);
+      return restored.ok ? { ok: true, context: { ...(restored.root as JsonObject), target: r.context.target ?? null } } : r;
     },
   }),
   parts('reverse-registration-order', '7.4', 'sequential profiles invoke interceptors in reverse registration order', {
