@@ -105,14 +105,20 @@ async function createHarness(flags: RunFlags, timeoutMs: number): Promise<{ harn
   return { harness: createReferenceHarness(), label: 'reference' };
 }
 
-async function resolveSurface(harness: Harness, surfaceFile: string | undefined): Promise<HostSurface> {
+async function resolveSurface(harness: Harness, surfaceFile: string | undefined, timeoutMs: number): Promise<HostSurface> {
   const override = surfaceFile ? readSurfaceFileOrExit(surfaceFile) : undefined;
   let described: unknown;
+  let timer: NodeJS.Timeout | undefined;
   try {
-    described = await harness.describe();
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`describe() did not answer within ${timeoutMs} ms`)), timeoutMs);
+    });
+    described = await Promise.race([Promise.resolve().then(() => harness.describe()), deadline]);
   } catch (error) {
     if (!override) throw new CliError(EXIT.failed, `the harness failed to describe its surface (${error instanceof Error ? error.message : String(error)}); nothing was run`);
     described = {};
+  } finally {
+    clearTimeout(timer);
   }
   try {
     return effectiveSurface(described, override, surfaceFile);
@@ -144,7 +150,7 @@ export async function runCommand(flags: RunFlags): Promise<number> {
   const { harness, label } = await createHarness(flags, timeoutMs);
   let report;
   try {
-    const surface = await resolveSurface(harness, flags.surface);
+    const surface = await resolveSurface(harness, flags.surface, timeoutMs);
     const progress = createProgressLine(process.stderr);
     let failed = 0;
     report = await runSuite(vectors, {
