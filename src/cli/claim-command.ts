@@ -2,15 +2,16 @@
 // the per-part REPORT.md (next to the report, or at --out). Refuses with exit 1 and every reason when
 // the report cannot support a claim; exit 2 for a missing or malformed report.
 import { existsSync, readdirSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { CliError, EXIT } from './exit.js';
-import { buildClaim, claimTableHeader, ClaimRefused } from '../report/claim.js';
+import { buildClaim, claimTableHeader, ClaimRefused, upsertClaimRow } from '../report/claim.js';
 import { loadReportOrThrow, verifyReportFile } from './verify-report-command.js';
 
 interface ClaimOptions {
   out?: string;
+  claimsFile?: string;
   vectors?: string[];
   header?: boolean;
 }
@@ -23,6 +24,7 @@ export function register(program: Command): void {
     .option('--out <file>', 'where to write the claim report (default: REPORT.md next to the report)')
     .option('--vectors <dir...>', 'first verify that these vectors still hash to what the report says')
     .option('--header', 'print the CLAIMS.md table header before the row')
+    .option('--claims-file <file>', 'also put the row into this CLAIMS.md (replacing the row of the same framework and version)')
     .action(async (reportFile: string, opts: ClaimOptions) => {
       await runClaim(reportFile, opts);
     });
@@ -48,7 +50,28 @@ async function runClaim(reportFile: string, opts: ClaimOptions): Promise<void> {
   }
   if (opts.header) process.stdout.write(claimTableHeader() + '\n');
   process.stdout.write(claim.row + '\n');
-  process.stderr.write(`wrote ${link}; paste the row above into CLAIMS.md\n`);
+  if (opts.claimsFile !== undefined) {
+    await updateClaimsFile(opts.claimsFile, claim.row);
+    process.stderr.write(`wrote ${link}; updated ${opts.claimsFile}\n`);
+  } else {
+    process.stderr.write(`wrote ${link}; paste the row above into CLAIMS.md\n`);
+  }
+}
+
+async function updateClaimsFile(file: string, row: string): Promise<void> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new CliError(EXIT.badInput, `${file}: cannot read the claims file (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+  let updated: string;
+  try {
+    updated = upsertClaimRow(text, row);
+  } catch (error) {
+    throw new CliError(EXIT.badInput, `${file}: ${(error as Error).message}; add the table header (claim --header prints it)`);
+  }
+  await writeFile(file, updated);
 }
 
 async function verifiedReport(reportFile: string, vectors: string[]) {

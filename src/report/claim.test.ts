@@ -4,18 +4,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { PACKAGE_ROOT } from '../version.js';
-import { buildClaim, claimDisclosures, claimRefusals, claimTableHeader, ClaimRefused, CLAIM_COLUMNS } from './claim.js';
+import { buildClaim, claimDisclosures, claimRefusals, claimTableHeader, ClaimRefused, CLAIM_COLUMNS, rowCells, upsertClaimRow } from './claim.js';
 import { buildReport, fail, mixedReport, pass, skip, surface } from './report-fixture.test.helper.js';
 import { writeReports } from './write.js';
 import { suiteDigest } from './digest.js';
 
 const BIN = path.join(PACKAGE_ROOT, 'bin', 'agent-hooks-ctk.js');
 
-/** Cells of a Markdown table row, splitting on unescaped pipes. */
-export function cells(row: string): string[] {
-  const inner = row.trim().replace(/^\|/, '').replace(/\|$/, '');
-  return inner.split(/(?<!\\)\|/).map((c) => c.trim());
-}
+const cells = rowCells;
 
 function passingReport() {
   return buildReport([
@@ -146,6 +142,26 @@ t.test('CLAIMS.md uses the same columns as the row claim prints', async (t) => {
   }
 });
 
+t.test('upsertClaimRow replaces the row of the same framework and version, or appends', async (t) => {
+  const base = `# Claims\n\ntext\n\n${claimTableHeader()}\n| a | 1 | old |\n| b | 2 | keep |\n\nafter\n`;
+  const replaced = upsertClaimRow(base, '| a | 1 | new |');
+  t.match(replaced, /\| a \| 1 \| new \|\n\| b \| 2 \| keep \|\n\nafter/);
+  t.notMatch(replaced, /old/);
+  const appended = upsertClaimRow(base, '| c | 3 | added |');
+  t.match(appended, /\| b \| 2 \| keep \|\n\| c \| 3 \| added \|\n\nafter/);
+  const empty = upsertClaimRow(`${claimTableHeader()}\n`, '| c | 3 | x |');
+  t.equal(empty, `${claimTableHeader()}\n| c | 3 | x |\n`);
+  t.throws(() => upsertClaimRow('# nothing here', '| a |'), /no claims table/);
+});
+
+t.test('the committed reference-host claim matches the committed report', async (t) => {
+  const claims = await readFile(path.join(PACKAGE_ROOT, 'CLAIMS.md'), 'utf8');
+  const report = JSON.parse(await readFile(path.join(PACKAGE_ROOT, 'reports', 'report.json'), 'utf8'));
+  const row = claims.split('\n').find((l) => l.startsWith(`| ${report.host.name.replace(/_/g, '\\_')} |`));
+  t.ok(row, 'CLAIMS.md has a row for the reference host');
+  t.match(row, report.suite.digest, 'its suite digest is the one reports/report.json ran (regenerate both with npm run report)');
+});
+
 t.test('CLI: writes REPORT.md next to the report and prints the row; refuses with exit 1; bad report exit 2', async (t) => {
   const dir = await mkdtemp(path.join(tmpdir(), 'ctk-claim-'));
   await writeReports(passingReport(), ['json', 'markdown'], path.join(dir, 'ok'));
@@ -174,6 +190,17 @@ t.test('CLI: writes REPORT.md next to the report and prints the row; refuses wit
 
   await mkdir(path.join(dir, 'vec'));
   await writeFile(path.join(dir, 'vec', 'x.json'), '{"id":"AH-CTK-001","title":"changed"}');
+  const claimsFile = path.join(dir, 'CLAIMS.md');
+  await writeFile(claimsFile, `# Claims\n\n${claimTableHeader()}\n`);
+  const upd = await execa('node', [BIN, 'claim', path.join(dir, 'ok', 'report.json'), '--claims-file', claimsFile], { reject: false, cwd: dir });
+  t.equal(upd.exitCode, 0, upd.stderr);
+  await execa('node', [BIN, 'claim', path.join(dir, 'ok', 'report.json'), '--claims-file', claimsFile], { reject: false, cwd: dir });
+  const claimsText = await readFile(claimsFile, 'utf8');
+  t.equal(claimsText.split('\n').filter((l) => l.startsWith('| fixture-host |')).length, 1, 'run twice, one row');
+  const noTable = await execa('node', [BIN, 'claim', path.join(dir, 'ok', 'report.json'), '--claims-file', path.join(dir, 'ok', 'report.md')], { reject: false, cwd: dir });
+  t.equal(noTable.exitCode, 2);
+  t.match(noTable.stderr, /no claims table with the header/);
+
   const stale = await execa('node', [BIN, 'claim', path.join(dir, 'ok', 'report.json'), '--vectors', path.join(dir, 'vec')], { reject: false });
   t.equal(stale.exitCode, 1);
   t.match(stale.stderr, /the vectors no longer match the report/);

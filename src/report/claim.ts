@@ -43,6 +43,34 @@ export function claimTableHeader(): string {
   return `| ${CLAIM_COLUMNS.join(' | ')} |\n|${CLAIM_COLUMNS.map(() => ' --- ').join('|')}|`;
 }
 
+/** Cells of a Markdown table row, split on unescaped pipes. */
+export function rowCells(row: string): string[] {
+  const inner = row.trim().replace(/^\|/, '').replace(/\|$/, '');
+  return inner.split(/(?<!\\)\|/).map((c) => c.trim());
+}
+
+/**
+ * Puts `row` into the claims table of a CLAIMS.md text: replaces the row with the same framework and
+ * adapter version, or appends it. Throws when the text has no table with the claimTableHeader() header.
+ */
+export function upsertClaimRow(claimsText: string, row: string): string {
+  const lines = claimsText.split('\n');
+  const header = claimTableHeader().split('\n')[0]!;
+  const at = lines.indexOf(header);
+  if (at < 0) throw new Error(`no claims table with the header "${header}"`);
+  const key = rowCells(row).slice(0, 2).join('|');
+  let end = at + 2;
+  while (end < lines.length && lines[end]!.startsWith('|')) end++;
+  for (let i = at + 2; i < end; i++) {
+    if (rowCells(lines[i]!).slice(0, 2).join('|') === key) {
+      lines[i] = row;
+      return lines.join('\n');
+    }
+  }
+  lines.splice(end, 0, row);
+  return lines.join('\n');
+}
+
 export interface ClaimTuple {
   framework: string;
   adapter_version: string;
