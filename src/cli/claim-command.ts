@@ -34,7 +34,9 @@ async function runClaim(reportFile: string, opts: ClaimOptions): Promise<void> {
   const report = opts.vectors ? await verifiedReport(reportFile, opts.vectors) : await loadReportOrThrow(reportFile);
   const out = opts.out ?? path.join(path.dirname(reportFile), 'REPORT.md');
   refuseCaseAlias(out);
-  const link = path.relative(process.cwd(), path.resolve(out)) || out;
+  // The row links to REPORT.md relative to where the row will live: the claims file, else the working directory.
+  const linkBase = opts.claimsFile !== undefined ? path.dirname(path.resolve(opts.claimsFile)) : process.cwd();
+  const link = path.relative(linkBase, path.resolve(out)) || out;
   let claim;
   try {
     claim = buildClaim(report, link);
@@ -52,9 +54,9 @@ async function runClaim(reportFile: string, opts: ClaimOptions): Promise<void> {
   process.stdout.write(claim.row + '\n');
   if (opts.claimsFile !== undefined) {
     await updateClaimsFile(opts.claimsFile, claim.row);
-    process.stderr.write(`wrote ${link}; updated ${opts.claimsFile}\n`);
+    process.stderr.write(`wrote ${out}; updated ${opts.claimsFile}\n`);
   } else {
-    process.stderr.write(`wrote ${link}; paste the row above into CLAIMS.md\n`);
+    process.stderr.write(`wrote ${out}; paste the row above into CLAIMS.md\n`);
   }
 }
 

@@ -171,7 +171,7 @@ t.test('CLI: writes REPORT.md next to the report and prints the row; refuses wit
   t.equal(`${head}\n${sep}`, claimTableHeader());
   t.equal(cells(row!).length, CLAIM_COLUMNS.length);
   t.match(row, /\[REPORT\.md\]\(ok\/REPORT\.md\)/);
-  t.match(ok.stderr, /wrote ok\/REPORT\.md/);
+  t.match(ok.stderr, /wrote .*ok\/REPORT\.md/);
   t.match(await readFile(path.join(dir, 'ok', 'REPORT.md'), 'utf8'), /# Conformance claim: fixture-host/);
 
   const custom = await execa('node', [BIN, 'claim', path.join(dir, 'ok', 'report.json'), '--out', path.join(dir, 'claims', 'host.md')], { reject: false, cwd: dir });
@@ -197,6 +197,11 @@ t.test('CLI: writes REPORT.md next to the report and prints the row; refuses wit
   await execa('node', [BIN, 'claim', path.join(dir, 'ok', 'report.json'), '--claims-file', claimsFile], { reject: false, cwd: dir });
   const claimsText = await readFile(claimsFile, 'utf8');
   t.equal(claimsText.split('\n').filter((l) => l.startsWith('| fixture-host |')).length, 1, 'run twice, one row');
+  t.match(claimsText, /\[REPORT\.md\]\(ok\/REPORT\.md\)/, 'linked relative to the claims file');
+  await mkdir(path.join(dir, 'docs'));
+  await writeFile(path.join(dir, 'docs', 'CLAIMS.md'), `${claimTableHeader()}\n`);
+  await execa('node', [BIN, 'claim', path.join(dir, 'ok', 'report.json'), '--claims-file', 'docs/CLAIMS.md'], { reject: false, cwd: dir });
+  t.match(await readFile(path.join(dir, 'docs', 'CLAIMS.md'), 'utf8'), /\[REPORT\.md\]\(\.\.\/ok\/REPORT\.md\)/);
   const noTable = await execa('node', [BIN, 'claim', path.join(dir, 'ok', 'report.json'), '--claims-file', path.join(dir, 'ok', 'report.md')], { reject: false, cwd: dir });
   t.equal(noTable.exitCode, 2);
   t.match(noTable.stderr, /no claims table with the header/);
