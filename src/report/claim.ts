@@ -329,7 +329,8 @@ function renderClaimReport(report: ConformanceReport, tuple: ClaimTuple, disclos
   if (env) out.push(`- Run: ${mdText(env.started_at)} to ${mdText(env.finished_at)}, Node ${mdText(env.node)} on ${mdText(env.platform)}/${mdText(env.arch)}, harness ${mdText(env.harness)}`);
   out.push(
     '- Check that a vector directory still holds exactly these vectors: `agent-hooks-ctk verify-report report.json --vectors DIR` (exit 0 only on a byte-for-byte canonical match).',
-    '- Re-run against the same surface and compare: `agent-hooks-ctk run --reporter json --out DIR`, then `agent-hooks-ctk claim DIR/report.json`.',
+    '- Re-run the same CTK version against the same host and surface, and compare: `agent-hooks-ctk run --reporter json --out DIR`, then ' +
+      '`agent-hooks-ctk verify-report report.json --vectors VECTORS --compare DIR/report.json` (exit 0 only when every vector has the same result).',
     '',
   );
   const perVector = report.results.map((r) => `| ${mdText(r.id)} | ${mdText(partName(r.part))} | ${mdCode(r.digest)} |`);
