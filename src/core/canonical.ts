@@ -1,7 +1,7 @@
 // §10.2 canonical_json: RFC 8785 (JCS) bytes, with the input domain enforced first (reject, never normalize).
 import jcs from 'canonicalize';
 import { IdentityDomainError } from './errors.js';
-import { isLosslessNumberLike, isPlainObject } from './json.js';
+import { isLosslessNumberLike, isPlainObject, setMember } from './json.js';
 
 /** §12.3 RECOMMENDED nesting bound, also enforced on the identity path. */
 export const DEFAULT_MAX_DEPTH = 128;
@@ -43,7 +43,7 @@ type Frame = { value: unknown; depth: number; parent: Frame | undefined; key: st
  */
 export function toCanonicalDomain(value: unknown, maxDepth: number = DEFAULT_MAX_DEPTH): unknown {
   const rootHolder: { v: unknown } = { v: undefined };
-  // Each work item copies `frame.value` into `into[slot]`.
+  // Each work item copies `frame.value` into `into[slot]` (via put, so a "__proto__" member stays a member).
   const work: Array<{ frame: Frame; into: Record<string | number, unknown>; slot: string | number }> = [
     { frame: { value, depth: 0, parent: undefined, key: undefined }, into: rootHolder as Record<string, unknown>, slot: 'v' },
   ];
@@ -55,16 +55,16 @@ export function toCanonicalDomain(value: unknown, maxDepth: number = DEFAULT_MAX
     const { frame, into, slot } = work.pop()!;
     const v = frame.value;
     if (v === null || typeof v === 'boolean') {
-      into[slot] = v;
+      put(into, slot, v);
     } else if (typeof v === 'number') {
-      into[slot] = checkNumber(v, frame);
+      put(into, slot, checkNumber(v, frame));
     } else if (typeof v === 'string') {
       if (hasLoneSurrogate(v)) {
         throw new IdentityDomainError(`lone Unicode surrogate in the string at ${where(frame)}; such strings are not representable in interoperable JSON — fix the producer's text encoding (§4.4, §10.2)`);
       }
-      into[slot] = v;
+      put(into, slot, v);
     } else if (isLosslessNumberLike(v)) {
-      into[slot] = checkNumber(Number(v.value), frame, v.value);
+      put(into, slot, checkNumber(Number(v.value), frame, v.value));
     } else if (Array.isArray(v) || isPlainObject(v)) {
       const depth = frame.depth + 1;
       if (depth > maxDepth) {
@@ -75,14 +75,14 @@ export function toCanonicalDomain(value: unknown, maxDepth: number = DEFAULT_MAX
       const afterLen = work.length;
       if (Array.isArray(v)) {
         const out: unknown[] = new Array(v.length);
-        into[slot] = out;
+        put(into, slot, out);
         for (let i = v.length - 1; i >= 0; i--) {
           if (!(i in v)) throw new IdentityDomainError(`hole in the array at ${where({ value: undefined, depth, parent: frame, key: i })}; arrays must be dense JSON arrays`);
           work.push({ frame: { value: v[i], depth, parent: frame, key: i }, into: out as unknown as Record<number, unknown>, slot: i });
         }
       } else {
         const out: Record<string, unknown> = {};
-        into[slot] = out;
+        put(into, slot, out);
         const keys = Object.keys(v);
         for (let k = keys.length - 1; k >= 0; k--) {
           const key = keys[k]!;
@@ -98,6 +98,11 @@ export function toCanonicalDomain(value: unknown, maxDepth: number = DEFAULT_MAX
     }
   }
   return rootHolder.v;
+}
+
+function put(into: Record<string | number, unknown>, slot: string | number, value: unknown): void {
+  if (typeof slot === 'number') into[slot] = value;
+  else setMember(into, slot, value);
 }
 
 function checkNumber(n: number, frame: Frame, literal?: string): number {

@@ -174,6 +174,18 @@ t.test('rejects, never normalizes (§10.2, §4.4)', async (t) => {
   t.equal(canonicalize({ a: shared, b: shared }), '{"a":{"x":1},"b":{"x":1}}', 'a shared node is not a cycle');
 });
 
+t.test('a "__proto__" member is an ordinary member (as JSON.parse makes it)', async (t) => {
+  const target = JSON.parse('{"__proto__":{"x":1},"a":2}') as JsonObject;
+  const c = validContext('pre_tool_call');
+  (c.tool_call as JsonObject).args = JSON.parse('{"__proto__":{"x":1},"a":2}') as JsonObject;
+  c.target = target;
+  t.match(canonicalProjection(c), /"target":\{"__proto__":\{"x":1\},"a":2\}/);
+  const plain = validContext('pre_tool_call');
+  (plain.tool_call as JsonObject).args = { a: 2 };
+  plain.target = { a: 2 };
+  t.not(jcsSha256(c), jcsSha256(plain), 'the member is not silently dropped');
+});
+
 t.test('out-of-domain values outside the projection do not matter', async (t) => {
   const c = validContext('input');
   c.extensions = { acme: { big: 2 ** 60, s: '\uD800' } };

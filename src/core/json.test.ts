@@ -29,6 +29,14 @@ t.test('deepClone copies every container', async (t) => {
   t.equal(v.a[0]!.b, 1);
 });
 
+t.test('deepClone keeps a "__proto__" member as a member', async (t) => {
+  const v = JSON.parse('{"__proto__":{"polluted":true}}') as Record<string, unknown>;
+  const c = deepClone(v as never) as Record<string, unknown>;
+  t.same(Object.keys(c), ['__proto__']);
+  t.equal(Object.getPrototypeOf(c), Object.prototype);
+  t.equal((c as { polluted?: boolean }).polluted, undefined);
+});
+
 t.test('isPlainObject and jsonTypeOf', async (t) => {
   t.ok(isPlainObject({}));
   t.ok(isPlainObject(Object.create(null)));

@@ -52,7 +52,7 @@ function cloneValue(v: unknown): unknown {
   if (typeof v !== 'object' || v === null || isLosslessNumberLike(v)) return v;
   if (Array.isArray(v)) return v.map(cloneValue);
   const out: Record<string, unknown> = {};
-  for (const key of Object.keys(v)) out[key] = cloneValue((v as Record<string, unknown>)[key]);
+  for (const key of Object.keys(v)) setMember(out, key, cloneValue((v as Record<string, unknown>)[key]));
   return out;
 }
 
@@ -99,4 +99,13 @@ function asNumber(v: unknown): number | undefined {
 /** UTF-8 byte length of a JS string (lone surrogates count as U+FFFD, 3 bytes, as Buffer does). */
 export function utf8ByteLength(s: string): number {
   return Buffer.byteLength(s, 'utf8');
+}
+
+/**
+ * Sets an own, enumerable member — also for the name "__proto__", which plain assignment would turn into a
+ * prototype change (JSON.parse yields it as an ordinary member, and so must every copy).
+ */
+export function setMember(obj: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+  else obj[key] = value;
 }

@@ -71,6 +71,16 @@ t.test('setPath replaces exactly the addressed location and never mutates', asyn
   t.same(setPath([1, 2, 3], segs('$target[2]'), null), { ok: true, root: [1, 2, null] }, 'null is a value');
 });
 
+t.test('setPath on a "__proto__" member rewrites the member, never the prototype', async (t) => {
+  const root = JSON.parse('{"__proto__":{"a":1},"b":2}') as Json;
+  const r = setPath(root, segs('$target.__proto__.a'), 9);
+  t.ok(r.ok);
+  if (!r.ok) return;
+  t.equal(JSON.stringify(r.root), '{"__proto__":{"a":9},"b":2}');
+  t.equal(Object.getPrototypeOf(r.root), Object.prototype);
+  t.equal(setPath({ b: 1 }, segs('$target.__proto__'), 1).ok, false, 'an inherited name does not resolve');
+});
+
 t.test('setPath: paths that do not resolve → transform_invalid', async (t) => {
   const root = { a: [1], o: { x: 1 }, s: 'str', n: null };
   for (const p of ['$target.missing', '$target.o.y', '$target.a[1]', '$target.a.x', '$target.o[0]', '$target.s.x', '$target.s[0]', '$target.n.x', '$target.missing.deeper']) {

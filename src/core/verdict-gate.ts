@@ -1,7 +1,7 @@
 // §5 verdict gate: every rule of §5 (and §11's "non-JSON value" failure), applied to whatever an interceptor returned.
 import { DECISIONS, type Decision, type Json, type JsonObject, type Verdict, type Warning } from './types.js';
 import { HOST_ERROR, isHostErrorReason } from './reasons.js';
-import { isLosslessNumberLike, isPlainObject, jsonTypeOf } from './json.js';
+import { isLosslessNumberLike, isPlainObject, jsonTypeOf, setMember } from './json.js';
 import { canonicalize } from './canonical.js';
 import { ContextInvalidError } from './errors.js';
 
@@ -191,6 +191,6 @@ function copyJson(v: unknown): Json {
   if (typeof v !== 'object' || v === null || isLosslessNumberLike(v)) return v as Json;
   if (Array.isArray(v)) return v.map(copyJson);
   const out: JsonObject = {};
-  for (const [k, child] of Object.entries(v)) if (child !== undefined) out[k] = copyJson(child);
+  for (const [k, child] of Object.entries(v)) if (child !== undefined) setMember(out, k, copyJson(child));
   return out;
 }
