@@ -65,7 +65,10 @@ export function renderHtml(report: ConformanceReport): string {
   for (const g of groupByPart(report)) {
     const cls = g.failed > 0 ? 'fail' : g.passed > 0 ? 'pass' : 'skip';
     const cells = g.results
-      .map((r) => `<a href="#${anchor(r)}" class="cell ${r.status}" title="${e(`${r.id} ${r.title}: ${r.status}${r.reason ? ` (${r.reason})` : ''}`)}"></a>`)
+      .map((r) => {
+        const label = e(`${r.id} ${r.title}: ${r.status}${r.reason ? ` (${r.reason})` : ''}`);
+        return `<a href="#${anchor(r)}" class="cell ${r.status}" title="${label}" aria-label="${label}"></a>`;
+      })
       .join('');
     out.push(
       `<tr class="${cls}"><td class="part">${e(g.part)}</td><td class="n">${g.passed}</td><td class="n">${g.failed}</td>` +
