@@ -38,7 +38,7 @@ export const CLAIM_COLUMNS = [
   'Report',
 ] as const;
 
-/** The CLAIMS.md table header (two lines) matching claimRow. */
+/** The CLAIMS.md table header (two lines), matching the cells of Claim.row. */
 export function claimTableHeader(): string {
   return `| ${CLAIM_COLUMNS.join(' | ')} |\n|${CLAIM_COLUMNS.map(() => ' --- ').join('|')}|`;
 }
