@@ -181,4 +181,6 @@ t.test('writeReports: report.json always, each requested format, terminal ignore
   const back = JSON.parse(await readFile(path.join(dir, 'b', 'report.json'), 'utf8'));
   t.same(back, JSON.parse(JSON.stringify(mixed)), 'report.json is the report as data');
   await t.rejects(writeReports(mixedReport(), ['xml'], path.join(dir, 'c')), UnknownReporterError);
+  const aFile = path.join(dir, 'b', 'report.md');
+  await t.rejects(writeReports(mixedReport(), ['json'], aFile), { name: 'ReportWriteError', message: /report\.md: cannot write the report here \(EEXIST|ENOTDIR\)/ });
 });

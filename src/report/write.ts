@@ -42,6 +42,17 @@ export class UnknownReporterError extends Error {
   }
 }
 
+/** The output directory or a report file could not be written (the CLI maps this to exit 2). */
+export class ReportWriteError extends Error {
+  constructor(
+    readonly target: string,
+    readonly code: string | undefined,
+  ) {
+    super(`${target}: cannot write the report here (${code ?? 'unknown error'}); --out must name a writable directory`);
+    this.name = 'ReportWriteError';
+  }
+}
+
 export function isFileReporter(name: string): name is FileReporter {
   return (FILE_REPORTERS as readonly string[]).includes(name);
 }
@@ -63,12 +74,21 @@ export async function writeReports(report: ConformanceReport, formats: readonly 
   checkReporters(formats);
   const wanted = new Set<FileReporter>(['json']);
   for (const f of formats) if (isFileReporter(f)) wanted.add(f);
-  await mkdir(outDir, { recursive: true });
+  try {
+    await mkdir(outDir, { recursive: true });
+  } catch (error) {
+    throw new ReportWriteError(outDir, (error as NodeJS.ErrnoException).code);
+  }
   const written: string[] = [];
   for (const format of FILE_REPORTERS) {
     if (!wanted.has(format)) continue;
     const file = path.join(outDir, REPORT_FILES[format]);
-    await writeFile(file, RENDERERS[format](report));
+    const text = RENDERERS[format](report);
+    try {
+      await writeFile(file, text);
+    } catch (error) {
+      throw new ReportWriteError(file, (error as NodeJS.ErrnoException).code);
+    }
     written.push(file);
   }
   return written;
