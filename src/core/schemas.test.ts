@@ -155,3 +155,25 @@ t.test('InterceptionRecord (§10.3)', async (t) => {
     t.match(errs(r), re, label);
   }
 });
+
+t.test('schema and envelope agree on the golden identity fixtures', async (t) => {
+  const { readFileSync } = await import('node:fs');
+  const path = await import('node:path');
+  const { PACKAGE_ROOT } = await import('../version.js');
+  const { validateEnvelope } = await import('./envelope.js');
+  const golden = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'golden', 'identity.json'), 'utf8')) as {
+    positive: Array<{ name: string; context: JsonObject }>;
+    negative: Array<{ name: string; context?: JsonObject; error: { contains: string } }>;
+  };
+  for (const f of golden.positive) {
+    t.ok(validateEnvelope(f.context).ok, `${f.name}: envelope`);
+    const r = validateContextSchema(f.context);
+    // One fixture deliberately carries an unknown top-level member: the envelope tolerates it, the closed schema does not.
+    if (f.name.includes('unknown member')) t.match(errs(r), /unknown member "x_vendor_debug"/, f.name);
+    else t.ok(r.ok, `${f.name}: ${errs(r)}`);
+  }
+  // Value-domain rejections and the §4.2 alias are not expressible in JSON Schema; everything else is.
+  for (const f of golden.negative.filter((n) => n.context !== undefined && !/2\^53|exceeds|target must equal/.test(n.error.contains))) {
+    t.notOk(validateContextSchema(f.context).ok, `${f.name}: the schema rejects it too`);
+  }
+});
