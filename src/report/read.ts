@@ -1,8 +1,7 @@
 // Reads a report.json back (for verify-report and claim) and checks it has the ConformanceReport shape,
 // naming the file and the field on any problem. Numbers are parsed losslessly, as they were written.
 import { readFile } from 'node:fs/promises';
-import { parse } from 'lossless-json';
-import { isSafeNumber, LosslessNumber } from 'lossless-json';
+import { isSafeNumber, LosslessNumber, parse } from 'lossless-json';
 import type { ConformanceReport } from './model.js';
 
 export class ReportFileError extends Error {
