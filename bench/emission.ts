@@ -7,7 +7,10 @@ import { getDotted } from '../src/core/index.js';
 import { round, sampleAsync } from './stats.js';
 
 export interface EmissionFigures {
+  /** Target mean serialized context size. */
   context_bytes: number;
+  /** Measured mean serialized size of the contexts the interceptor received. */
+  context_bytes_measured: number;
   emissions_per_run: number;
   overhead_us_median: number;
   baseline_us_median: number;
@@ -15,9 +18,9 @@ export interface EmissionFigures {
 
 const text = (bytes: number, seed: string) => (seed + ' ').repeat(Math.ceil(bytes / (seed.length + 1))).slice(0, bytes);
 
-/** One session of 8 emissions whose contexts are each about `bytes` long. */
-function world(bytes: number) {
-  const payload = text(Math.max(16, bytes - 400), 'ledger row ✓');
+/** One session of 8 emissions; `payloadBytes` sizes the user text, tool result and answer. */
+function world(payloadBytes: number) {
+  const payload = text(Math.max(8, payloadBytes), 'ledger row ✓');
   let call = 0;
   return {
     inputs: [{ content: payload, role: 'user' }],
@@ -47,16 +50,43 @@ function passThroughEmitter(): Emitter {
   };
 }
 
-function hookedEmitter(): Emitter {
+function hookedEmitter(onContext?: (bytes: number) => void): Emitter {
   return createEmitter({
     agent: { id: 'bench-agent', framework: 'agent-hooks-ctk' },
     session: { id: 'bench-session' },
-    interceptors: [{ name: 'allow-all', intercept: () => ({ decision: 'allow' }) }],
+    interceptors: [
+      {
+        name: 'allow-all',
+        intercept: (ctx) => {
+          onContext?.(Buffer.byteLength(JSON.stringify(ctx)));
+          return { decision: 'allow' };
+        },
+      },
+    ],
   });
 }
 
-async function runOnce(bytes: number, makeEmitter: () => Emitter): Promise<void> {
-  const w = world(bytes);
+/** Mean serialized context size of one session at this payload size. */
+async function meanContextBytes(payloadBytes: number): Promise<number> {
+  const sizes: number[] = [];
+  await runOnce(payloadBytes, () => hookedEmitter((n) => sizes.push(n)));
+  return sizes.reduce((a, b) => a + b, 0) / sizes.length;
+}
+
+/** The payload size whose session has a mean context size closest to `bytes` (bisection; size grows with payload). */
+async function calibrate(bytes: number): Promise<{ payload: number; mean: number }> {
+  let lo = 8;
+  let hi = bytes;
+  while (hi - lo > 4) {
+    const mid = (lo + hi) >> 1;
+    if ((await meanContextBytes(mid)) < bytes) lo = mid;
+    else hi = mid;
+  }
+  return { payload: lo, mean: await meanContextBytes(lo) };
+}
+
+async function runOnce(payloadBytes: number, makeEmitter: () => Emitter): Promise<void> {
+  const w = world(payloadBytes);
   const loop = createAgentLoop({ emitter: makeEmitter(), model: w.model, tools: w.tools });
   const result = await loop.run(w.inputs);
   if (result.outcome !== 'completed') throw new Error(`bench loop did not complete: ${result.outcome} ${result.error ?? ''}`);
@@ -64,11 +94,13 @@ async function runOnce(bytes: number, makeEmitter: () => Emitter): Promise<void>
 
 export async function benchEmission(bytes = 1024): Promise<EmissionFigures> {
   const emissions = 8;
+  const { payload, mean } = await calibrate(bytes);
   const opts = { warmup: 300, samples: 41, batch: 20 };
-  const baselineRun = await sampleAsync(() => runOnce(bytes, passThroughEmitter), opts);
-  const hookedRun = await sampleAsync(() => runOnce(bytes, hookedEmitter), opts);
+  const baselineRun = await sampleAsync(() => runOnce(payload, passThroughEmitter), opts);
+  const hookedRun = await sampleAsync(() => runOnce(payload, () => hookedEmitter()), opts);
   return {
     context_bytes: bytes,
+    context_bytes_measured: Math.round(mean),
     emissions_per_run: emissions,
     overhead_us_median: round((hookedRun - baselineRun) / emissions),
     baseline_us_median: round(baselineRun / emissions),

@@ -57,9 +57,9 @@ async function main(): Promise<void> {
   if (suite) lines.push(`suite       ${suite.vectors} vectors: ${suite.in_process_ms_per_vector} ms/vector in-process, ${suite.stdio_ms_per_vector} ms/vector over stdio (${suite.hang_vectors} wait out a scripted hang)`);
   if (emission) lines.push(`emission    ${emission.overhead_us_median} µs hook overhead per emission at ${emission.context_bytes} B (baseline loop ${emission.baseline_us_median} µs)`);
   if (identity) {
-    lines.push('identity    bytes      jcs-sha256  canonicalize  json-canonicalize  noble-sha256  node-crypto  (µs, medians)');
+    lines.push('identity    bytes      jcs-sha256  core-jcs  canonicalize  json-canonicalize  noble-sha256  crypto.hash  createHash  (µs, medians)');
     for (const row of identity) {
-      lines.push(`            ${String(row.bytes).padEnd(10)} ${String(row.us_median).padStart(10)}  ${String(row.canonicalize_us_median).padStart(12)}  ${String(row.json_canonicalize_us_median).padStart(17)}  ${String(row.noble_sha256_us_median).padStart(12)}  ${String(row.node_crypto_sha256_us_median).padStart(11)}`);
+      lines.push(`            ${String(row.bytes).padEnd(10)} ${String(row.us_median).padStart(10)}  ${String(row.core_canonicalize_us_median).padStart(8)}  ${String(row.canonicalize_us_median).padStart(12)}  ${String(row.json_canonicalize_us_median).padStart(17)}  ${String(row.noble_sha256_us_median).padStart(12)}  ${String(row.node_crypto_sha256_us_median).padStart(11)}  ${String(row.node_crypto_createhash_us_median).padStart(10)}`);
     }
   }
   if (rpc_roundtrip_us_median !== undefined) lines.push(`rpc         ${rpc_roundtrip_us_median} µs per intercept round trip over stdio (1 KiB context)`);

@@ -19,7 +19,14 @@ export interface CanonicalOptions {
  * -0 canonicalizes as 0 (ECMA-262 Number::toString, as RFC 8785 requires).
  */
 export function canonicalize(value: unknown, opts: CanonicalOptions = {}): string {
-  const plain = toCanonicalDomain(value, opts.maxDepth ?? DEFAULT_MAX_DEPTH);
+  const maxDepth = opts.maxDepth ?? DEFAULT_MAX_DEPTH;
+  try {
+    return serialize(value, 0, maxDepth);
+  } catch (error) {
+    if (error !== OUTSIDE_DOMAIN && !(error instanceof RangeError)) throw error;
+  }
+  // Slow path, only on rejection: the iterative walk names the offending location (and is stack-safe).
+  const plain = toCanonicalDomain(value, maxDepth);
   let text: string | undefined;
   try {
     text = jcs(plain);
@@ -28,6 +35,55 @@ export function canonicalize(value: unknown, opts: CanonicalOptions = {}): strin
   }
   if (typeof text !== 'string') throw new IdentityDomainError('the value has no JSON representation (§10.2)');
   return text;
+}
+
+/** Thrown by the fast path on anything outside the §10.2 domain; never escapes `canonicalize`. */
+const OUTSIDE_DOMAIN = Symbol('outside the RFC 8785 domain');
+
+/**
+ * Fast path: domain check and RFC 8785 serialization fused into one recursive pass, no intermediate copy.
+ * Strings and numbers serialize as ECMAScript JSON.stringify does, which is what RFC 8785 §3.2.2 prescribes;
+ * members sort by UTF-16 code units (Array.prototype.sort's default order, RFC 8785 §3.2.3).
+ * Recursion depth is bounded by `maxDepth` (a cycle exceeds it).
+ */
+function serialize(v: unknown, depth: number, maxDepth: number): string {
+  switch (typeof v) {
+    case 'string':
+      if (hasLoneSurrogate(v)) throw OUTSIDE_DOMAIN;
+      return JSON.stringify(v);
+    case 'number':
+      if (!Number.isFinite(v) || (Number.isInteger(v) && !Number.isSafeInteger(v))) throw OUTSIDE_DOMAIN;
+      return JSON.stringify(v);
+    case 'boolean':
+      return v ? 'true' : 'false';
+    case 'object': {
+      if (v === null) return 'null';
+      if (depth >= maxDepth) throw OUTSIDE_DOMAIN;
+      if (Array.isArray(v)) {
+        let out = '[';
+        for (let i = 0; i < v.length; i++) {
+          if (i > 0) out += ',';
+          if (!(i in v)) throw OUTSIDE_DOMAIN;
+          out += serialize(v[i], depth + 1, maxDepth);
+        }
+        return out + ']';
+      }
+      if (isLosslessNumberLike(v)) return serialize(Number(v.value), depth, maxDepth);
+      if (!isPlainObject(v)) throw OUTSIDE_DOMAIN;
+      const keys = Object.keys(v).sort();
+      let out = '{';
+      for (let i = 0; i < keys.length; i++) {
+        const key = keys[i]!;
+        const child = v[key];
+        if (child === undefined || hasLoneSurrogate(key)) throw OUTSIDE_DOMAIN;
+        if (i > 0) out += ',';
+        out += JSON.stringify(key) + ':' + serialize(child, depth + 1, maxDepth);
+      }
+      return out + '}';
+    }
+    default:
+      throw OUTSIDE_DOMAIN;
+  }
 }
 
 /** UTF-8 bytes of the RFC 8785 serialization (what §5.3 measures and §10.2 hashes). */
@@ -143,6 +199,8 @@ function where(frame: Frame | undefined): string {
 
 /** True iff `s` contains a high surrogate not followed by a low one, or a low one not preceded by a high one. */
 export function hasLoneSurrogate(s: string): boolean {
+  // Native check (String.prototype.isWellFormed, ES2024, in Node ≥ 20); the loop below is the fallback.
+  if (nativeWellFormed !== undefined) return !nativeWellFormed.call(s);
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
     if (c >= 0xd800 && c <= 0xdbff) {
@@ -155,3 +213,5 @@ export function hasLoneSurrogate(s: string): boolean {
   }
   return false;
 }
+
+const nativeWellFormed = (String.prototype as { isWellFormed?: (this: string) => boolean }).isWellFormed;

@@ -1,6 +1,5 @@
 // §10.2 the jcs-sha256 identity provider: closed required+conditional projection, RFC 8785, SHA-256.
-import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+import * as crypto from 'node:crypto';
 import type { InterceptionPoint, JsonObject, Json } from './types.js';
 import { canonicalize, type CanonicalOptions } from './canonical.js';
 import { ContextInvalidError } from './errors.js';
@@ -81,5 +80,9 @@ export function jcsSha256(ctx: unknown, opts: CanonicalOptions = {}): string {
 
 /** "sha256:<hex>" of a string's UTF-8 bytes. */
 export function sha256Hex(text: string): string {
-  return `sha256:${bytesToHex(sha256(utf8ToBytes(text)))}`;
+  // node:crypto, not @noble/hashes: 5–6× faster here at every size (npm run bench, identity table).
+  return `sha256:${oneShotSha256 ? oneShotSha256('sha256', text, 'hex') : crypto.createHash('sha256').update(text, 'utf8').digest('hex')}`;
 }
+
+/** crypto.hash (Node ≥ 20.12): one call, no Hash object; createHash is the fallback. */
+const oneShotSha256 = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;

@@ -5,6 +5,7 @@ export * from './errors.js';
 export * from './json.js';
 export * from './paths.js';
 export * from './canonical.js';
+export * from './domain-scan.js';
 export * from './envelope.js';
 export * from './identity.js';
 export * from './verdict-gate.js';

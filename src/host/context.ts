@@ -4,6 +4,9 @@ import {
   SPEC_VERSION,
   TARGET_FIELD,
   checkBounds,
+  DEFAULT_MAX_BYTES,
+  DEFAULT_MAX_DEPTH,
+  scanJsonDomain,
   deepClone,
   findNonJson,
   getDotted,
@@ -65,14 +68,20 @@ export function writeBackTarget(ctx: JsonObject, target: Json): JsonObject {
 
 /** §6.3 + §4.4 + §12.3: everything that must hold before any interceptor is dispatched. */
 export function validateContext(ctx: JsonObject, bounds: Bounds = {}): { ok: true } | { ok: false; detail: string } {
-  // §12.3 first: a context over the bounds is not walked further.
-  const b = checkBounds(ctx, bounds);
-  if (!b.ok) return b;
-  // §4.4: no non-finite numbers or lone surrogates anywhere in the context.
-  const nonJson = findNonJson(ctx);
-  if (nonJson !== undefined) return { ok: false, detail: `the context holds a value JSON cannot carry: ${nonJson.replace('the verdict', 'the context')} (§4.4)` };
-  const surrogate = findLoneSurrogate(ctx);
-  if (surrogate !== undefined) return { ok: false, detail: `the context holds a lone Unicode surrogate at ${surrogate} (§4.4)` };
+  // Fast path: one pass proves the value domain and the depth bound, and bounds the serialized size, so the
+  // detailed (message-building) checks below run only for a context that fails one of them.
+  const scan = scanJsonDomain(ctx, bounds.maxDepth ?? DEFAULT_MAX_DEPTH);
+  const sizeSurelyWithin = scan.maxBytes <= (bounds.maxBytes ?? DEFAULT_MAX_BYTES);
+  if (!scan.clean || !sizeSurelyWithin) {
+    // §12.3 first: a context over the bounds is not walked further.
+    const b = checkBounds(ctx, bounds);
+    if (!b.ok) return b;
+    // §4.4: no non-finite numbers or lone surrogates anywhere in the context.
+    const nonJson = findNonJson(ctx);
+    if (nonJson !== undefined) return { ok: false, detail: `the context holds a value JSON cannot carry: ${nonJson.replace('the verdict', 'the context')} (§4.4)` };
+    const surrogate = findLoneSurrogate(ctx);
+    if (surrogate !== undefined) return { ok: false, detail: `the context holds a lone Unicode surrogate at ${surrogate} (§4.4)` };
+  }
   // §4 envelope (§10.2 "a host MUST validate the §4 envelope before dispatching any emission").
   const env = validateEnvelope(ctx);
   if (!env.ok) return { ok: false, detail: env.errors.join('; ') };
