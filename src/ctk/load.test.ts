@@ -50,6 +50,9 @@ t.test('schema problems name the file and JSON pointer', async (t) => {
     [{ ...baseVector(), scenario: { input: { content: 'x', role: 'robot' } } }, /^\/scenario\/input\/role/],
     [{ ...baseVector(), expect: { interceptions: [] } }, /^\/expect: missing required member "run_outcome"/],
     [{ ...baseVector(), interceptor_timeout_ms: 0 }, /^\/interceptor_timeout_ms: must be >= 1/],
+    [{ ...baseVector(), identity_provider: 'JCS' }, /^\/identity_provider: must match pattern/],
+    [{ ...baseVector(), identity_provider: 5 }, /^\/identity_provider: must be null or string$/],
+    [{ ...baseVector(), scenario: { input: { content: 5, role: 'user' } } }, /^\/scenario\/input\/content: must be string or object$/],
   ];
   for (const [value, re] of cases) t.match(checkVector(value), re);
   const dir = dirWith({ 'x.json': JSON.stringify({ ...baseVector(), extra: 1 }) });

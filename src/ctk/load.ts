@@ -135,9 +135,16 @@ function describeAjvError(errors: ErrorObject[]): string {
   const useful = errors.filter((e) => !['anyOf', 'oneOf', 'if', 'not'].includes(e.keyword));
   const pool = useful.length > 0 ? useful : errors;
   const depth = (e: ErrorObject) => (e.instancePath === '' ? 0 : e.instancePath.split('/').length) + (e.keyword === 'additionalProperties' || e.keyword === 'required' ? 1 : 0);
-  const best = [...pool].sort((a, b) => depth(b) - depth(a))[0];
-  if (!best) return '/: invalid vector';
-  const where = best.instancePath === '' ? '/' : best.instancePath;
+  const deepest = [...pool].sort((a, b) => depth(b) - depth(a))[0];
+  if (!deepest) return '/: invalid vector';
+  const where = deepest.instancePath === '' ? '/' : deepest.instancePath;
+  const here = pool.filter((e) => e.instancePath === deepest.instancePath && depth(e) === depth(deepest));
+  // Alternatives (anyOf): a non-type error says more ("must match pattern"); type errors alone are joined.
+  const best = here.find((e) => e.keyword !== 'type') ?? deepest;
+  if (best.keyword === 'type') {
+    const types = [...new Set(here.flatMap((e) => String((e.params as { type: string | string[] }).type).split(',')))];
+    return `${where}: must be ${types.join(' or ')}`;
+  }
   if (best.keyword === 'additionalProperties') {
     const extra = (best.params as { additionalProperty: string }).additionalProperty;
     return `${where}: unknown member "${extra}" (vector objects are closed; see VECTOR-FORMAT.md and HARNESS.md)`;
