@@ -1,6 +1,6 @@
 import t from 'tap';
 import type { JsonObject } from '../core/types.js';
-import { checkOrdering, checkPayloadFree, checkSequence, targetStrings } from './invariants.js';
+import { checkOneRecordPerEmission, checkOrdering, checkPayloadFree, checkSequence, targetStrings } from './invariants.js';
 import { baseVector } from './test-vectors.test.util.js';
 import type { Vector } from './vector.js';
 
@@ -84,4 +84,14 @@ t.test('payload-free: target strings only inside the members §10.3 keeps', asyn
   const transformLeak: JsonObject = { interception_point: 'pre_tool_call', verdict: { decision: 'transform', transform: { path: '$target.b', value: 'replacement-value' } } };
   const tv = baseVector({ interceptor_script: [{ at: 'pre_tool_call', return: { decision: 'transform', transform: { path: '$target.b', value: 'replacement-value' } } }] }) as unknown as Vector;
   t.match(checkPayloadFree([transformLeak], tv)[0], { path: 'records[0].verdict.transform.value' });
+});
+
+t.test('one record per emission: order is checked, except across interleaved parallel tool calls', async (t) => {
+  const r = (n: number, p: string): JsonObject => ({ interception_point: p, sequence: n, interceptors_registered: 1, verdict: { decision: 'allow' }, input_identity: null, enforced_identity: null });
+  const records = [r(0, 'agent_startup'), r(2, 'pre_tool_call'), r(1, 'pre_tool_call'), r(3, 'agent_shutdown')];
+  const recording = [r(0, 'agent_startup'), r(1, 'pre_tool_call'), r(2, 'pre_tool_call'), r(3, 'agent_shutdown')];
+  const report = { outcome: 'completed' as const, final_output: null, records, identities: records.map(() => ({ input_identity: null, enforced_identity: null })) };
+  t.match(checkOneRecordPerEmission(records, recording, 1, report)[0], { clause: '10.3', message: /not in emission order/ });
+  t.same(checkOneRecordPerEmission(records, recording, 1, report, true), []);
+  t.match(checkOneRecordPerEmission(records.slice(0, 3), recording, 1, { ...report, records: records.slice(0, 3), identities: report.identities.slice(0, 3) }, true)[0], { message: /saw agent_shutdown \(sequence 3\) but the host produced no record/ });
 });

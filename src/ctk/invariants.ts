@@ -31,7 +31,7 @@ export function checkInvariants(o: Observation): Failure[] {
   return [
     ...checkOrdering(records, o.recording),
     ...checkSequence(records, o.recording, o.vector.scenario.parallel_tools === true),
-    ...checkOneRecordPerEmission(records, o.recording, interceptorRuleLists(o.vector).length, o.report),
+    ...checkOneRecordPerEmission(records, o.recording, interceptorRuleLists(o.vector).length, o.report, o.vector.scenario.parallel_tools === true),
     ...checkContextsValid(o.recording),
     ...checkRecordsValid(records),
     ...checkRecordConfiguration(records, o.vector),
@@ -153,7 +153,7 @@ export function checkSequence(records: JsonObject[], recording: JsonObject[], pa
 }
 
 /** §10.3: one record per emission, in order; the recording is consistent with the records. */
-export function checkOneRecordPerEmission(records: JsonObject[], recording: JsonObject[], registered: number, report: RunReport): Failure[] {
+export function checkOneRecordPerEmission(records: JsonObject[], recording: JsonObject[], registered: number, report: RunReport, parallel = false): Failure[] {
   const f: Failure[] = [];
   const fail = (message: string, extra: Partial<Failure> = {}) => f.push({ clause: '10.3', check: 'invariant.records', message, ...extra });
   const recIndexBySeq = new Map<number, number>();
@@ -171,7 +171,8 @@ export function checkOneRecordPerEmission(records: JsonObject[], recording: Json
     }
     if (records[i]!.interception_point !== ctx.interception_point)
       fail(`record ${i} (sequence ${s}) is for ${String(records[i]!.interception_point)} but the context the first interceptor saw was ${String(ctx.interception_point)}`, { path: `records[${i}].interception_point`, expected: ctx.interception_point, got: records[i]!.interception_point });
-    if (i <= last) fail(`records are not in emission order: recording[${j}] maps to record ${i}, after record ${last}`);
+    // Under parallel tool calls emissions interleave; §12.2 makes `sequence` the audit order, so arrival order is not checked.
+    if (!parallel && i <= last) fail(`records are not in emission order: recording[${j}] maps to record ${i}, after record ${last}`);
     last = Math.max(last, i);
   }
   // Every dispatched emission reached the first interceptor (§7: the first interceptor runs in every profile).
