@@ -1,7 +1,7 @@
 // Vector loading: files or directories (recursive *.json), lossless parse, ajv validation
 // against schema/vectors.schema.json, the semantic rules a schema cannot state, duplicate ids.
 // Every problem names the file and the JSON pointer; the CLI turns VectorLoadError into exit 2.
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import { PACKAGE_ROOT } from '../version.js';
@@ -51,8 +51,11 @@ export function findVectorFiles(paths: readonly string[]): string[] {
   return [...new Set(files.map((f) => path.resolve(f)))];
 }
 
-function walk(dir: string): string[] {
+function walk(dir: string, seen = new Set<string>()): string[] {
   const out: string[] = [];
+  const real = realpathSync(dir);
+  if (seen.has(real)) return out; // a link cycle
+  seen.add(real);
   for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
     const full = path.join(dir, entry.name);
     let isDir = entry.isDirectory();
@@ -66,7 +69,7 @@ function walk(dir: string): string[] {
         continue; // a dangling link is not a vector
       }
     }
-    if (isDir) out.push(...walk(full));
+    if (isDir) out.push(...walk(full, seen));
     else if (isFile && entry.name.endsWith('.json')) out.push(full);
   }
   return out;
