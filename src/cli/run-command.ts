@@ -167,6 +167,14 @@ export async function runCommand(flags: RunFlags): Promise<number> {
       onProgress: (e) => {
         if (e.kind === 'vector-start') progress.update(e.index, e.total, e.id, failed);
         if (e.kind === 'vector-done' && e.result.status === 'fail') failed++;
+        if (e.kind === 'vector-done' && flags.verbose) {
+          // In-process hosts' log lines and the mocks' notes (stdio hosts' stderr streams live through onLog).
+          const lines = [...(flags.harnessCmd ? [] : e.trace.log), ...e.trace.notes.map((n) => `ctk note: ${n}`)];
+          if (lines.length > 0) {
+            progress.clear();
+            for (const line of lines) process.stderr.write(`[${e.result.id}] ${line}\n`);
+          }
+        }
       },
     });
     progress.clear();

@@ -19,7 +19,7 @@ import type { LoadedVector } from './vector.js';
 export type ProgressEvent =
   | { kind: 'start'; total: number }
   | { kind: 'vector-start'; index: number; total: number; id: string }
-  | { kind: 'vector-done'; index: number; total: number; result: VectorResult };
+  | { kind: 'vector-done'; index: number; total: number; result: VectorResult; trace: VectorTrace };
 
 export interface RunOptions {
   harness: Harness;
@@ -194,7 +194,7 @@ export async function runSuite(vectors: readonly LoadedVector[], opts: RunOption
       }
     }
     results.push(result);
-    opts.onProgress?.({ kind: 'vector-done', index, total: vectors.length, result });
+    opts.onProgress?.({ kind: 'vector-done', index, total: vectors.length, result, trace });
     if (opts.bail && result.status === 'fail') stopped = true;
   }
   return buildReport(vectors, results, opts, startedAt);
