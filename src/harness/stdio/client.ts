@@ -318,10 +318,23 @@ class HostProcess {
     return this.stderrTail.length === 0 ? 'no stderr output' : `last stderr lines:\n  ${this.stderrTail.join('\n  ')}`;
   }
 
+  /**
+   * While a request is outstanding the process keeps the CTK's event loop alive; when idle it does not,
+   * so a caller that forgets close() cannot hang the CTK on exit (execa's cleanup then kills the host).
+   */
+  private hold(busy: boolean): void {
+    for (const handle of [this.sub, this.sub.stdin, this.sub.stdout, this.sub.stderr] as Array<{ ref?: () => void; unref?: () => void } | null>) {
+      if (busy) handle?.ref?.();
+      else handle?.unref?.();
+    }
+  }
+
   /** Idle deadline: restarts on every message from the host; paused while the CTK is answering the host. */
   private arm(): void {
     this.disarm();
-    if (this.dead || this.peer.pendingMethods().length === 0) return;
+    const busy = !this.dead && this.peer.pendingMethods().length > 0;
+    this.hold(busy);
+    if (!busy) return;
     this.watchdog = setTimeout(() => {
       if (this.peer.busyHandling) return this.arm();
       const method = this.peer.pendingMethods()[0] ?? 'a request';

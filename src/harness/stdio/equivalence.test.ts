@@ -14,9 +14,13 @@ const stdioCommand = [process.execPath, path.join(PACKAGE_ROOT, 'bin/agent-hooks
   .join(' ');
 
 async function statuses(harness: Harness, label: string, vectorPaths: string[]) {
-  const surface = await harness.describe();
-  const report = await runSuite(loadVectors(vectorPaths), { harness, surface, harnessLabel: label, timeoutMs: 30_000 });
-  return new Map(report.results.map((r) => [r.id, `${r.status}${r.reason ? `: ${r.reason}` : ''}`]));
+  try {
+    const surface = await harness.describe();
+    const report = await runSuite(loadVectors(vectorPaths), { harness, surface, harnessLabel: label, timeoutMs: 30_000 });
+    return new Map(report.results.map((r) => [r.id, `${r.status}${r.reason ? `: ${r.reason}` : ''}`]));
+  } finally {
+    await harness.close?.(); // the caller owns the harness
+  }
 }
 
 t.test('in-process and stdio runs of the reference host give identical per-vector results', async (t) => {

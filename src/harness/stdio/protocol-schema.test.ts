@@ -36,6 +36,7 @@ t.test('every message of a real run validates against the protocol schema', asyn
     command: `python3 ${JSON.stringify(path.join(PACKAGE_ROOT, 'examples/python-host/host.py'))}`,
     onMessage: (direction, message) => traffic.push({ direction, message: toPlainJson(message) as Record<string, unknown> }),
   });
+  t.teardown(() => harness.close?.());
   const surface = await harness.describe();
   const vectors = loadVectors(defaultVectorPaths()).filter((lv) => /^(approval_seam|verdict\/transform|evaluate_only|fail_closed)$/.test(lv.part));
   await runSuite(vectors, { harness, surface, harnessLabel: 'python', timeoutMs: 20_000 });

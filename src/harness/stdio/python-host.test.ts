@@ -14,6 +14,7 @@ const losslessVectors = path.join(PACKAGE_ROOT, 'src/harness/stdio/fixtures/loss
 
 t.test('the Python host passes every applicable vector and skips the rest with reasons', async (t) => {
   const harness = createStdioHarness({ command, timeoutMs: 20_000 });
+  t.teardown(() => harness.close?.());
   const surface = await harness.describe();
   t.equal(surface.name, 'python-example-host');
   const report = await runSuite(loadVectors(defaultVectorPaths()), { harness, surface, harnessLabel: `stdio:${command}`, timeoutMs: 20_000 });
