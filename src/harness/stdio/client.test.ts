@@ -106,6 +106,12 @@ t.test('a protocol mismatch is a clear error, repeated on every setup', async (t
   await t.rejects(runVector(harness, 'good'), /speaks protocol "agent-hooks-ctk\/0"/);
 });
 
+t.test('a describe without protocol is named as such', async (t) => {
+  const harness = createStdioHarness({ command: nodeCmd('--protocol', 'none') });
+  t.teardown(() => harness.close?.());
+  await t.rejects(harness.describe(), /has no "protocol" member; a stdio host must declare protocol "agent-hooks-ctk\/1"/);
+});
+
 t.test('a command that cannot start fails with the reason, never a crash', async (t) => {
   const harness = createStdioHarness({ command: 'definitely-not-a-real-binary-ctk --flag' });
   t.teardown(() => harness.close?.());
