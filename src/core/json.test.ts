@@ -50,3 +50,13 @@ t.test('isPlainObject and jsonTypeOf', async (t) => {
   );
   t.equal(utf8ByteLength('é😀'), 6);
 });
+
+t.test('deepEqual compares lossless numbers exactly, never through a rounded double', async (t) => {
+  const big = (value: string) => ({ isLosslessNumber: true as const, value });
+  t.notOk(deepEqual(big('9007199254740993'), big('9007199254740992')), '2^53+1 ≠ 2^53');
+  t.notOk(deepEqual(big('9007199254740993'), 9007199254740992), 'a LosslessNumber is not its rounded double');
+  t.ok(deepEqual(big('1.0'), 1), '1.0 = 1');
+  t.ok(deepEqual(big('1e2'), big('100')), '1e2 = 100');
+  t.ok(deepEqual(0, -0), '0 = -0');
+  t.ok(deepEqual({ a: [big('18446744073709551617')] }, { a: [big('18446744073709551617')] }));
+});

@@ -62,13 +62,17 @@ function cloneValue(v: unknown): unknown {
  */
 export function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
-  const an = asNumber(a);
-  const bn = asNumber(b);
-  if (an !== undefined || bn !== undefined) {
-    if (an === undefined || bn === undefined) return false;
-    if (isLosslessNumberLike(a) && isLosslessNumberLike(b)) return a.value === b.value || an === bn;
-    // NaN equals NaN here so that an alias check reports the value-domain problem, not a phantom difference.
-    return an === bn || (Number.isNaN(an) && Number.isNaN(bn));
+  const aNum = typeof a === 'number' || isLosslessNumberLike(a);
+  const bNum = typeof b === 'number' || isLosslessNumberLike(b);
+  if (aNum || bNum) {
+    if (!aNum || !bNum) return false;
+    if (typeof a === 'number' && typeof b === 'number') {
+      // NaN equals NaN here so that an alias check reports the value-domain problem, not a phantom difference.
+      return Number.isNaN(a) && Number.isNaN(b);
+    }
+    // A LosslessNumber is compared by its exact numeric value, never rounded through a double
+    // (9007199254740993 ≠ 9007199254740992).
+    return numericKey(a as number | LosslessNumberLike) === numericKey(b as number | LosslessNumberLike);
   }
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;
@@ -90,10 +94,19 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   return true;
 }
 
-function asNumber(v: unknown): number | undefined {
-  if (typeof v === 'number') return v;
-  if (isLosslessNumberLike(v)) return Number(v.value);
-  return undefined;
+/** Exact numeric identity of a number's text: "1", "1.0", "1e0" and 1 share one key; 0 and -0 too. */
+export function numericKey(v: number | LosslessNumberLike): string {
+  const text = typeof v === 'number' ? String(v) : v.value;
+  const m = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(text);
+  if (!m) return text;
+  const intPart = m[2]!;
+  const all = intPart + (m[3] ?? '');
+  const lead = all.length - all.replace(/^0+/, '').length;
+  const digits = all.slice(lead).replace(/0+$/, '');
+  if (digits === '') return '0';
+  // value = ±0.<digits> × 10^point
+  const point = intPart.length + Number(m[4] ?? '0') - lead;
+  return `${m[1] === '-' ? '-' : ''}0.${digits}e${point}`;
 }
 
 /** UTF-8 byte length of a JS string (lone surrogates count as U+FFFD, 3 bytes, as Buffer does). */

@@ -1,14 +1,15 @@
 // Lossless JSON for vector files: integers beyond 2^53 (and any number a double cannot
 // hold exactly) stay as LosslessNumber objects so they reach a host byte-faithfully;
 // every other number is a plain JS number. Comparison treats equal numeric text as equal.
-import { LosslessNumber, isLosslessNumber, isSafeNumber, parse, stringify } from 'lossless-json';
+import { LosslessNumber, isLosslessNumber, stringify } from 'lossless-json';
+import { parseJsonText } from '../core/json-text.js';
 
 export { LosslessNumber, isLosslessNumber };
 
 /** Parse JSON text, keeping unsafe numbers as LosslessNumber. Throws JsonSyntaxError with line/column. */
 export function parseLossless(text: string): unknown {
   try {
-    return parse(text, null, (value: string) => (isSafeNumber(value) ? Number(value) : new LosslessNumber(value)));
+    return parseJsonText(text);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const m = /position (\d+)/.exec(message);
@@ -58,48 +59,8 @@ export function toPlainJson(value: unknown): unknown {
   return value;
 }
 
-/** Canonical numeric text for comparison: "1.0", "1", "1e0" all compare equal. */
-function numberKey(value: number | LosslessNumber): string {
-  if (typeof value === 'number') return canonicalNumberText(String(value));
-  return canonicalNumberText(value.value);
-}
-
-function canonicalNumberText(text: string): string {
-  const m = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(text);
-  if (!m) return text;
-  const intPart = m[2] ?? '';
-  const all = intPart + (m[3] ?? '');
-  const lead = all.length - all.replace(/^0+/, '').length;
-  const digits = all.slice(lead).replace(/0+$/, '');
-  if (digits === '') return '0';
-  // value = 0.<digits> x 10^point
-  const point = intPart.length + Number(m[4] ?? '0') - lead;
-  return `${m[1] === '-' ? '-' : ''}0.${digits}e${point}`;
-}
-
-function isNumeric(v: unknown): v is number | LosslessNumber {
-  return typeof v === 'number' || isLosslessNumber(v);
-}
-
-/** Deep JSON equality; a LosslessNumber equals a number or LosslessNumber with the same numeric value text. */
-export function jsonEqual(a: unknown, b: unknown): boolean {
-  if (isNumeric(a) && isNumeric(b)) {
-    if (typeof a === 'number' && typeof b === 'number') return a === b;
-    return numberKey(a) === numberKey(b);
-  }
-  if (a === b) return true;
-  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a) && Array.isArray(b)) {
-    if (a.length !== b.length) return false;
-    return a.every((v, i) => jsonEqual(v, b[i]));
-  }
-  if (isNumeric(a) || isNumeric(b)) return false;
-  const ka = Object.keys(a as object).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
-  const kb = Object.keys(b as object).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
-  if (ka.length !== kb.length) return false;
-  return ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && jsonEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
-}
+/** Deep JSON equality; a LosslessNumber equals a number or LosslessNumber with the same exact numeric value. */
+export { deepEqual as jsonEqual } from '../core/json.js';
 
 /** Deep copy that keeps LosslessNumbers (as new instances). */
 export function cloneJson<T>(value: T): T {
