@@ -10,7 +10,8 @@ import { runSuite, runVector } from '../../ctk/runner.js';
 import { createStdioHarness } from './client.js';
 
 const command = `python3 ${JSON.stringify(path.join(PACKAGE_ROOT, 'examples/python-host/host.py'))}`;
-const losslessVectors = path.join(PACKAGE_ROOT, 'src/harness/stdio/fixtures/lossless-vectors');
+// The suite's two big-integer vectors (int64_json, bigint_json).
+const losslessVectors = ['AH-CTK-381-int64-tool-args-exact.json', 'AH-CTK-382-bigint-beyond-64-bits-exact.json'].map((f) => path.join(PACKAGE_ROOT, 'vectors', f));
 
 t.test('the Python host passes every applicable vector and skips the rest with reasons', async (t) => {
   const harness = createStdioHarness({ command, timeoutMs: 20_000 });
@@ -31,7 +32,7 @@ t.test('integers beyond 2^53 reach the host and come back exactly as written', a
   t.teardown(() => harness.close?.());
   const surface = await harness.describe();
   t.ok(surface.capabilities.includes('int64_json') && surface.capabilities.includes('bigint_json'));
-  const vectors = loadVectors([losslessVectors]);
+  const vectors = loadVectors(losslessVectors);
   t.equal(vectors.length, 2);
   const opts = { harness, surface, harnessLabel: 'python', timeoutMs: 20_000 };
 
