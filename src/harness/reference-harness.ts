@@ -7,7 +7,7 @@ import { createEmitter, DEFAULT_INTERCEPTOR_TIMEOUT_MS, DEFAULT_RESOLVER_TIMEOUT
 import { writeBackTarget } from '../host/context.js';
 import type { HostPartsOverride } from '../host/parts.js';
 import type { ApprovalRedactor, ApprovalResolver, CustomIdentityProvider, IdentityProviderOption, Interceptor } from '../host/types.js';
-import { CTK_NAME, CTK_VERSION } from '../version.js';
+import { CTK_VERSION } from '../version.js';
 import type { Harness, HostSurface, InterceptorAction, ResolverAction, RunReport, RunSetup, ScriptedInterceptor, ScriptedResolver } from './contract.js';
 
 export interface ReferenceHarnessOptions {
@@ -35,7 +35,7 @@ export function referenceSurface(): HostSurface {
   return {
     name: 'agent-hooks-ctk-reference-host',
     version: CTK_VERSION,
-    sdk: { lang: 'typescript', version: `${CTK_NAME}@${CTK_VERSION}` },
+    sdk: { lang: 'typescript', version: CTK_VERSION },
     capabilities: ['model_calls', 'tool_calls', 'parallel_tool_calls', 'multi_turn', 'raw_interceptor_return', 'hang_faults', 'result_labels_resurfacing'],
     buffered_output: true,
     profiles,
