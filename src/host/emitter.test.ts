@@ -126,6 +126,23 @@ t.test('§6.3 row "raises" → interceptor_failed, in the failing slot, message 
   t.match(em.verdict.message, /TypeError/);
 });
 
+t.test('§6.3: an exception whose instance name carries target content is reported by its type, not that name', async (t) => {
+  const secret = 'acct-4111-1111-1111-1111';
+  const e = emitterWith([{ intercept: (ctx: AgentContext) => {
+    const error = new RangeError('boom');
+    error.name = String((ctx.target as { account: string }).account); // a per-instance name is an exception string
+    throw error;
+  } }]);
+  const em = await e.emit('pre_tool_call', toolFields({ account: secret }));
+  t.equal(em.verdict.reason, HOST_ERROR.interceptor_failed);
+  t.notMatch(JSON.stringify(em.record), /4111/);
+  t.match(em.verdict.message, /RangeError/);
+  class Odd extends Error {}
+  Object.defineProperty(Odd, 'name', { value: 'not an identifier 4111' });
+  const odd = await emitterWith([{ intercept: () => { throw new Odd('x'); } }]).emit('pre_tool_call', toolFields());
+  t.notMatch(JSON.stringify(odd.record), /4111/, 'a type name that is not an identifier is not echoed');
+});
+
 t.test('§6.3 row "exceeds the timeout" → interceptor_timeout (configurable; default 5000 ms)', async (t) => {
   t.equal(DEFAULT_INTERCEPTOR_TIMEOUT_MS, 5000);
   let timer: NodeJS.Timeout | undefined;

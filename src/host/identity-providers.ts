@@ -63,9 +63,23 @@ export function resolveIdentityProvider(option: IdentityProviderOption | undefin
   };
 }
 
-/** The type name of a thrown value, payload-free (§6.3). */
+const TYPE_NAME = /^[A-Za-z_$][A-Za-z0-9_$]{0,63}$/;
+
+/**
+ * The type name of a thrown value, payload-free (§6.3: "an exception type name is acceptable, an exception
+ * string is not"). The type is the class on the prototype chain, never the instance's own `name` (a settable
+ * string that may carry target content); a class name that is not a plain identifier falls back to `Error`.
+ */
 export function errorTypeName(error: unknown): string {
-  if (error instanceof Error) return error.name || 'Error';
   if (error === null) return 'null';
-  return typeof error;
+  if (typeof error !== 'object') return typeof error;
+  let ctor: unknown;
+  try {
+    ctor = (Object.getPrototypeOf(error) as { constructor?: unknown } | null)?.constructor;
+  } catch {
+    ctor = undefined;
+  }
+  const name = typeof ctor === 'function' ? (ctor as { name?: unknown }).name : undefined;
+  if (typeof name === 'string' && TYPE_NAME.test(name)) return name;
+  return error instanceof Error ? 'Error' : 'object';
 }
