@@ -60,6 +60,15 @@ function serialize(v: unknown, depth: number, maxDepth: number): string {
       if (v === null) return 'null';
       if (depth >= maxDepth) throw OUTSIDE_DOMAIN;
       if (Array.isArray(v)) {
+        // Long arrays join their parts (linear); short ones concatenate (fewer allocations).
+        if (v.length > 16) {
+          const parts = new Array<string>(v.length);
+          for (let i = 0; i < v.length; i++) {
+            if (!(i in v)) throw OUTSIDE_DOMAIN;
+            parts[i] = serialize(v[i], depth + 1, maxDepth);
+          }
+          return '[' + parts.join(',') + ']';
+        }
         let out = '[';
         for (let i = 0; i < v.length; i++) {
           if (i > 0) out += ',';
