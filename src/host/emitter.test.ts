@@ -143,6 +143,23 @@ t.test('§6.3: an exception whose instance name carries target content is report
   t.notMatch(JSON.stringify(odd.record), /4111/, 'a type name that is not an identifier is not echoed');
 });
 
+t.test('§12.1/§5.1: a host self-deny (stream_incomplete) is a plain deny, so the seam is never consulted', async (t) => {
+  const requests: unknown[] = [];
+  const e = emitterWith([answering({ decision: 'deny', reason: 'needs_human', approval: {} })], {
+    resolver: (req) => {
+      requests.push(req);
+      return { outcome: 'approve', context_identity: req.context_identity, verdict: { decision: 'allow' } };
+    },
+  });
+  const response = { content: 'partial', tool_calls: [], finish_reason: 'stream_incomplete' };
+  const em = await e.emit('post_model_call', { model: { id: 'm' }, response }, { selfDeny: HOST_ERROR.streaming_unsupported });
+  t.equal(em.proceed, false);
+  t.equal(em.record.verdict.reason, HOST_ERROR.streaming_unsupported);
+  t.equal(requests.length, 0, 'no approver is asked to lift a deny that stands anyway');
+  t.notOk('resolved_by' in em.record, 'the seam was not consulted');
+  t.equal(em.record.decided_by, null);
+});
+
 t.test('§6.3 row "exceeds the timeout" → interceptor_timeout (configurable; default 5000 ms)', async (t) => {
   t.equal(DEFAULT_INTERCEPTOR_TIMEOUT_MS, 5000);
   let timer: NodeJS.Timeout | undefined;

@@ -196,7 +196,8 @@ export function createEmitter(options: EmitterOptions): Emitter {
       // §7: zero interceptors in enforce → deny no_interceptor (decided_by null), profile-independent.
       result = { winner: zero, decidedBy: null, context: ctx, slots: [], truncated: false, resolutionVerdicts: [] };
     } else {
-      const consultAllowed = parts.mayConsultSeam(point, emissionMode, resolver !== null);
+      // §12.1 self-deny is a plain deny: it dominates any liftable one, so consulting an approver is pointless (§5.1).
+      const consultAllowed = parts.mayConsultSeam(point, emissionMode, resolver !== null) && !emitOptions.selfDeny;
       const env: ComposeEnv = {
         point,
         mode: emissionMode,
