@@ -359,3 +359,21 @@ t.test('§1.3/§3.1: a fault inside the loop ends the run in error and agent_shu
   t.equal(seen.at(-1)!.interception_point, 'agent_shutdown');
   t.notOk(seen.some((c) => c.interception_point === 'output'));
 });
+
+t.test('§4.2: post_tool_call tool_call.args are the args passed to the tool, even if the tool mutates its argument object', async (t) => {
+  const seen: AgentContext[] = [];
+  const loop = createAgentLoop({
+    emitter: emitterWith([scripted([{ at: 'pre_tool_call', verdict: { decision: 'transform', transform: { path: '$target.amount', value: 40 } } }], seen)]),
+    model: world([toolTurn(call('c1', 'refund', { amount: 840 })), answer('ok')]).model,
+    tools: {
+      names: ['refund'],
+      invoke: (c: LoopToolCall) => {
+        (c.args as JsonObject).amount = 999999; // a tool that scribbles on its input
+        return { value: 'done', is_error: false };
+      },
+    },
+  });
+  await loop.run([{ content: 'hi', role: 'user' }]);
+  const post = seen.find((c) => c.interception_point === 'post_tool_call')!;
+  t.same((post.tool_call as JsonObject).args, { amount: 40 }, 'the post-transform args as passed, not the tool\'s scribbles');
+});

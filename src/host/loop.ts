@@ -1,6 +1,6 @@
 // The reference agent loop over the emitter (VECTOR-FORMAT §2 plus multi-turn, parallel tool calls,
 // transforms that take effect downstream, §5.4 label resurfacing and §12.1 stream assembly).
-import { HOST_ERROR, isHostErrorReason, type Json, type JsonObject } from '../core/index.js';
+import { HOST_ERROR, deepClone, isHostErrorReason, type Json, type JsonObject } from '../core/index.js';
 import type { Emitter } from './emitter.js';
 import { labelsToExtensions, mergeLabels } from './labels.js';
 import { isStream, STREAM_INCOMPLETE, type StreamChunk } from './stream.js';
@@ -211,7 +211,8 @@ export function createAgentLoop(options: AgentLoopOptions): AgentLoop {
     const args = pre.target; // §4.2: the post-transform args are what the tool receives
     if (parts.shouldInvokeTool(pre)) {
       try {
-        const r = await options.tools.invoke({ id: tc.id, name: tc.name, args });
+        // §4.2: the tool gets its own copy, so post_tool_call reports the args as passed, whatever the tool does to them.
+        const r = await options.tools.invoke({ id: tc.id, name: tc.name, args: deepClone(args) });
         result = { value: r?.value ?? null, is_error: r?.is_error === true };
       } catch (e) {
         result = { value: `tool error: ${(e as Error)?.name ?? 'Error'}`, is_error: true };
