@@ -2,6 +2,7 @@
 import type { HostSurface } from '../harness/contract.js';
 import type { ConformanceReport, Failure, VectorResult } from './model.js';
 import { suiteDigest } from './digest.js';
+import { summarizeParts } from '../ctk/runner.js';
 
 export function surface(overrides: Partial<HostSurface> = {}): HostSurface {
   return {
@@ -54,14 +55,6 @@ export function fail(id: string, part = 'core', failures: Failure[] = [failure()
 
 /** A report over the given results, with parts and summary computed from them. */
 export function buildReport(results: VectorResult[], hostSurface: HostSurface = surface()): ConformanceReport {
-  const parts = new Map<string, { part: string; passed: number; failed: number; skipped: number }>();
-  for (const r of results) {
-    const p = parts.get(r.part) ?? { part: r.part, passed: 0, failed: 0, skipped: 0 };
-    if (r.status === 'pass') p.passed++;
-    else if (r.status === 'fail') p.failed++;
-    else p.skipped++;
-    parts.set(r.part, p);
-  }
   const count = (s: string) => results.filter((r) => r.status === s).length;
   return {
     ctk: { name: 'agent-hooks-ctk', version: '0.1.0' },
@@ -69,7 +62,7 @@ export function buildReport(results: VectorResult[], hostSurface: HostSurface = 
     host: { name: hostSurface.name, version: hostSurface.version, surface: hostSurface },
     suite: { digest: suiteDigest(results), vectors: results.length, sources: ['vectors'] },
     summary: { total: results.length, passed: count('pass'), failed: count('fail'), skipped: count('skip') },
-    parts: [...parts.values()],
+    parts: summarizeParts(results),
     results,
     environment: {
       node: 'v20.19.0',
