@@ -8,9 +8,7 @@ import {
   DEFAULT_MAX_DEPTH,
   scanJsonDomain,
   deepClone,
-  findNonJson,
   getDotted,
-  hasLoneSurrogate,
   parseDottedPath,
   setPath,
   validateEnvelope,
@@ -19,6 +17,7 @@ import {
   type JsonObject,
 } from '../core/index.js';
 import type { Bounds } from './types.js';
+import { findDomainViolation } from './locate.js';
 
 export interface ContextMeta {
   point: InterceptionPoint;
@@ -76,32 +75,12 @@ export function validateContext(ctx: JsonObject, bounds: Bounds = {}): { ok: tru
     // §12.3 first: a context over the bounds is not walked further.
     const b = checkBounds(ctx, bounds);
     if (!b.ok) return b;
-    // §4.4: no non-finite numbers or lone surrogates anywhere in the context.
-    const nonJson = findNonJson(ctx);
-    if (nonJson !== undefined) return { ok: false, detail: `the context holds a value JSON cannot carry: ${nonJson.replace('the verdict', 'the context')} (§4.4)` };
-    const surrogate = findLoneSurrogate(ctx);
-    if (surrogate !== undefined) return { ok: false, detail: `the context holds a lone Unicode surrogate at ${surrogate} (§4.4)` };
+    // §4.4: no non-finite numbers or lone surrogates anywhere in the context; located payload-free (§6.3).
+    const bad = findDomainViolation(ctx);
+    if (bad !== undefined) return { ok: false, detail: `the context holds ${bad.kind} at ${bad.at}, which interoperable JSON cannot carry (§4.4)` };
   }
   // §4 envelope (§10.2 "a host MUST validate the §4 envelope before dispatching any emission").
   const env = validateEnvelope(ctx);
   if (!env.ok) return { ok: false, detail: env.errors.join('; ') };
   return { ok: true };
-}
-
-function findLoneSurrogate(value: unknown): string | undefined {
-  const stack: Array<{ v: unknown; at: string }> = [{ v: value, at: 'context' }];
-  while (stack.length > 0) {
-    const { v, at } = stack.pop()!;
-    if (typeof v === 'string') {
-      if (hasLoneSurrogate(v)) return at;
-    } else if (Array.isArray(v)) {
-      v.forEach((c, i) => stack.push({ v: c, at: `${at}[${i}]` }));
-    } else if (typeof v === 'object' && v !== null) {
-      for (const [k, c] of Object.entries(v)) {
-        if (hasLoneSurrogate(k)) return `${at} (member name)`;
-        stack.push({ v: c, at: `${at}.${k}` });
-      }
-    }
-  }
-  return undefined;
 }

@@ -2,7 +2,7 @@
 // and the zero-interceptor rule, §10.1 providers, §12.2 sequence atomicity, §12.3 bounds.
 import t from 'tap';
 import { HOST_ERROR, jcsSha256, type AgentContext } from '../core/index.js';
-import { createEmitter, DEFAULT_INTERCEPTOR_TIMEOUT_MS, HostConfigError } from './emitter.js';
+import { createEmitter, DEFAULT_INTERCEPTOR_TIMEOUT_MS, HostConfigError, payloadFreeDetail } from './emitter.js';
 import { IdentityProviderNameError } from './identity-providers.js';
 import { AGENT, SESSION, allow, answering, deny, emitterWith, toolFields, transform } from './fixtures.test.util.js';
 
@@ -62,6 +62,25 @@ t.test('§4.4: a non-finite number or a lone surrogate anywhere is context_inval
   t.equal(nan.record.verdict.reason, HOST_ERROR.context_invalid);
   const sur = await e.emit('input', { input: { content: 'a\uD800b', role: 'user' } });
   t.equal(sur.record.verdict.reason, HOST_ERROR.context_invalid);
+});
+
+t.test('§6.3: a fail-closed context_invalid message names no member of the payload (member names are content too)', async (t) => {
+  const key = 'patient-jane-roe';
+  const post = (value: unknown) => ({ tool_call: { id: 'c', name: 'n', args: {} }, tool_result: { value, is_error: false } }) as never;
+  const nan = await emitterWith([answering(allow)], { identityProvider: null }).emit('post_tool_call', post({ [key]: Number.NaN }));
+  const sur = await emitterWith([answering(allow)], { identityProvider: null }).emit('post_tool_call', post({ [key]: 'x\uD800' }));
+  const big = await emitterWith([answering(allow)]).emit('post_tool_call', post({ [key]: 2 ** 60 }));
+  for (const [name, em] of [['non-finite', nan], ['lone surrogate', sur], ['unsafe integer', big]] as const) {
+    t.equal(em.record.verdict.reason, HOST_ERROR.context_invalid, name);
+    t.notMatch(JSON.stringify(em.record), /jane/, `${name}: the member name does not reach the record`);
+    t.match(em.record.verdict.message, /tool_result|target/, `${name}: the message still names the envelope field`);
+  }
+});
+
+t.test('host diagnostics are shortened on a code-point boundary (no lone surrogate reaches a record)', async (t) => {
+  const cut = payloadFreeDetail(`${'x'.repeat(198)}\u{1F600}\u{1F600}\u{1F600}`);
+  t.notOk(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/.test(cut), 'no unpaired high surrogate');
+  t.ok(cut.endsWith('…'));
 });
 
 t.test('§12.3: breaching the depth or size bound is context_invalid, not a crash', async (t) => {

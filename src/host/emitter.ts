@@ -18,7 +18,8 @@ import {
   INTERCEPTION_POINTS,
 } from '../core/index.js';
 import { invokeInterceptor } from './dispatch.js';
-import { errorTypeName, resolveIdentityProvider } from './identity-providers.js';
+import { ProviderFailure, errorTypeName, resolveIdentityProvider } from './identity-providers.js';
+import { findDomainViolation } from './locate.js';
 import { HOST_LABEL_NAMESPACE, deriveNamespace, mergeLabels, validateNamespace } from './labels.js';
 import { resolveParts, type HostParts } from './parts.js';
 import { hostDeny, type ComposeEnv, type ComposeResult } from './profiles.js';
@@ -127,7 +128,7 @@ export function createEmitter(options: EmitterOptions): Emitter {
         try {
           inputIdentity = provider.compute(ctx);
         } catch (error) {
-          return finish(failClosed(point, sequence, emissionMode, ctx, `identity provider: ${(error as Error).message ?? errorTypeName(error)}`));
+          return finish(failClosed(point, sequence, emissionMode, ctx, providerFailureDetail(provider.name, ctx, error)));
         }
         return finish(await dispatch(point, sequence, emissionMode, ctx, inputIdentity, emitOptions));
       } catch (error) {
@@ -304,6 +305,17 @@ export function createEmitter(options: EmitterOptions): Emitter {
   return emitter;
 }
 
+/**
+ * §10.1/§10.2 provider failure, payload-free (§6.3): our own ProviderFailure text (type names only), or the
+ * value-domain violation the provider rejected, located without payload member names; never the raw error text.
+ */
+function providerFailureDetail(name: string | null, ctx: JsonObject, error: unknown): string {
+  if (error instanceof ProviderFailure) return error.message;
+  const bad = findDomainViolation(ctx, { integers: true });
+  if (bad !== undefined) return `identity provider ${String(name)} rejected the context: ${bad.kind} at ${bad.at}; string-encode 64-bit identifiers and send only interoperable JSON (§4.4, §10.2)`;
+  return `identity provider ${String(name)} rejected the context (${errorTypeName(error)}, §10.1, §10.2)`;
+}
+
 function positive(value: number | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) throw new HostConfigError(`${name} must be a positive number of milliseconds`);
@@ -316,5 +328,7 @@ function positive(value: number | undefined, fallback: number, name: string): nu
  */
 export function payloadFreeDetail(detail: string): string {
   const masked = detail.replace(/"(?:[^"\\]|\\.)*"/g, '"…"').replace(/-?\d{6,}(?:\.\d+)?(?:e[+-]?\d+)?/gi, '<number>');
-  return masked.length > 200 ? `${masked.slice(0, 199)}…` : masked;
+  // Cut on a code-point boundary: a split surrogate pair would put a lone surrogate in the record (§4.4, §10.3).
+  const chars = Array.from(masked);
+  return chars.length > 200 ? `${chars.slice(0, 199).join('')}…` : masked;
 }

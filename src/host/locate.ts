@@ -1,0 +1,75 @@
+// Payload-free locations for host-synthesized fail-closed messages (§6.3: "Host-synthesized messages MUST NOT
+// include target-derived content"). Member names below a payload field (target, args, value, content, …) are
+// content too — a key can be an account number — so they are masked; spec vocabulary and indexes are kept.
+import { hasLoneSurrogate, isLosslessNumberLike, isPlainObject } from '../core/index.js';
+
+/** Field names the spec defines (§4.1, §4.2, §4.5), kept in a location while outside a payload. */
+const VOCABULARY: ReadonlySet<string> = new Set([
+  'spec', 'interception_point', 'timestamp', 'sequence', 'agent', 'session', 'target', 'id', 'framework', 'name',
+  'version', 'started_at', 'turn', 'agent_init', 'tools_registered', 'input', 'content', 'role', 'model', 'vendor',
+  'params', 'messages', 'response', 'tool_calls', 'finish_reason', 'tool_call', 'args', 'content_hash',
+  'tool_result', 'value', 'is_error', 'duration_ms', 'output', 'summary', 'reason', 'request_id', 'tools',
+  'description', 'schema', 'usage', 'prompt_tokens', 'completion_tokens', 'trace', 'trace_id', 'span_id', 'tenant',
+  'actor', 'kind', 'budgets', 'tool_call_count', 'token_count', 'elapsed_seconds', 'cost_usd', 'extensions',
+]);
+/** Fields whose members are payload: every member name below them is masked. */
+const PAYLOAD: ReadonlySet<string> = new Set(['target', 'args', 'value', 'content', 'params', 'schema', 'extensions']);
+export const MASKED_MEMBER = '<member>';
+
+export type DomainViolationKind =
+  | 'a non-finite number'
+  | 'a lone Unicode surrogate'
+  | 'a lone Unicode surrogate in a member name'
+  | 'an integer beyond ±(2^53−1)'
+  | 'a value that is not JSON';
+
+export interface DomainViolation {
+  kind: DomainViolationKind;
+  /** e.g. `context.tool_result.value.<member>[2]` — never a payload member name. */
+  at: string;
+}
+
+/**
+ * The first §4.4 value-domain violation in `ctx`, located payload-free; `integers` also reports integral numbers
+ * outside ±(2^53−1) (the §10.2 jcs-sha256 domain). Iterative; callers bound depth first (§12.3).
+ */
+export function findDomainViolation(ctx: unknown, options: { integers?: boolean } = {}): DomainViolation | undefined {
+  const stack: Array<{ v: unknown; at: string; inPayload: boolean }> = [{ v: ctx, at: 'context', inPayload: false }];
+  // No cycle tracking: callers run this only on contexts within the §12.3 depth bound (a cycle exceeds it).
+  let budget = 5_000_000;
+  while (stack.length > 0 && budget-- > 0) {
+    const { v, at, inPayload } = stack.pop()!;
+    if (v === null || typeof v === 'boolean') continue;
+    if (typeof v === 'string') {
+      if (hasLoneSurrogate(v)) return { kind: 'a lone Unicode surrogate', at };
+      continue;
+    }
+    if (typeof v === 'number') {
+      if (!Number.isFinite(v)) return { kind: 'a non-finite number', at };
+      if (options.integers && Number.isInteger(v) && !Number.isSafeInteger(v)) return { kind: 'an integer beyond ±(2^53−1)', at };
+      continue;
+    }
+    if (isLosslessNumberLike(v)) {
+      const n = Number(v.value);
+      if (!Number.isFinite(n)) return { kind: 'a non-finite number', at };
+      if (options.integers && /^-?\d+$/.test(v.value) && !Number.isSafeInteger(n)) return { kind: 'an integer beyond ±(2^53−1)', at };
+      continue;
+    }
+    if (typeof v !== 'object' || (!Array.isArray(v) && !isPlainObject(v))) return { kind: 'a value that is not JSON', at };
+    if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) {
+        if (!(i in v)) return { kind: 'a value that is not JSON', at: `${at}[${i}]` };
+        stack.push({ v: v[i], at: `${at}[${i}]`, inPayload });
+      }
+      continue;
+    }
+    for (const [k, child] of Object.entries(v).reverse()) {
+      const keep = !inPayload && VOCABULARY.has(k);
+      const childAt = `${at}.${keep ? k : MASKED_MEMBER}`;
+      if (hasLoneSurrogate(k)) return { kind: 'a lone Unicode surrogate in a member name', at: childAt };
+      if (child === undefined) continue;
+      stack.push({ v: child, at: childAt, inPayload: inPayload || !keep || PAYLOAD.has(k) });
+    }
+  }
+  return undefined;
+}
