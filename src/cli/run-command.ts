@@ -10,7 +10,8 @@ import { createStdioHarness } from '../harness/stdio/client.js';
 import { HarnessLoadError, loadInProcessHarness } from '../harness/in-process.js';
 import { effectiveSurface, readSurfaceFile, SurfaceError } from '../harness/surface.js';
 import { colorEnabled, createProgressLine, renderTerminal } from '../report/terminal.js';
-import { FILE_REPORTERS, writeReports } from '../report/write.js';
+import { FILE_REPORTERS, ReportWriteError, writeReports } from '../report/write.js';
+import { parseTimeoutMs, prepareOutputDir, requireNonEmpty } from './flags.js';
 
 interface RunFlags {
   harness?: string;
@@ -50,6 +51,7 @@ export function register(program: Command): void {
 
 function parseReporters(list: string): { terminal: boolean; files: string[] } {
   const names = list.split(',').map((s) => s.trim()).filter(Boolean);
+  if (names.length === 0) throw new CliError(EXIT.badInput, `--reporter: no reporter named; give a comma-separated list of terminal, ${FILE_REPORTERS.join(', ')}`);
   const known = new Set<string>(['terminal', ...FILE_REPORTERS]);
   const unknown = names.filter((n) => !known.has(n));
   if (unknown.length > 0) throw new CliError(EXIT.badInput, `--reporter: unknown reporter ${unknown.join(', ')} (known: ${[...known].join(', ')})`);
@@ -89,8 +91,8 @@ export function loadOrExit(paths: string[] | undefined): LoadedVector[] {
 }
 
 async function createHarness(flags: RunFlags, timeoutMs: number): Promise<{ harness: Harness; label: string }> {
-  if (flags.harness && flags.harnessCmd) throw new CliError(EXIT.badInput, 'give either --harness or --harness-cmd, not both');
-  if (flags.harness) {
+  if (flags.harness !== undefined && flags.harnessCmd !== undefined) throw new CliError(EXIT.badInput, 'give either --harness or --harness-cmd, not both');
+  if (flags.harness !== undefined) {
     try {
       return { harness: await loadInProcessHarness(flags.harness), label: `in-process:${flags.harness}` };
     } catch (error) {
@@ -98,7 +100,7 @@ async function createHarness(flags: RunFlags, timeoutMs: number): Promise<{ harn
       throw error;
     }
   }
-  if (flags.harnessCmd) {
+  if (flags.harnessCmd !== undefined) {
     const onLog = flags.verbose ? (line: string) => process.stderr.write(`[host] ${line}\n`) : undefined;
     return { harness: createStdioHarness({ command: flags.harnessCmd, timeoutMs, ...(onLog ? { onLog } : {}) }), label: `stdio:${flags.harnessCmd}` };
   }
@@ -138,10 +140,15 @@ function readSurfaceFileOrExit(file: string): Record<string, unknown> {
 }
 
 export async function runCommand(flags: RunFlags): Promise<number> {
-  const timeoutMs = Number(flags.timeout);
-  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new CliError(EXIT.badInput, `--timeout: expected a positive integer of milliseconds, got ${JSON.stringify(flags.timeout)}`);
+  const timeoutMs = parseTimeoutMs(flags.timeout);
+  // An empty value must not read as "not given": `--harness-cmd ""` would otherwise run the reference host.
+  requireNonEmpty(flags.harness, '--harness', 'the path of a harness module (HARNESS.md)');
+  requireNonEmpty(flags.harnessCmd, '--harness-cmd', 'the command line that starts your stdio host (HARNESS.md)');
   const reporters = parseReporters(flags.reporter);
-  if (reporters.files.length > 0 && !flags.out) throw new CliError(EXIT.badInput, `--reporter ${reporters.files.join(',')} writes files: give --out DIR`);
+  if (reporters.files.length > 0 && flags.out === undefined) throw new CliError(EXIT.badInput, `--reporter ${reporters.files.join(',')} writes files: give --out DIR`);
+  // Refuse an unusable --out/--trace before the run, not after it.
+  if (flags.out !== undefined) prepareOutputDir(flags.out, '--out');
+  if (flags.trace !== undefined) prepareOutputDir(flags.trace, '--trace');
 
   const all = loadOrExit(flags.vectors);
   const vectors = selectVectors(all, flags.grep, flags.part);
@@ -159,7 +166,7 @@ export async function runCommand(flags: RunFlags): Promise<number> {
       harnessLabel: label,
       timeoutMs,
       bail: flags.bail === true,
-      ...(flags.trace ? { traceDir: flags.trace } : {}),
+      ...(flags.trace !== undefined ? { traceDir: flags.trace } : {}),
       sources: (flags.vectors && flags.vectors.length > 0 ? flags.vectors : defaultVectorPaths()).map(display),
       ...(vectors.length !== all.length || flags.grep !== undefined || (flags.part && flags.part.length > 0)
         ? { selection: { loaded: all.length, ...(flags.grep !== undefined ? { grep: flags.grep } : {}), ...(flags.part && flags.part.length > 0 ? { parts: flags.part } : {}) } }
@@ -187,8 +194,14 @@ export async function runCommand(flags: RunFlags): Promise<number> {
     const s = report.summary;
     process.stderr.write(`${s.total} vectors: ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped\n`);
   }
-  if (flags.out) {
-    const written = await writeReports(report, reporters.files, flags.out);
+  if (flags.out !== undefined) {
+    let written: string[];
+    try {
+      written = await writeReports(report, reporters.files, flags.out);
+    } catch (error) {
+      if (error instanceof ReportWriteError) throw new CliError(EXIT.badInput, `--out: ${error.message}; the run itself finished (summary above) but its reports were not written`);
+      throw error;
+    }
     if (reporters.terminal) process.stdout.write(`reports: ${written.map(display).join(', ')}\n`);
   }
   const verdict = verdictOf(report);

@@ -3,6 +3,7 @@
 import type { Command } from 'commander';
 import { CliError, EXIT } from './exit.js';
 import { loadOrExit } from './run-command.js';
+import { parseTimeoutMs } from './flags.js';
 import { MUTANTS } from '../ctk/mutants/mutants.js';
 import { renderSelftest, runSelftest } from '../ctk/mutants/selftest.js';
 
@@ -27,8 +28,7 @@ export function register(program: Command): void {
     .option('--timeout <ms>', 'per-vector deadline in milliseconds', '10000')
     .action(async (flags: SelftestFlags) => {
       if (!flags.mutants) throw new CliError(EXIT.badInput, 'selftest: pass --mutants (the mutation self-test is the only self-test)');
-      const timeoutMs = Number(flags.timeout);
-      if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new CliError(EXIT.badInput, `--timeout: expected a positive integer number of milliseconds, got ${JSON.stringify(flags.timeout)}`);
+      const timeoutMs = parseTimeoutMs(flags.timeout);
       let mutants = MUTANTS;
       if (flags.only && flags.only.length > 0) {
         const known = new Set(MUTANTS.map((m) => m.id));

@@ -190,7 +190,10 @@ export async function runSuite(vectors: readonly LoadedVector[], opts: RunOption
       try {
         await writeTrace(opts.traceDir, trace);
       } catch (error) {
-        result.failures.push({ clause: '13.2', check: 'internal', message: `could not write the trace: ${errText(error)}` });
+        // The run asked for a trace and did not get one: the vector is not passed silently.
+        result.failures.push({ clause: '13.2', check: 'internal', message: `could not write the trace into ${opts.traceDir}: ${errText(error)}` });
+        result.status = 'fail';
+        result.reason = `${result.failures.length} failed check${result.failures.length === 1 ? '' : 's'}: ${result.failures[0]!.message}`;
       }
     }
     results.push(result);

@@ -1,0 +1,111 @@
+// The bad-input audit of `run`: each case is an input a user can plausibly give, with the exit code
+// and the one-paragraph message it must get (exit 2 bad input, 1 failure, 3 internal; never a stack,
+// never a false pass). Spawned as a user runs it, after the build.
+import t from 'tap';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { PACKAGE_ROOT } from '../version.js';
+import { baseVector } from '../ctk/test-vectors.test.util.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const BIN = path.join(PACKAGE_ROOT, 'bin', 'agent-hooks-ctk.js');
+const fakeUrl = pathToFileURL(path.join(here, '..', 'ctk', 'fake-harness.test.util.js')).href;
+const STACK = /\n\s+at .+:\d+:\d+/;
+
+function cli(args: string[], options: { cwd?: string; env?: Record<string, string>; timeout?: number } = {}) {
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    encoding: 'utf8',
+    cwd: options.cwd,
+    timeout: options.timeout ?? 60_000,
+    env: { ...process.env, NO_COLOR: '', FORCE_COLOR: '', ...options.env },
+  });
+  return { code: r.status, out: r.stdout, err: r.stderr, signal: r.signal };
+}
+
+function workspace() {
+  const dir = mkdtempSync(path.join(tmpdir(), 'ctk-bad-input-'));
+  mkdirSync(path.join(dir, 'vectors'));
+  writeFileSync(path.join(dir, 'vectors', 'ok.json'), JSON.stringify(baseVector(), null, 2));
+  writeFileSync(path.join(dir, 'host.mjs'), `import { createFakeHarness } from ${JSON.stringify(fakeUrl)};\nexport const createHarness = () => createFakeHarness();\n`);
+  return { dir, vectors: path.join(dir, 'vectors'), host: path.join(dir, 'host.mjs') };
+}
+
+t.test('an empty --harness or --harness-cmd is a usage error, never a silent run of the reference host', async (t) => {
+  const w = workspace();
+  for (const flag of ['--harness', '--harness-cmd']) {
+    const r = cli(['run', '--vectors', w.vectors, flag, '']);
+    t.equal(r.code, 2, `${flag} ""`);
+    t.match(r.err, new RegExp(`${flag}: .*empty`));
+    t.notMatch(r.out, /PASSED/);
+  }
+});
+
+t.test('--out naming a file is bad input (exit 2), and is refused before anything runs', async (t) => {
+  const w = workspace();
+  const file = path.join(w.dir, 'taken');
+  writeFileSync(file, 'x');
+  for (const out of [file, path.join(file, 'sub')]) {
+    const r = cli(['run', '--harness', w.host, '--vectors', w.vectors, '--out', out]);
+    t.equal(r.code, 2, out);
+    t.match(r.err, /--out .*taken.*not a directory|--out .*taken.*cannot/);
+    t.notMatch(r.err, /internal error/);
+    t.notMatch(r.out, /PASSED/, 'refused before the run, not after it');
+    t.notMatch(r.err, STACK);
+  }
+});
+
+t.test('--trace naming a file is bad input (exit 2) before anything runs', async (t) => {
+  const w = workspace();
+  const file = path.join(w.dir, 'taken');
+  writeFileSync(file, 'x');
+  const r = cli(['run', '--harness', w.host, '--vectors', w.vectors, '--trace', file]);
+  t.equal(r.code, 2);
+  t.match(r.err, /--trace .*taken/);
+  t.notMatch(r.out, /PASSED/);
+});
+
+t.test('--timeout takes decimal milliseconds a timer can hold', async (t) => {
+  const w = workspace();
+  for (const bad of ['0x10', '1e3', ' 5', '-1', '0', '2147483648', '99999999999999']) {
+    const r = cli(['run', '--harness', w.host, '--vectors', w.vectors, '--timeout', bad]);
+    t.equal(r.code, 2, `--timeout ${JSON.stringify(bad)}`);
+    t.match(r.err, /--timeout: /);
+    t.notMatch(r.err, /TimeoutOverflowWarning/);
+  }
+  const ok = cli(['run', '--harness', w.host, '--vectors', w.vectors, '--timeout', '2147483647']);
+  t.equal(ok.code, 0, ok.err);
+  const selftest = cli(['selftest', '--mutants', '--timeout', '0x10']);
+  t.equal(selftest.code, 2);
+});
+
+t.test('an empty --reporter list is a usage error', async (t) => {
+  const w = workspace();
+  const r = cli(['run', '--harness', w.host, '--vectors', w.vectors, '--reporter', ' , ']);
+  t.equal(r.code, 2);
+  t.match(r.err, /--reporter: /);
+});
+
+t.test('a trace that cannot be written fails the vector instead of passing it silently', async (t) => {
+  const { runSuite } = await import('../ctk/runner.js');
+  const { createFakeHarness } = await import('../ctk/fake-harness.test.util.js');
+  const { loaded: loadedVector } = await import('../ctk/test-vectors.test.util.js');
+  const w = workspace();
+  const file = path.join(w.dir, 'a-file');
+  writeFileSync(file, 'x');
+  const harness = createFakeHarness();
+  const report = await runSuite([loadedVector(baseVector())], {
+    harness,
+    surface: await harness.describe(),
+    harnessLabel: 'test',
+    timeoutMs: 10_000,
+    traceDir: file,
+  });
+  t.equal(report.results[0]!.status, 'fail');
+  t.equal(report.summary.failed, 1);
+  t.match(report.results[0]!.reason, /could not write the trace/);
+  t.notOk(existsSync(path.join(file, 'x')));
+  t.ok(readFileSync(file, 'utf8') === 'x');
+});

@@ -1,0 +1,43 @@
+// Flag checks shared by the commands: each turns a bad value into a CliError(EXIT.badInput) naming the flag.
+import { mkdirSync, statSync } from 'node:fs';
+import { CliError, EXIT } from './exit.js';
+
+/** The largest delay a Node timer holds; beyond it Node fires after 1 ms (TimeoutOverflowWarning). */
+export const MAX_TIMER_MS = 2_147_483_647;
+
+/** `--timeout <ms>`: decimal digits only (no 0x10, 1e3, 1.5), 1 … MAX_TIMER_MS. */
+export function parseTimeoutMs(value: string, flag = '--timeout'): number {
+  const n = /^[0-9]+$/.test(value) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(n) || n <= 0) {
+    throw new CliError(EXIT.badInput, `${flag}: expected a positive whole number of milliseconds (e.g. 30000), got ${JSON.stringify(value)}`);
+  }
+  if (n > MAX_TIMER_MS) throw new CliError(EXIT.badInput, `${flag}: ${value} ms is longer than a timer can wait; give at most ${MAX_TIMER_MS} (about 24.8 days)`);
+  return n;
+}
+
+/** A flag given with an empty value (`--harness ""`) must not read as "not given". */
+export function requireNonEmpty(value: string | undefined, flag: string, what: string): void {
+  if (value !== undefined && value.trim() === '') throw new CliError(EXIT.badInput, `${flag}: the value is empty; give ${what}`);
+}
+
+/**
+ * Creates an output directory up front (mkdir -p), so a bad --out or --trace is refused before a
+ * long run instead of after it. Throws exit 2 naming the flag when the path is or runs through a file.
+ */
+export function prepareOutputDir(dir: string, flag: string): void {
+  if (dir.trim() === '') throw new CliError(EXIT.badInput, `${flag}: the value is empty; give a directory`);
+  let existing;
+  try {
+    existing = statSync(dir);
+  } catch {
+    existing = undefined;
+  }
+  if (existing && !existing.isDirectory()) throw new CliError(EXIT.badInput, `${flag} ${dir}: exists and is not a directory; give a directory (it is created if missing)`);
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'ENOTDIR' || code === 'EEXIST' ? 'a parent of it is a file, not a directory' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (code ?? String(error));
+    throw new CliError(EXIT.badInput, `${flag} ${dir}: cannot create the directory (${why}); give a writable directory`);
+  }
+}
