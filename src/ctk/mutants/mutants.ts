@@ -150,6 +150,39 @@ const withoutMember = (value: unknown, member: string, when: (v: JsonObject) => 
   return copy;
 };
 
+/** §7.4 mutant: under on_approval resume only the first liftable deny reaches the resolver; later ones reuse its answer. */
+function resumeReusesFirstAnswer(env: ComposeEnv): Promise<ComposeResult> {
+  if (env.composition.on_approval !== 'resume' || !env.consult) return D.composeSequential(env);
+  const consult = env.consult;
+  let first: Awaited<ReturnType<typeof consult>> | undefined;
+  return D.composeSequential({
+    ...env,
+    consult: async (deny, ctx) => {
+      if (first?.lifted) return first;
+      first = await consult(deny, ctx);
+      return first;
+    },
+  });
+}
+
+/** §7.5 mutant: a lifted liftable deny in strictest also applies the single lower-severity transform that lost. */
+async function strictestAppliesLosingTransform(env: ComposeEnv): Promise<ComposeResult> {
+  const r = await D.composeParallel(env);
+  if (env.composition.profile !== 'parallel/strictest' || r.resolvedBy !== 'approval' || r.winner.decision !== 'allow') return r;
+  const losers = r.slots.filter((s) => s.verdict.decision === 'transform');
+  if (losers.length !== 1) return r;
+  const applied = env.applyTransform(r.context, losers[0]!.verdict.transform!);
+  return applied.ok && env.mode === 'enforce' ? { ...r, context: applied.context } : r;
+}
+
+/** §7.4 mutant: a run_all approval transform is applied to the input context, dropping the folded transforms. */
+async function runAllApprovalOnInput(env: ComposeEnv): Promise<ComposeResult> {
+  const r = await D.composeSequential(env);
+  if (env.composition.profile !== 'sequential/run_all' || r.resolvedBy !== 'approval' || r.winner.decision !== 'transform') return r;
+  const applied = env.applyTransform(env.context, r.winner.transform!);
+  return applied.ok ? { ...r, context: applied.context } : r;
+}
+
 /** Every mutant, incident classes from the announcement first. */
 export const MUTANTS: readonly Mutant[] = [
   // --- the announcement's incident classes ---
@@ -348,6 +381,37 @@ export const MUTANTS: readonly Mutant[] = [
   parts('evaluate-only-enforces', '8', 'evaluate_only blocks actions on a deny as if enforcing', { shouldProceed: (v) => v.decision !== 'deny' }),
   parts('approval-identity-over-unredacted', '9', 'the approval request identity is computed over the unredacted context, not what the approver saw', {
     consultSeam: (deny, ctx, deps) => D.consultSeam(deny, ctx, { ...deps, provider: { ...deps.provider, compute: () => deps.provider.compute(ctx) } }),
+  }),
+  // --- audit additions: the subtle §7.4–§7.6 / §9 / §10.3 rules ---
+  parts('resume-consults-first-only', '7.4', 'on_approval resume consults only the first liftable deny; later ones reuse that answer', { composeSequential: resumeReusesFirstAnswer }),
+  parts('consult-before-fold', '9', 'the approval request presents (and binds) the input context, not the context as folded by earlier transforms', {
+    composeSequential: (env) => D.composeSequential(env.consult ? { ...env, consult: (deny) => env.consult!(deny, env.context) } : env),
+  }),
+  parts('run-all-approval-ignores-fold', '7.4', 'a run_all approval transform is applied to the input context instead of on top of the folded one', { composeSequential: runAllApprovalOnInput }),
+  parts('strictest-applies-losing-transform', '7.5', 'lifting a liftable deny in strictest also applies the lower-severity transform that lost', { composeParallel: strictestAppliesLosingTransform }),
+  parts('resume-always-truncated', '10.3', 'on_approval resume records fold_truncated true whenever an approval happened', compose(async (env, next) => {
+    const r = await next(env);
+    return env.composition.on_approval === 'resume' && r.resolvedBy === 'approval' ? { ...r, truncated: true } : r;
+  })),
+  parts('run-all-deny-identity-unfolded', '10.3', 'on a combined deny in run_all, enforced_identity is computed over the unfolded input context', compose(async (env, next) => {
+    const r = await next(env);
+    return env.composition.profile === 'sequential/run_all' && r.winner.decision === 'deny' ? { ...r, context: env.context } : r;
+  })),
+  parts('synthesized-decided-by-index', '10.3', 'a profile-synthesized deny (conflict, disagreement) records decided_by 0 instead of null', compose(async (env, next) => {
+    const r = await next(env);
+    const synthesized: string[] = [HOST_ERROR.transform_conflict, HOST_ERROR.composition_disagreement];
+    return synthesized.includes(r.winner.reason ?? '') && r.decidedBy === null ? { ...r, decidedBy: 0 } : r;
+  })),
+  parts('transform-failure-decided-by-index', '10.3', 'a §5.2 transform-application failure records the transforming interceptor\'s index instead of null', compose(async (env, next) => {
+    const r = await next(env);
+    const failures: string[] = [HOST_ERROR.transform_invalid, HOST_ERROR.transform_target_forbidden];
+    return failures.includes(r.winner.reason ?? '') && r.decidedBy === null && r.slots.length > 0 ? { ...r, decidedBy: r.slots[r.slots.length - 1]!.index } : r;
+  })),
+  parts('labels-from-denies', '7.3', 'result_labels carried by deny verdicts join the union when the emission proceeds', {
+    unionLabels: (vs) => D.unionLabels(vs.map((v) => (v.decision === 'deny' ? ({ decision: 'allow', result_labels: v.result_labels } as Verdict) : v))),
+  }),
+  parts('truncation-ellipsis-extra', '10.3', 'record messages are cut to 256 bytes and then get the … on top (259 bytes)', {
+    truncateMessage: (m) => (Buffer.byteLength(m, 'utf8') <= 256 ? m : D.truncateMessage(m, 259)),
   }),
   // --- concurrency and configuration ---
   parts('sequence-reused-under-concurrency', '12.2', 'sequence numbers are assigned lazily and repeat across concurrent emissions', { nextSequence: lazySequence }),
