@@ -246,7 +246,7 @@ export function createEmitter(options: EmitterOptions): Emitter {
     }
 
     // §7.3 unions over every verdict returned in the emission (resolutions included).
-    const returned: Verdict[] = [...result.slots.map((s) => s.verdict), ...result.resolutionVerdicts];
+    const returned: Verdict[] = result.returned ?? [...result.slots.map((s) => s.verdict), ...result.resolutionVerdicts];
     const combined: Verdict = { ...winner };
     delete combined.warnings;
     delete combined.result_labels;

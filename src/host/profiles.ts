@@ -36,6 +36,11 @@ export interface ComposeResult {
   resolvedBy?: 'approval' | 'rejection';
   /** Verdicts returned by the resolver in this emission (they join the §7.3 unions). */
   resolutionVerdicts: Verdict[];
+  /**
+   * Every verdict returned in the emission (slots and resolutions) in the order the host saw them — the order of
+   * the §7.3 "first-seen" unions. Absent: slots first, then resolutions (right whenever the seam is consulted last).
+   */
+  returned?: Verdict[];
 }
 
 export function hostDeny(reason: HostErrorReason, extra: Partial<Verdict> = {}): Verdict {
@@ -49,6 +54,13 @@ export async function composeSequential(env: ComposeEnv): Promise<ComposeResult>
   let ctx = env.context;
   const slots: Slot[] = [];
   const resolutionVerdicts: Verdict[] = [];
+  /** §7.3 first-seen order: under resume a resolution is seen before the interceptors that run after it. */
+  const returned: Verdict[] = [];
+  const resolved = (v: Verdict | undefined): void => {
+    if (v === undefined) return;
+    resolutionVerdicts.push(v);
+    returned.push(v);
+  };
   /** The verdict each slot contributes to aggregation (an approval substitute, or a transform-failure deny). */
   const effective: Verdict[] = [];
   let resolvedBy: 'approval' | 'rejection' | undefined;
@@ -67,12 +79,13 @@ export async function composeSequential(env: ComposeEnv): Promise<ComposeResult>
   for (let i = 0; i < env.count; i++) {
     const slot = await env.invoke(i, ctx);
     slots.push(slot);
+    returned.push(slot.verdict);
     let v = slot.verdict;
     if (!runAll && v.decision === 'deny') {
       // §7.4 first_deny: the first deny short-circuits; a liftable one is offered to the seam.
       if (isLiftable(v) && env.consult) {
         const seam = await env.consult(v, ctx);
-        if (seam.resolutionVerdict) resolutionVerdicts.push(seam.resolutionVerdict);
+        resolved(seam.resolutionVerdict);
         resolvedBy = seam.lifted ? 'approval' : 'rejection';
         if (!seam.lifted) {
           stop = { verdict: seam.verdict, decidedBy: i };
@@ -113,7 +126,7 @@ export async function composeSequential(env: ComposeEnv): Promise<ComposeResult>
     effective.push(v);
   }
   const truncated = slots.length < env.count;
-  const base = { slots, truncated, resolutionVerdicts, context: ctx, ...(resolvedBy ? { resolvedBy } : {}) };
+  const base = { slots, truncated, resolutionVerdicts, returned, context: ctx, ...(resolvedBy ? { resolvedBy } : {}) };
 
   if (!runAll) {
     if (stop) return { ...base, winner: stop.verdict, decidedBy: stop.decidedBy };
@@ -133,7 +146,7 @@ export async function composeSequential(env: ComposeEnv): Promise<ComposeResult>
   const allLiftable = effective.every((v) => v.decision !== 'deny' || isLiftable(v));
   if (isLiftable(winner) && allLiftable && env.consult && decidedBy !== null) {
     const seam = await env.consult(winner, ctx);
-    if (seam.resolutionVerdict) resolutionVerdicts.push(seam.resolutionVerdict);
+    resolved(seam.resolutionVerdict);
     if (!seam.lifted) return { ...base, resolvedBy: 'rejection', winner: seam.verdict, decidedBy };
     // A permit lifts the whole deny set: allow proceeds with the folded context; a transform applies on top.
     if (seam.verdict.decision === 'transform') {
