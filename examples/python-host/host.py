@@ -556,7 +556,10 @@ class Emitter:
                 enforced_identity = self.provider.compute(final_ctx)
             except ContextInvalid:
                 winner, decided_by, final_ctx, enforced_identity = host_deny("host_error:context_invalid"), None, ctx, None
-        returned = [s["verdict"] for s in slots] + resolutions
+        returned = []
+        for seen, s in enumerate(slots, start=1):
+            returned.append(s["verdict"])
+            returned.extend(r for after, r in resolutions if after == seen)
         combined = {k: v for k, v in winner.items() if k not in ("warnings", "result_labels")}
         warnings = union_warnings(returned)
         if warnings:
@@ -600,7 +603,7 @@ class Emitter:
                 if "approval" in verdict and may_consult:
                     lifted, seam_verdict, resolution = self._consult(verdict, cur)
                     if resolution is not None:
-                        resolutions.append(resolution)
+                        resolutions.append((len(slots), resolution))  # §7.3 first-seen: after the slot it answered
                     resolved_by = "approval" if lifted else "rejection"
                     if not lifted:
                         return seam_verdict, index, cur, slots, truncated, resolved_by, resolutions
