@@ -410,6 +410,10 @@ export const MUTANTS: readonly Mutant[] = [
   parts('labels-from-denies', '7.3', 'result_labels carried by deny verdicts join the union when the emission proceeds', {
     unionLabels: (vs) => D.unionLabels(vs.map((v) => (v.decision === 'deny' ? ({ decision: 'allow', result_labels: v.result_labels } as Verdict) : v))),
   }),
+  parts('resolutions-unioned-last', '7.3', 'resolution warnings/labels join the unions after every interceptor, even those that ran after the approval (resume)', compose(async (env, next) => {
+    const { returned: _order, ...rest } = await next(env);
+    return rest;
+  })),
   parts('truncation-ellipsis-extra', '10.3', 'record messages are cut to 256 bytes and then get the … on top (259 bytes)', {
     truncateMessage: (m) => (Buffer.byteLength(m, 'utf8') <= 256 ? m : D.truncateMessage(m, 259)),
   }),
