@@ -27,6 +27,31 @@ export interface StdioHarnessOptions {
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
+/**
+ * On POSIX each host runs in its own process group, so stopping it stops everything it started: a host
+ * launched through a wrapper (sh -c, npx, npm run) otherwise leaves its real process running, holding
+ * the pipes, and the CTK waits on them forever.
+ */
+const GROUP_KILL = process.platform !== 'win32';
+/** Hosts still running when the CTK exits are stopped with their groups (execa's cleanup stops only the direct child). */
+const LIVE_GROUPS = new Set<number>();
+let exitHookInstalled = false;
+function trackGroup(pid: number | undefined): void {
+  if (!GROUP_KILL || pid === undefined) return;
+  LIVE_GROUPS.add(pid);
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.once('exit', () => {
+      for (const group of LIVE_GROUPS) {
+        try {
+          process.kill(-group, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      }
+    });
+  }
+}
 const STDERR_TAIL = 12;
 const MAX_STDERR_LINE = 64 * 1024;
 const MAX_LOG_LINES = 5000;
@@ -216,6 +241,8 @@ class HostProcess {
   private readonly stderrTail: string[] = [];
   private watchdog: NodeJS.Timeout | null = null;
   private exited: Promise<void>;
+  /** The direct child has exited (its pipes may still be held by processes it started). */
+  private readonly childExited: Promise<void>;
 
   constructor(private readonly options: HostProcessOptions) {
     this.generation = options.generation;
@@ -229,6 +256,14 @@ class HostProcess {
       reject: false,
       cleanup: true,
       windowsHide: true,
+      detached: GROUP_KILL,
+    });
+    trackGroup(this.sub.pid);
+    this.childExited = new Promise<void>((resolve) => {
+      this.sub.once('exit', () => resolve());
+      this.sub.once('error', () => resolve());
+    }).then(() => {
+      if (this.sub.pid !== undefined) LIVE_GROUPS.delete(this.sub.pid);
     });
     this.peer = new RpcPeer({
       write: (line) => this.write(line),
@@ -296,10 +331,39 @@ class HostProcess {
       this.dead = true;
       this.disarm();
       this.sub.stdin?.end();
-      const timer = setTimeout(() => this.sub.kill('SIGKILL'), 2000);
-      await this.exited;
+      // A host that does not exit on end of input within 2 s is stopped, with everything it started.
+      const timer = setTimeout(() => this.killTree(), 2000);
+      await this.childExited;
       clearTimeout(timer);
     }
+    await this.release();
+  }
+
+  /** SIGKILL to the host's process group (POSIX), else to the direct child. */
+  private killTree(): void {
+    const pid = this.sub.pid;
+    if (GROUP_KILL && pid !== undefined) {
+      try {
+        process.kill(-pid, 'SIGKILL');
+        return;
+      } catch {
+        // the group is gone already; fall through to the child
+      }
+    }
+    this.sub.kill('SIGKILL');
+  }
+
+  /**
+   * After the child exited: let its output drain briefly, then close our ends of the pipes so a
+   * process that escaped the group (a daemonising grandchild) cannot keep the CTK alive.
+   */
+  private async release(): Promise<void> {
+    await this.childExited;
+    this.killTree(); // anything left in the group
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.exited, new Promise<void>((resolve) => (timer = setTimeout(resolve, 500)))]);
+    clearTimeout(timer);
+    for (const stream of [this.sub.stdin, this.sub.stdout, this.sub.stderr]) stream?.destroy();
   }
 
   private write(line: string): void {
@@ -356,7 +420,8 @@ class HostProcess {
     this.dead = true;
     this.deathReason = message;
     this.disarm();
-    this.sub.kill('SIGKILL');
+    this.killTree();
+    void this.release();
     // Nothing pending: keep the message in the log so the misbehaviour is not lost.
     if (this.peer.pendingMethods().length === 0) this.options.onStderr(`[agent-hooks-ctk] ${message}`);
     this.peer.rejectAll(() => new StdioHostError(message));
