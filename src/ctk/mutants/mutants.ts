@@ -183,6 +183,21 @@ async function runAllApprovalOnInput(env: ComposeEnv): Promise<ComposeResult> {
   return applied.ok ? { ...r, context: applied.context } : r;
 }
 
+/** §4.2 mutant: post_tool_call carries the pre-transform args (remembered per tool_call.id at pre_tool_call). */
+function postToolArgsUntransformed(): HostPartsOverride {
+  const asked = new Map<string, Json>();
+  return {
+    buildContext: (meta, fields) => {
+      const call = fields.tool_call;
+      if (isPlainObject(call) && typeof call.id === 'string') {
+        if (meta.point === 'pre_tool_call') asked.set(call.id, call.args ?? null);
+        else if (meta.point === 'post_tool_call' && asked.has(call.id)) return D.buildContext(meta, { ...fields, tool_call: { ...call, args: asked.get(call.id)! } });
+      }
+      return D.buildContext(meta, fields);
+    },
+  };
+}
+
 /** Every mutant, incident classes from the announcement first. */
 export const MUTANTS: readonly Mutant[] = [
   // --- the announcement's incident classes ---
@@ -414,6 +429,32 @@ export const MUTANTS: readonly Mutant[] = [
     const { returned: _order, ...rest } = await next(env);
     return rest;
   })),
+  parts('evaluate-only-skips-transform-validation', '8', 'evaluate_only neither applies nor validates transforms (a bad path passes unnoticed)', compose((env, next) =>
+    next(env.mode === 'evaluate_only' ? { ...env, applyTransform: (ctx) => ({ ok: true, context: ctx }) } : env),
+  )),
+  parts('warning-messages-not-truncated', '10.3', 'warnings[].message reaches the record at full length (only message is truncated)', {
+    projectVerdict: (v, t) => {
+      const p = D.projectVerdict(v, t);
+      return v.warnings && p.warnings ? { ...p, warnings: v.warnings.map((w) => ({ ...w })) } : p;
+    },
+  }),
+  parts('context-invalid-decided-by-zero', '10.3', 'a fail-closed context_invalid record names interceptor 0 as decided_by', recordEdit((r) => (r.verdict.reason === HOST_ERROR.context_invalid && r.decided_by === null ? { ...r, decided_by: 0 } : r))),
+  parts('fold-truncated-omitted-when-false', '10.3', 'sequential records omit fold_truncated when it is false', recordEdit((r) => {
+    if (r.fold_truncated !== false) return r;
+    const { fold_truncated: _gone, ...rest } = r;
+    return rest as InterceptionRecord;
+  })),
+  parts('post-tool-args-untransformed', '4.2', 'post_tool_call reports the args the model asked for, not the (transformed) args the tool received', postToolArgsUntransformed()),
+  parts('run-all-allow-lift-drops-fold', '7.4', 'a run_all approval that lifts with allow proceeds with the input context, dropping the folded transforms', compose(async (env, next) => {
+    const r = await next(env);
+    return env.composition.profile === 'sequential/run_all' && r.resolvedBy === 'approval' && r.winner.decision === 'allow' ? { ...r, context: env.context } : r;
+  })),
+  parts('parallel-approval-transform-ignored', '7.6', 'in the parallel profiles a resolver\'s transform is accepted but not applied', {
+    composeParallel: async (env) => {
+      const r = await D.composeParallel(env);
+      return r.resolvedBy === 'approval' && r.winner.decision === 'transform' ? { ...r, context: env.context } : r;
+    },
+  }),
   parts('truncation-ellipsis-extra', '10.3', 'record messages are cut to 256 bytes and then get the … on top (259 bytes)', {
     truncateMessage: (m) => (Buffer.byteLength(m, 'utf8') <= 256 ? m : D.truncateMessage(m, 259)),
   }),
