@@ -105,3 +105,18 @@ t.test('bad input exits 2 naming the file', async (t) => {
   t.equal((dup as CliError | undefined)?.exitCode, 2, 'duplicate member names are not one context');
   t.equal(run(['--max-depth', 'zero', '-'], sampleText).code, 2, 'bad flag value');
 });
+
+t.test('invalid UTF-8 is refused, never hashed as U+FFFD; a BOM is ignored', async (t) => {
+  const ctx = JSON.parse(sampleText) as Record<string, unknown>;
+  const text = JSON.stringify({ ...ctx, agent: { ...(ctx.agent as object), name: 'MARK' } });
+  const [before, after] = text.split('MARK') as [string, string];
+  const bad = path.join(dir, 'bad-utf8.json');
+  writeFileSync(bad, Buffer.concat([Buffer.from(before), Buffer.from([0xff]), Buffer.from(after)]));
+  const r = run([bad]);
+  t.equal(r.code, 2);
+  t.equal(r.stdout, '', 'no identity printed');
+  t.match(r.stderr, /bad-utf8\.json: not valid UTF-8 \(the first bad byte is at offset \d+\)/);
+  const piped = spawnSync(process.execPath, [BIN, 'identity'], { input: readFileSync(bad), encoding: 'utf8' });
+  t.equal(piped.status, 2, 'stdin too');
+  t.same(run([file('bom.json', `\uFEFF${sampleText}`)]), { code: 0, stdout: `${sample.identity}\n`, stderr: '' });
+});

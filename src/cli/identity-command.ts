@@ -6,6 +6,7 @@ import { canonicalProjection, sha256Hex } from '../core/identity.js';
 import { ContextInvalidError } from '../core/errors.js';
 import { parseJsonText } from '../core/json-text.js';
 import { DEFAULT_MAX_DEPTH } from '../core/canonical.js';
+import { decodeUtf8, Utf8Error } from '../ctk/utf8.js';
 
 export interface IdentityOptions {
   canonical?: boolean;
@@ -51,12 +52,19 @@ export function identityOutput(text: string, source: string, opts: IdentityOptio
 
 async function readInput(file: string): Promise<string> {
   try {
-    if (file !== '-') return readFileSync(file, 'utf8');
-    // A stream read: readFileSync(0) fails with EAGAIN on non-blocking pipes.
-    const chunks: Buffer[] = [];
-    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks).toString('utf8');
+    let bytes: Buffer;
+    if (file !== '-') bytes = readFileSync(file);
+    else {
+      // A stream read: readFileSync(0) fails with EAGAIN on non-blocking pipes.
+      const chunks: Buffer[] = [];
+      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+      bytes = Buffer.concat(chunks);
+    }
+    // Strict: a lenient decode would hash U+FFFD in place of a bad byte and print a wrong identity.
+    // RFC 8259 §8.1 lets a parser ignore a byte order mark; the identity is of the parsed value.
+    return decodeUtf8(bytes).replace(/^\uFEFF/, '');
   } catch (error) {
+    if (error instanceof Utf8Error) throw new CliError(EXIT.badInput, `${file === '-' ? 'stdin' : file}: ${error.message}. Re-save the context as UTF-8.`);
     const code = (error as NodeJS.ErrnoException).code;
     const what = file === '-' ? 'stdin' : file;
     throw new CliError(EXIT.badInput, `cannot read ${what}${code ? ` (${code})` : ''}: pass an AgentContext JSON file, or - to read stdin.`);

@@ -2,7 +2,7 @@ import t from 'tap';
 import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { checkVector, loadVectors, VectorLoadError } from './load.js';
+import { checkVector, loadVectorFile, loadVectors, VectorLoadError } from './load.js';
 import { baseVector, loaded } from './test-vectors.test.util.js';
 import { isLosslessNumber } from './json.js';
 import type { Vector } from './vector.js';
@@ -115,4 +115,13 @@ t.test('CTK extensions imply their capabilities', async (t) => {
   t.same(loaded(objReturn).requiredCapabilities, ['model_calls', 'tool_calls'], 'an object return, even an invalid verdict, needs nothing');
   const resolverHang = baseVector({ approval_script: [{ resolve: { fault: 'hang' } }] });
   t.ok(loaded(resolverHang).requiredCapabilities.includes('hang_faults'));
+});
+
+t.test('a vector file that is not UTF-8 is a load problem naming the file and offset', async (t) => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'ctk-utf8-'));
+  const file = path.join(dir, 'latin1.json');
+  writeFileSync(file, Buffer.from([0x7b, 0x22, 0x69, 0x64, 0x22, 0x3a, 0x22, 0xe9, 0x22, 0x7d]));
+  const r = loadVectorFile(file);
+  t.ok('problem' in r);
+  if ('problem' in r) t.match(r.problem, /latin1\.json: not valid UTF-8 \(the first bad byte is at offset 7\)/);
 });

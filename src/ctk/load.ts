@@ -9,6 +9,7 @@ import { PROFILE_KNOBS, type Knob, type Profile } from '../core/types.js';
 import { vectorDigest } from '../report/digest.js';
 import { tryParseDottedPath } from '../core/paths.js';
 import { JsonSyntaxError, parseLossless, toPlainJson } from './json.js';
+import { decodeUtf8, Utf8Error } from './utf8.js';
 import { impliedCapabilities, partOf, type LoadedVector, type Vector } from './vector.js';
 
 export class VectorLoadError extends Error {
@@ -106,8 +107,9 @@ export function loadVectorFile(file: string): { loaded: LoadedVector } | { probl
   const name = display(file);
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = decodeUtf8(readFileSync(file));
   } catch (error) {
+    if (error instanceof Utf8Error) return { problem: `${name}: ${error.message}` };
     return { problem: `${name}: cannot read file (${(error as NodeJS.ErrnoException).code ?? String(error)})` };
   }
   let value: unknown;
