@@ -109,3 +109,43 @@ t.test('a trace that cannot be written fails the vector instead of passing it si
   t.notOk(existsSync(path.join(file, 'x')));
   t.ok(readFileSync(file, 'utf8') === 'x');
 });
+
+t.test('harness modules that break: each gets exit 2 or 1 with a message naming the module and the cause', async (t) => {
+  const w = workspace();
+  const write = (name: string, text: string) => {
+    writeFileSync(path.join(w.dir, name), text);
+    return path.join(w.dir, name);
+  };
+  const cases: Array<[string, string, number, RegExp]> = [
+    ['syntax.ts', 'export default ( => {\n', 2, /syntax\.ts: cannot load the module \(TransformError: .*syntax\.ts:1:\d+: ERROR: /],
+    ['throws.mjs', 'throw new Error("no database configured")\n', 2, /throws\.mjs: cannot load the module \(Error: no database configured\)/],
+    ['bad-surface.mjs', 'export default () => ({ describe() { return { name: 7 } }, setup() {}, run() {}, teardown() {} })\n', 2, /describe\(\) of in-process:.*bad-surface\.mjs: \/name: must be a non-empty string/],
+    ['hangs.mjs', 'export default () => ({ describe() { return new Promise(() => {}) }, setup() {}, run() {}, teardown() {} })\n', 1, /the harness \(in-process:.*hangs\.mjs\) failed to describe its surface \(describe\(\) did not answer within 300 ms\); nothing was run\. .*--surface/],
+  ];
+  for (const [name, text, code, re] of cases) {
+    const r = cli(['run', '--harness', write(name, text), '--vectors', w.vectors, '--timeout', '300']);
+    t.equal(r.code, code, name);
+    t.match(r.err, re, name);
+    t.notMatch(r.err, STACK);
+    t.notMatch(r.out, /PASSED/);
+  }
+});
+
+t.test('--surface files that are not surfaces', async (t) => {
+  const w = workspace();
+  const write = (name: string, data: string | Buffer) => {
+    writeFileSync(path.join(w.dir, name), data);
+    return path.join(w.dir, name);
+  };
+  const cases: Array<[string, string | Buffer, RegExp]> = [
+    ['latin1.yaml', Buffer.from([0x6e, 0x61, 0x6d, 0x65, 0x3a, 0x20, 0xe9, 0x0a]), /latin1\.yaml: not valid UTF-8/],
+    ['unclosed.yaml', 'name: [x\n', /unclosed\.yaml: not valid YAML\/JSON: [^\n]*[^:]\n$/],
+  ];
+  for (const [name, data, re] of cases) {
+    const r = cli(['run', '--harness', w.host, '--vectors', w.vectors, '--surface', write(name, data)]);
+    t.equal(r.code, 2, name);
+    t.match(r.err, re, name);
+  }
+  const missing = cli(['run', '--harness', w.host, '--vectors', w.vectors, '--surface', path.join(w.dir, 'nope.yaml')]);
+  t.match(missing.err, /nope\.yaml: cannot read surface file \(no such file\)/);
+});

@@ -107,7 +107,7 @@ async function createHarness(flags: RunFlags, timeoutMs: number): Promise<{ harn
   return { harness: createReferenceHarness(), label: 'reference' };
 }
 
-async function resolveSurface(harness: Harness, surfaceFile: string | undefined, timeoutMs: number): Promise<HostSurface> {
+async function resolveSurface(harness: Harness, label: string, surfaceFile: string | undefined, timeoutMs: number): Promise<HostSurface> {
   const override = surfaceFile ? readSurfaceFileOrExit(surfaceFile) : undefined;
   let described: unknown;
   let timer: NodeJS.Timeout | undefined;
@@ -117,13 +117,19 @@ async function resolveSurface(harness: Harness, surfaceFile: string | undefined,
     });
     described = await Promise.race([Promise.resolve().then(() => harness.describe()), deadline]);
   } catch (error) {
-    if (!override) throw new CliError(EXIT.failed, `the harness failed to describe its surface (${error instanceof Error ? error.message : String(error)}); nothing was run`);
+    if (!override) {
+      throw new CliError(
+        EXIT.failed,
+        `the harness (${label}) failed to describe its surface (${error instanceof Error ? error.message : String(error)}); nothing was run. ` +
+          'Fix describe() (HARNESS.md), raise --timeout if it is slow, or declare the surface with --surface FILE.',
+      );
+    }
     described = {};
   } finally {
     clearTimeout(timer);
   }
   try {
-    return effectiveSurface(described, override, surfaceFile);
+    return effectiveSurface(described, override, surfaceFile, `describe() of ${label}`);
   } catch (error) {
     if (error instanceof SurfaceError) throw new CliError(EXIT.badInput, `invalid declared surface: ${error.message}`);
     throw error;
@@ -157,7 +163,7 @@ export async function runCommand(flags: RunFlags): Promise<number> {
   const { harness, label } = await createHarness(flags, timeoutMs);
   let report;
   try {
-    const surface = await resolveSurface(harness, flags.surface, timeoutMs);
+    const surface = await resolveSurface(harness, label, flags.surface, timeoutMs);
     const progress = createProgressLine(process.stderr);
     let failed = 0;
     report = await runSuite(vectors, {

@@ -60,6 +60,12 @@ export function assertHarness(value: unknown, source: string): Harness {
   return value as Harness;
 }
 
+/** A compiler error's first line is only "Transform failed with 1 error:"; the location and cause follow it. */
+function firstLines(message: string): string {
+  const text = message.split('\n').map((l) => l.trim()).filter(Boolean).slice(0, 3).join(' ');
+  return text.length > 400 ? `${text.slice(0, 400)}…` : text;
+}
+
 /** Loads and instantiates an in-process harness module. */
 export async function loadInProcessHarness(spec: string, options: Record<string, unknown> = {}): Promise<Harness> {
   const file = resolveHarnessPath(spec);
@@ -67,7 +73,7 @@ export async function loadInProcessHarness(spec: string, options: Record<string,
   try {
     mod = await importModule(file);
   } catch (error) {
-    const message = error instanceof Error ? `${error.name}: ${error.message.split('\n')[0]}` : String(error);
+    const message = error instanceof Error ? `${error.name}: ${firstLines(error.message)}` : String(error);
     throw new HarnessLoadError(`--harness ${spec}: cannot load the module (${message})`);
   }
   const factory = pickFactory(mod);

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { KNOB_VALUES, PROFILE_KNOBS, PROFILES, MODES, type Knob, type Profile } from '../core/types.js';
 import { CAPABILITIES, type HostSurface } from './contract.js';
+import { decodeUtf8, Utf8Error } from '../ctk/utf8.js';
 
 export class SurfaceError extends Error {
   constructor(
@@ -22,15 +23,17 @@ const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof
 export function readSurfaceFile(file: string): Record<string, unknown> {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = decodeUtf8(readFileSync(file));
   } catch (error) {
-    throw new SurfaceError(file, `cannot read surface file (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+    if (error instanceof Utf8Error) throw new SurfaceError(file, error.message);
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new SurfaceError(file, `cannot read surface file (${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : (code ?? String(error))})`);
   }
   let value: unknown;
   try {
     value = parseYaml(text);
   } catch (error) {
-    throw new SurfaceError(file, `not valid YAML/JSON: ${(error as Error).message.split('\n')[0]}`);
+    throw new SurfaceError(file, `not valid YAML/JSON: ${(error as Error).message.split('\n')[0]!.replace(/:$/, '')}`);
   }
   if (!isObj(value)) throw new SurfaceError(file, 'a surface is a mapping with name, version, capabilities, profiles, identity_providers, modes, postures');
   return value;
@@ -111,8 +114,8 @@ export function validateSurface(value: unknown, source: string): HostSurface {
 }
 
 /** The surface in effect: the harness's own declaration, with a --surface file's members overriding it. */
-export function effectiveSurface(described: unknown, override: Record<string, unknown> | undefined, overrideSource?: string): HostSurface {
-  if (!override) return validateSurface(described, 'harness describe()');
+export function effectiveSurface(described: unknown, override: Record<string, unknown> | undefined, overrideSource?: string, describedSource = 'harness describe()'): HostSurface {
+  if (!override) return validateSurface(described, describedSource);
   const base = isObj(described) ? described : {};
   return validateSurface({ ...base, ...override }, overrideSource ?? '--surface');
 }
