@@ -253,7 +253,7 @@ export function createEmitter(options: EmitterOptions): Emitter {
     const warnings = parts.unionWarnings(returned);
     if (warnings.length > 0) combined.warnings = warnings;
     let labels: LabelSet = {};
-    if (parts.keepLabels(combined)) {
+    if (parts.keepLabels(combined, emissionMode)) {
       const flat = parts.unionLabels(returned);
       if (flat.length > 0) combined.result_labels = flat;
       labels = labelsByNamespace(result, decidedBy);

@@ -45,8 +45,8 @@ export interface HostParts {
   validateResolution: typeof validateResolution;
   // §6 / §8
   shouldProceed(verdict: Verdict, mode: Mode): boolean;
-  /** §5.4: labels are dropped when the combined verdict does not permit. */
-  keepLabels(verdict: Verdict): boolean;
+  /** §5.4 / §7.3: labels are dropped exactly when the emission does not proceed (an unlifted deny in enforce). */
+  keepLabels(verdict: Verdict, mode: Mode): boolean;
   /** §10.3 enforced_identity: recompute after composition? (never in evaluate_only; only if a transform changed the context). */
   enforcedIdentityNeedsRecompute(mode: Mode, changed: boolean): boolean;
   // §10.3
@@ -107,7 +107,8 @@ export const DEFAULT_PARTS: Readonly<HostParts> = Object.freeze({
   validateResolution,
   // §6: a deny never proceeds in enforce; §8: evaluate_only proceeds as if allow.
   shouldProceed: (verdict: Verdict, mode: Mode) => mode === 'evaluate_only' || verdict.decision !== 'deny',
-  keepLabels: (verdict: Verdict) => verdict.decision !== 'deny',
+  // §8: evaluate_only proceeds as if allow, so the data it produces keeps its labels (§5.4, §7.3).
+  keepLabels: (verdict: Verdict, mode: Mode) => mode === 'evaluate_only' || verdict.decision !== 'deny',
   enforcedIdentityNeedsRecompute: (mode: Mode, changed: boolean) => mode === 'enforce' && changed,
   truncateMessage,
   projectVerdict,

@@ -254,6 +254,17 @@ t.test('§8 evaluate_only: verdicts recorded, action proceeds, transforms valida
   t.equal(invalid.proceed, true);
 });
 
+t.test('§8/§5.4/§7.3 evaluate_only: the action proceeds, so permit labels persist even when the combined verdict is a deny', async (t) => {
+  const e = emitterWith([answering({ decision: 'allow', result_labels: ['pii'] }), answering(deny('d'))], { mode: 'evaluate_only' });
+  const em = await e.emit('pre_tool_call', toolFields());
+  t.equal(em.proceed, true);
+  t.equal(em.record.verdict.decision, 'deny');
+  t.same(em.record.verdict.result_labels, ['pii'], 'the union of permit labels rides on the recorded verdict');
+  t.same(em.labels, { interceptor_0: ['pii'] }, 'and is persisted with the data that proceeds');
+  const enforced = await emitterWith([answering({ decision: 'allow', result_labels: ['pii'] }), answering(deny('d'))]).emit('pre_tool_call', toolFields());
+  t.same(enforced.labels, {}, 'in enforce the deny stops the action and nothing is persisted');
+});
+
 t.test('§8 evaluate_only: the approval seam is never consulted', async (t) => {
   for (const composition of [{ profile: 'sequential/first_deny' as const }, runAll, strictest, { profile: 'parallel/unanimous' as const, on_disagreement: 'approval' as const }]) {
     const log: unknown[] = [];
