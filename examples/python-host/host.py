@@ -564,7 +564,7 @@ class Emitter:
         warnings = union_warnings(returned)
         if warnings:
             combined["warnings"] = warnings
-        if combined["decision"] != "deny":  # §5.4: labels only when the action proceeds
+        if self.mode == "evaluate_only" or combined["decision"] != "deny":  # §5.4/§7.3: labels only when the action proceeds
             labels = union_labels(returned)
             if labels:
                 combined["result_labels"] = labels
