@@ -263,6 +263,7 @@ export const MUTANTS: readonly Mutant[] = [
   parts('warnings-not-deduplicated', '7.3', 'warnings are concatenated without removing (reason, message) duplicates', { unionWarnings: (vs) => vs.flatMap((v) => v.warnings ?? []) }),
   parts('labels-kept-on-deny', '5.4', 'result_labels are persisted for an action that did not proceed', { keepLabels: () => true }),
   parts('labels-not-persisted', '5.4', 'result_labels are never persisted', { unionLabels: () => [] }),
+  parts('evaluate-only-drops-labels', '5.4', 'evaluate_only drops permit labels whenever the recorded verdict is a deny, though the action proceeded', { keepLabels: (v) => v.decision !== 'deny' }),
   // --- transforms (§5.2) ---
   parts('policy-target-rejected', '5.2', 'the deprecated $policy_target root is rejected', {
     applyTransform: (ctx, t) =>
