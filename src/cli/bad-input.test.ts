@@ -149,3 +149,35 @@ t.test('--surface files that are not surfaces', async (t) => {
   const missing = cli(['run', '--harness', w.host, '--vectors', w.vectors, '--surface', path.join(w.dir, 'nope.yaml')]);
   t.match(missing.err, /nope\.yaml: cannot read surface file \(no such file\)/);
 });
+
+t.test('an in-process harness that exits, throws from a timer or leaves a rejection: the vector fails, the run goes on, no stack', async (t) => {
+  const w = workspace();
+  writeFileSync(path.join(w.dir, 'vectors', 'second.json'), JSON.stringify(baseVector({ id: 'AH-CTK-901-second' }), null, 2));
+  const host = (name: string, misbehave: string) => {
+    const file = path.join(w.dir, name);
+    // Misbehaves on the first vector only, so the second shows the run went on.
+    writeFileSync(
+      file,
+      `import { createFakeHarness } from ${JSON.stringify(fakeUrl)};\n` +
+        `export default () => { const h = createFakeHarness(); const run = h.run.bind(h); let n = 0;\n` +
+        `  return { ...h, describe: h.describe.bind(h), setup: h.setup.bind(h), teardown: h.teardown.bind(h),\n` +
+        `    async run() { if (n++ === 0) { ${misbehave} } return run(); } }; };\n`,
+    );
+    return file;
+  };
+  const cases: Array<[string, string, RegExp]> = [
+    ['exit0.mjs', 'process.exit(0);', /the harness called process\.exit\(0\)/],
+    ['exit-late.mjs', 'setTimeout(() => process.exit(0), 0); await new Promise((r) => setTimeout(r, 20));', /outside any call while this vector ran: the harness called process\.exit\(0\)/],
+    ['timer.mjs', 'setTimeout(() => { throw new Error("late boom"); }, 0); await new Promise((r) => setTimeout(r, 20));', /outside any call while this vector ran: uncaught exception: Error: late boom/],
+    ['reject.mjs', 'Promise.reject(new Error("dangling")); await new Promise((r) => setTimeout(r, 20));', /outside any call while this vector ran: unhandled promise rejection: Error: dangling/],
+  ];
+  for (const [name, misbehave, re] of cases) {
+    const out = path.join(w.dir, `out-${name}`);
+    const r = cli(['run', '--harness', host(name, misbehave), '--vectors', w.vectors, '--out', out]);
+    t.equal(r.code, 1, `${name}: ${r.err}`);
+    t.notMatch(r.err, STACK, name);
+    const report = JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8'));
+    t.same(report.results.map((x: { status: string }) => x.status), ['fail', 'pass'], `${name}: first fails, second still runs`);
+    t.match(report.results[0].failures.map((f: { message: string }) => f.message).join('\n'), re, name);
+  }
+});

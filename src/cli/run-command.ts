@@ -8,6 +8,7 @@ import type { Harness, HostSurface } from '../harness/contract.js';
 import { createReferenceHarness } from '../harness/reference-harness.js';
 import { createStdioHarness } from '../harness/stdio/client.js';
 import { HarnessLoadError, loadInProcessHarness } from '../harness/in-process.js';
+import { containHarness, type Containment } from '../harness/containment.js';
 import { effectiveSurface, readSurfaceFile, SurfaceError } from '../harness/surface.js';
 import { colorEnabled, createProgressLine, renderTerminal } from '../report/terminal.js';
 import { FILE_REPORTERS, ReportWriteError, writeReports } from '../report/write.js';
@@ -160,10 +161,30 @@ export async function runCommand(flags: RunFlags): Promise<number> {
   const vectors = selectVectors(all, flags.grep, flags.part);
   if (vectors.length === 0) throw new CliError(EXIT.failed, `nothing ran: no vector matches the filters (--grep/--part) among ${all.length} loaded`);
 
+  // The harness may share this process: contain what it raises outside its calls, and process.exit().
+  const containment = containHarness();
+  try {
+    return await runWithHarness(flags, { all, vectors, reporters, timeoutMs, containment });
+  } finally {
+    containment.release();
+  }
+}
+
+interface Prepared {
+  all: LoadedVector[];
+  vectors: LoadedVector[];
+  reporters: { terminal: boolean; files: string[] };
+  timeoutMs: number;
+  containment: Containment;
+}
+
+async function runWithHarness(flags: RunFlags, { all, vectors, reporters, timeoutMs, containment }: Prepared): Promise<number> {
   const { harness, label } = await createHarness(flags, timeoutMs);
   let report;
   try {
     const surface = await resolveSurface(harness, label, flags.surface, timeoutMs);
+    const early = containment.take();
+    if (early.length > 0) throw new CliError(EXIT.failed, `the harness (${label}) raised an error outside any call before the first vector (${early.join('; ')}); nothing was run`);
     const progress = createProgressLine(process.stderr);
     let failed = 0;
     report = await runSuite(vectors, {
@@ -177,6 +198,7 @@ export async function runCommand(flags: RunFlags): Promise<number> {
       ...(vectors.length !== all.length || flags.grep !== undefined || (flags.part && flags.part.length > 0)
         ? { selection: { loaded: all.length, ...(flags.grep !== undefined ? { grep: flags.grep } : {}), ...(flags.part && flags.part.length > 0 ? { parts: flags.part } : {}) } }
         : {}),
+      takeStrayErrors: () => containment.take(),
       onProgress: (e) => {
         if (e.kind === 'vector-start') progress.update(e.index, e.total, e.id, failed);
         if (e.kind === 'vector-done' && e.result.status === 'fail') failed++;
@@ -209,6 +231,11 @@ export async function runCommand(flags: RunFlags): Promise<number> {
       throw error;
     }
     if (reporters.terminal) process.stdout.write(`reports: ${written.map(display).join(', ')}\n`);
+  }
+  const late = containment.take();
+  if (late.length > 0) {
+    process.stderr.write(`the harness (${label}) raised an error outside any call after the last vector (${late.join('; ')}); the run is not a pass\n`);
+    return EXIT.failed;
   }
   const verdict = verdictOf(report);
   if (verdict.nothingRan) {

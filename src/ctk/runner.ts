@@ -34,6 +34,8 @@ export interface RunOptions {
   /** The filters that narrowed the run, when any did. */
   selection?: SuiteSelection;
   onProgress?: (event: ProgressEvent) => void;
+  /** Errors the harness raised outside any call (src/harness/containment.ts); each fails the vector it surfaced in. */
+  takeStrayErrors?: () => string[];
 }
 
 class VectorTimeout extends Error {}
@@ -124,6 +126,10 @@ export async function runVector(lv: LoadedVector, opts: RunOptions): Promise<{ r
     await withTimeout(Promise.resolve().then(() => opts.harness.teardown()), Math.min(opts.timeoutMs, 10_000), `teardown of ${v.id}`);
   } catch (error) {
     failures.push({ clause: '13.2', check: 'harness', message: `the harness teardown failed: ${errText(error)}` });
+  }
+
+  for (const stray of opts.takeStrayErrors?.() ?? []) {
+    failures.push({ clause: '13.2', check: 'harness', message: `the harness raised an error outside any call while this vector ran: ${stray}` });
   }
 
   if (report !== undefined) {
