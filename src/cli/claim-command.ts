@@ -44,6 +44,8 @@ async function runClaim(reportFile: string, opts: ClaimOptions): Promise<void> {
     if (error instanceof ClaimRefused) throw new CliError(EXIT.failed, `${reportFile}: ${error.message}`);
     throw error;
   }
+  // Check the claims file before writing anything, so a bad --claims-file leaves no half-made claim behind.
+  const claimsUpdate = opts.claimsFile !== undefined ? await updatedClaimsFile(opts.claimsFile, claim.row) : undefined;
   try {
     await mkdir(path.dirname(path.resolve(out)), { recursive: true });
     await writeFile(out, claim.reportMarkdown);
@@ -53,27 +55,30 @@ async function runClaim(reportFile: string, opts: ClaimOptions): Promise<void> {
   if (opts.header) process.stdout.write(claimTableHeader() + '\n');
   process.stdout.write(claim.row + '\n');
   if (opts.claimsFile !== undefined) {
-    await updateClaimsFile(opts.claimsFile, claim.row);
+    try {
+      await writeFile(opts.claimsFile, claimsUpdate!);
+    } catch (error) {
+      throw new CliError(EXIT.badInput, `${opts.claimsFile}: cannot write the claims file (${(error as NodeJS.ErrnoException).code ?? String(error)}); ${out} was written, the row is above`);
+    }
     process.stderr.write(`wrote ${out}; updated ${opts.claimsFile}\n`);
   } else {
     process.stderr.write(`wrote ${out}; paste the row above into CLAIMS.md\n`);
   }
 }
 
-async function updateClaimsFile(file: string, row: string): Promise<void> {
+/** The claims file's new text with the row put in; exit 2 when it cannot be read or has no claims table. */
+async function updatedClaimsFile(file: string, row: string): Promise<string> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
     throw new CliError(EXIT.badInput, `${file}: cannot read the claims file (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
   }
-  let updated: string;
   try {
-    updated = upsertClaimRow(text, row);
+    return upsertClaimRow(text, row);
   } catch (error) {
     throw new CliError(EXIT.badInput, `${file}: ${(error as Error).message}; add the table header (claim --header prints it)`);
   }
-  await writeFile(file, updated);
 }
 
 async function verifiedReport(reportFile: string, vectors: string[]) {
