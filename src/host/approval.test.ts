@@ -117,6 +117,18 @@ t.test('§9 redaction: a redactor that raises fails the consultation closed (app
   t.equal(resolverCalls, 0);
 });
 
+t.test('§9 redaction: a redactor that never settles fails the consultation closed within the resolver timeout', async (t) => {
+  let resolverCalled = false;
+  const em = await emitterWith([answering(escalate())], {
+    redactor: () => new Promise(() => {}),
+    resolver: () => { resolverCalled = true; return { outcome: 'approve', context_identity: null, verdict: allow }; },
+    resolverTimeoutMs: 60,
+  }).emit('pre_tool_call', toolFields());
+  t.equal(em.verdict.reason, HOST_ERROR.approval_resolver_failed);
+  t.equal(em.proceed, false);
+  t.equal(resolverCalled, false);
+});
+
 t.test('§9: the request identity is taken at consultation time, after earlier folded transforms', async (t) => {
   const log: ApprovalRequest[] = [];
   const em = await emitterWith([answering(transform('$target.amount', 100)), answering(escalate())], { resolver: approving(allow, log) as never }).emit('pre_tool_call', toolFields({ amount: 840 }));

@@ -71,15 +71,26 @@ const TIMED_OUT = Symbol('timed out');
 export async function consultSeam(deny: Verdict, ctx: JsonObject, deps: ConsultDeps): Promise<SeamOutcome> {
   const failed = (reason: HostErrorReason, detail: string): SeamOutcome => ({ lifted: false, verdict: { decision: 'deny', reason }, failure: detail });
   let timer: NodeJS.Timeout | undefined;
+  // One deadline for the whole consultation (redaction + resolver): a redactor that never settles fails it closed too.
+  const timeout = new Promise<typeof TIMED_OUT>((resolve) => {
+    timer = setTimeout(() => resolve(TIMED_OUT), deps.timeoutMs);
+  });
   try {
     // Redaction seam: a raising redactor fails the consultation closed (§9).
     let presented: unknown = deepClone(ctx);
     if (deps.redactor) {
-      try {
-        presented = await deps.redactor(presented as AgentContext);
-      } catch {
-        return failed(HOST_ERROR.approval_resolver_failed, 'the approval redactor raised');
-      }
+      const redactor = deps.redactor;
+      const input = presented as AgentContext;
+      const redaction = Promise.resolve()
+        .then(() => redactor(input))
+        .then(
+          (value) => ({ value }),
+          (error: unknown) => ({ error }),
+        );
+      const redacted = await Promise.race([redaction, timeout]);
+      if (redacted === TIMED_OUT) return failed(HOST_ERROR.approval_resolver_failed, `the approval redactor did not settle within ${deps.timeoutMs} ms`);
+      if ('error' in redacted) return failed(HOST_ERROR.approval_resolver_failed, 'the approval redactor raised');
+      presented = redacted.value;
       if (!isPlainObject(presented)) return failed(HOST_ERROR.approval_resolver_failed, 'the approval redactor did not return a context object');
       presented = deepClone(presented);
     }
@@ -101,9 +112,6 @@ export async function consultSeam(deny: Verdict, ctx: JsonObject, deps: ConsultD
         (value) => ({ value }),
         (error: unknown) => ({ error }),
       );
-    const timeout = new Promise<typeof TIMED_OUT>((resolve) => {
-      timer = setTimeout(() => resolve(TIMED_OUT), deps.timeoutMs);
-    });
     const answer = await Promise.race([call, timeout]);
     if (answer === TIMED_OUT) return failed(HOST_ERROR.approval_resolver_failed, `the resolver exceeded ${deps.timeoutMs} ms`);
     if ('error' in answer) return failed(HOST_ERROR.approval_resolver_failed, 'the resolver raised');
