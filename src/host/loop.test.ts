@@ -326,6 +326,16 @@ t.test('a model failure ends the run in error and still emits agent_shutdown (re
   t.equal((s.seen.at(-1)!.summary as { reason: string }).reason, 'error');
 });
 
+t.test('§3.1: a model call that fails is still followed by exactly one post_model_call (an empty error response, never incorporated)', async (t) => {
+  const s = setup([], []);
+  const r = await s.loop.run([{ content: 'hi', role: 'user' }]);
+  t.same(s.points(), ['agent_startup', 'input', 'pre_model_call', 'post_model_call', 'agent_shutdown']);
+  const post = s.seen.find((c) => c.interception_point === 'post_model_call')!;
+  t.same(post.response, { content: null, tool_calls: [], finish_reason: 'error' });
+  t.equal(r.outcome, 'error');
+  t.equal(s.w.invocations.length, 0);
+});
+
 t.test('a tool that throws yields an error result that is still bracketed by post_tool_call', async (t) => {
   const seen: AgentContext[] = [];
   const loop = createAgentLoop({

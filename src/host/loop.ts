@@ -5,6 +5,10 @@ import type { Emitter } from './emitter.js';
 import { labelsToExtensions, mergeLabels } from './labels.js';
 import { isStream, STREAM_INCOMPLETE, type StreamChunk } from './stream.js';
 import { toMessageContent } from './parts.js';
+import { errorTypeName } from './identity-providers.js';
+
+/** finish_reason of the post_model_call a host emits for a model call that failed without a response (§3.1). */
+export const MODEL_ERROR = 'error';
 import type { Emission, LabelSet } from './types.js';
 
 export interface LoopModelRequest {
@@ -151,7 +155,10 @@ export function createAgentLoop(options: AgentLoopOptions): AgentLoop {
       try {
         raw = await options.model({ model_id: modelId, messages: pre.target }); // the (possibly transformed) messages
       } catch (e) {
-        return { status: 'error', error: `model call failed: ${(e as Error)?.message ?? String(e)}` };
+        // §3.1: every unblocked pre_model_call gets exactly one post_model_call — here an empty error response
+        // (§4.2 shape), recorded for the audit trail and never incorporated: the session ends in error.
+        await emit('post_model_call', { model: { id: modelId }, response: { content: null, tool_calls: [], finish_reason: MODEL_ERROR } }, consumed);
+        return { status: 'error', error: `model call failed (${errorTypeName(e)})` };
       }
       let response: JsonObject;
       let selfDeny: string | undefined;
