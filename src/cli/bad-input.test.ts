@@ -20,9 +20,16 @@ function cli(args: string[], options: { cwd?: string; env?: Record<string, strin
     encoding: 'utf8',
     cwd: options.cwd,
     timeout: options.timeout ?? 60_000,
-    env: { ...process.env, NO_COLOR: '', FORCE_COLOR: '', ...options.env },
+    env: withoutColourVars({ ...process.env, ...options.env }),
   });
   return { code: r.status, out: r.stdout, err: r.stderr, signal: r.signal };
+}
+
+function withoutColourVars(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const out = { ...env };
+  delete out.NO_COLOR;
+  delete out.FORCE_COLOR;
+  return out;
 }
 
 function workspace() {
@@ -180,4 +187,27 @@ t.test('an in-process harness that exits, throws from a timer or leaves a reject
     t.same(report.results.map((x: { status: string }) => x.status), ['fail', 'pass'], `${name}: first fails, second still runs`);
     t.match(report.results[0].failures.map((f: { message: string }) => f.message).join('\n'), re, name);
   }
+});
+
+t.test('usage errors name the program and point at --help; every command has help that exits 0', async (t) => {
+  const unknown = cli(['run', '--bogus']);
+  t.equal(unknown.code, 2);
+  t.match(unknown.err, /^agent-hooks-ctk: unknown option '--bogus'\n\(agent-hooks-ctk <command> --help shows the usage\)\n$/);
+  const missing = cli(['verify-report', '--vectors', 'vectors']);
+  t.equal(missing.code, 2);
+  t.match(missing.err, /^agent-hooks-ctk: missing required argument 'report'/);
+  const top = cli(['--help']);
+  t.equal(top.code, 0);
+  t.match(top.out, /Exit codes:\n {2}0 {2}passed/);
+  t.match(top.out, /NO_COLOR/);
+  for (const command of ['run', 'validate', 'list', 'identity', 'reference-host', 'init', 'coverage', 'selftest', 'verify-report', 'claim']) {
+    const r = cli([command, '--help']);
+    t.equal(r.code, 0, command);
+    t.match(r.out, new RegExp(`^Usage: agent-hooks-ctk ${command} `), command);
+    t.match(r.out, /\n\n[A-Z]/, `${command}: the description starts with a capital`);
+  }
+  const run = cli(['run', '--help']);
+  t.match(run.out, /not both/);
+  t.match(run.out, /Exit codes:/);
+  t.match(cli(['list', '--help']).out, /sub-part/);
 });

@@ -19,7 +19,7 @@ interface ClaimOptions {
 export function register(program: Command): void {
   program
     .command('claim')
-    .description('turn a passing report into a §13.3 claim: a CLAIMS.md table row (stdout) and a per-part REPORT.md')
+    .description('Turn a passing report into a §13.3 claim: a CLAIMS.md table row (stdout) and a per-part REPORT.md')
     .argument('<report>', 'a report.json written by `run`')
     .option('--out <file>', 'where to write the claim report (default: REPORT.md next to the report)')
     .option('--vectors <dir...>', 'first verify that these vectors still hash to what the report says')

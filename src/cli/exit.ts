@@ -12,6 +12,15 @@ export const EXIT = {
 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
+/** The exit codes as --help states them. */
+export const EXIT_CODES_HELP = [
+  'Exit codes:',
+  '  0  passed / done',
+  '  1  a conformance failure, nothing applicable ran, or a check did not hold',
+  '  2  bad input or usage (a malformed vector, a missing file, a bad flag)',
+  '  3  an internal CTK error (never a pass)',
+].join('\n');
+
 /** A failure with a one-paragraph message for the user and a distinct exit code; printed without a stack trace. */
 export class CliError extends Error {
   readonly exitCode: ExitCode;

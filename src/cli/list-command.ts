@@ -10,7 +10,7 @@ export function register(program: Command): void {
     .description('List the vectors: id, part, spec clause, required capabilities')
     .option('--vectors <paths...>', 'vector files or directories (default: the package vectors/)')
     .option('--grep <regex>', 'only vectors whose id or title matches')
-    .option('--part <part...>', 'only vectors of this part')
+    .option('--part <part...>', 'only vectors of this part (or a sub-part: "composition" matches "composition/…")')
     .option('--json', 'print JSON')
     .action((flags: { vectors?: string[]; grep?: string; part?: string[]; json?: boolean }) => {
       const vectors = selectVectors(loadOrExit(flags.vectors), flags.grep, flags.part).map(describeVector);

@@ -1,6 +1,6 @@
 // The CLI is a thin layer: each command module parses its flags and calls into src/.
 import { Command, CommanderError } from 'commander';
-import { CliError, EXIT } from './exit.js';
+import { CliError, EXIT, EXIT_CODES_HELP } from './exit.js';
 import { CTK_NAME, CTK_VERSION } from '../version.js';
 import { register as registerRun } from './run-command.js';
 import { register as registerValidate } from './validate-command.js';
@@ -20,7 +20,10 @@ export function buildProgram(): Command {
     .description('Conformance test kit for the Agent Hooks specification (AGENT-HOOKS-0.1)')
     .version(CTK_VERSION)
     .exitOverride()
-    .configureOutput({ outputError: (text, write) => write(text) });
+    // Usage errors read like every other error: "agent-hooks-ctk: <what>", then where to look.
+    .configureOutput({ outputError: (text, write) => write(`${CTK_NAME}: ${text.replace(/^error: /, '')}`) })
+    .showHelpAfterError(`(${CTK_NAME} <command> --help shows the usage)`)
+    .addHelpText('after', `\n${EXIT_CODES_HELP}\nColour is on for a terminal only; NO_COLOR=1 turns it off, FORCE_COLOR=1 on.\nAGENT_HOOKS_CTK_DEBUG=1 prints the stack of an internal error.`);
   for (const register of [
     registerRun,
     registerValidate,

@@ -1,6 +1,6 @@
 // `run`: load vectors, pick the harness, run, render, write reports. Exit 0 / 1 / 2 (src/cli/exit.ts).
 import type { Command } from 'commander';
-import { CliError, EXIT } from './exit.js';
+import { CliError, EXIT, EXIT_CODES_HELP } from './exit.js';
 import { defaultVectorPaths, display, loadVectors, VectorLoadError } from '../ctk/load.js';
 import { runSuite, verdictOf } from '../ctk/runner.js';
 import type { LoadedVector } from '../ctk/vector.js';
@@ -45,6 +45,20 @@ export function register(program: Command): void {
     .option('--out <dir>', 'write report.json (and the file reporters) here')
     .option('--trace <dir>', 'write <dir>/<id>.json with everything observed per vector')
     .option('--verbose', 'print host log lines and passing vectors')
+    .addHelpText(
+      'after',
+      `
+The host: the built-in reference host unless --harness (an in-process module) or --harness-cmd
+(a subprocess speaking the stdio protocol) is given; not both. See HARNESS.md.
+A vector the declared surface does not cover is skipped with its reason; a run in which nothing
+applicable ran is not a pass. A harness error, a timeout or a malformed host answer fails the vector.
+
+Examples:
+  agent-hooks-ctk run --harness-cmd "python3 host.py" --out reports --reporter terminal,markdown,junit
+  agent-hooks-ctk run --harness ./my-harness.ts --part composition --trace traces
+
+${EXIT_CODES_HELP}`,
+    )
     .action(async (flags: RunFlags) => {
       process.exitCode = await runCommand(flags);
     });
@@ -83,7 +97,7 @@ export function loadOrExit(paths: string[] | undefined): LoadedVector[] {
   } catch (error) {
     if (error instanceof VectorLoadError) {
       const n = error.problems.length;
-      throw new CliError(EXIT.badInput, `${n === 1 ? 'a vector file is' : `${n} vector files are`} malformed; nothing was run:\n  ${error.problems.join('\n  ')}`);
+      throw new CliError(EXIT.badInput, `cannot use the vectors (${n} problem${n === 1 ? '' : 's'}); nothing was run:\n  ${error.problems.join('\n  ')}`);
     }
     throw error;
   }

@@ -13,7 +13,7 @@ import { compareReports } from '../report/compare.js';
 export function register(program: Command): void {
   program
     .command('verify-report')
-    .description('check that a vector directory still holds exactly the vectors a report ran (by digest)')
+    .description('Check that a vector directory still holds exactly the vectors a report ran (by digest)')
     .argument('<report>', 'a report.json written by `run`')
     .requiredOption('--vectors <dir...>', 'the vector directory (or files) the report was run against')
     .option('--compare <report>', 'also require this report (e.g. a fresh run) to agree on CTK, spec, surface, suite and every vector status')
