@@ -11,6 +11,8 @@ export function parseLossless(text: string): unknown {
   try {
     return parseJsonText(text);
   } catch (error) {
+    // The parser recurses per nesting level: text nested beyond the stack is not a syntax error.
+    if (error instanceof RangeError) throw new JsonSyntaxError('nested too deeply to parse (thousands of levels); a vector never needs that');
     const message = error instanceof Error ? error.message : String(error);
     const m = /position (\d+)/.exec(message);
     const pos = m ? Number(m[1]) : undefined;

@@ -125,3 +125,15 @@ t.test('a vector file that is not UTF-8 is a load problem naming the file and of
   t.ok('problem' in r);
   if ('problem' in r) t.match(r.problem, /latin1\.json: not valid UTF-8 \(the first bad byte is at offset 7\)/);
 });
+
+t.test('JSON nested beyond the parser stack is named as such, not as a syntax error', async (t) => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'ctk-deep-'));
+  const file = path.join(dir, 'deep.json');
+  writeFileSync(file, '['.repeat(200_000) + ']'.repeat(200_000));
+  const r = loadVectorFile(file);
+  t.ok('problem' in r);
+  if ('problem' in r) {
+    t.match(r.problem, /deep\.json: nested too deeply to parse/);
+    t.notMatch(r.problem, /call stack|not valid JSON/);
+  }
+});

@@ -117,7 +117,7 @@ export function loadVectorFile(file: string): { loaded: LoadedVector } | { probl
     value = parseLossless(text.replace(/^\uFEFF/, '')); // RFC 8259 §8.1: a parser may ignore a byte order mark
   } catch (error) {
     const e = error as JsonSyntaxError;
-    return { problem: `${name}: not valid JSON: ${e.message}` };
+    return { problem: `${name}: ${/^nested too deeply/.test(e.message) ? '' : 'not valid JSON: '}${e.message}` };
   }
   return vectorFromValue(value, file);
 }
