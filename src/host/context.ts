@@ -82,5 +82,28 @@ export function validateContext(ctx: JsonObject, bounds: Bounds = {}): { ok: tru
   // §4 envelope (§10.2 "a host MUST validate the §4 envelope before dispatching any emission").
   const env = validateEnvelope(ctx);
   if (!env.ok) return { ok: false, detail: env.errors.join('; ') };
+  // §4 per-point schemas are closed at the top level: a stray member makes the context schema-invalid (§6.3, §11).
+  const allowed = CONTEXT_MEMBERS[ctx.interception_point as InterceptionPoint];
+  for (const member of Object.keys(ctx)) {
+    if (!allowed.has(member) && ctx[member] !== undefined) {
+      const shown = /^[a-z][a-z0-9_]{0,63}$/.test(member) ? member : 'a member';
+      return { ok: false, detail: `${shown} is not a field of the ${String(ctx.interception_point)} context (§4: the per-point schema is closed)` };
+    }
+  }
   return { ok: true };
 }
+
+/** Members common to every point: the §4.1 core, §4.5 well-known fields valid everywhere, §4.6 extensions. */
+const COMMON_MEMBERS = ['spec', 'interception_point', 'timestamp', 'sequence', 'agent', 'session', 'target', 'trace', 'tenant', 'actor', 'budgets', 'messages', 'extensions'];
+
+/** Top-level members each point's closed schema admits (schema/agent-context/<point>.schema.json; a test pins the match). */
+export const CONTEXT_MEMBERS: Readonly<Record<InterceptionPoint, ReadonlySet<string>>> = {
+  agent_startup: new Set([...COMMON_MEMBERS, 'agent_init']),
+  input: new Set([...COMMON_MEMBERS, 'input']),
+  pre_model_call: new Set([...COMMON_MEMBERS, 'model', 'request_id', 'tools']),
+  post_model_call: new Set([...COMMON_MEMBERS, 'model', 'request_id', 'response', 'usage']),
+  pre_tool_call: new Set([...COMMON_MEMBERS, 'tool_call']),
+  post_tool_call: new Set([...COMMON_MEMBERS, 'tool_call', 'tool_result']),
+  output: new Set([...COMMON_MEMBERS, 'output']),
+  agent_shutdown: new Set([...COMMON_MEMBERS, 'summary']),
+};

@@ -1,7 +1,8 @@
 // Emitter obligations: §3.1/§4 context construction, §6.3 failure rows and slot attribution, §7 copy isolation
 // and the zero-interceptor rule, §10.1 providers, §12.2 sequence atomicity, §12.3 bounds.
 import t from 'tap';
-import { HOST_ERROR, jcsSha256, type AgentContext } from '../core/index.js';
+import { HOST_ERROR, INTERCEPTION_POINTS, jcsSha256, loadSchema, type AgentContext } from '../core/index.js';
+import { CONTEXT_MEMBERS } from './context.js';
 import { createEmitter, DEFAULT_INTERCEPTOR_TIMEOUT_MS, HostConfigError, payloadFreeDetail } from './emitter.js';
 import { IdentityProviderNameError } from './identity-providers.js';
 import { AGENT, SESSION, allow, answering, deny, emitterWith, toolFields, transform } from './fixtures.test.util.js';
@@ -81,6 +82,27 @@ t.test('host diagnostics are shortened on a code-point boundary (no lone surroga
   const cut = payloadFreeDetail(`${'x'.repeat(198)}\u{1F600}\u{1F600}\u{1F600}`);
   t.notOk(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/.test(cut), 'no unpaired high surrogate');
   t.ok(cut.endsWith('…'));
+});
+
+t.test('§4/§6.3: a member the point\'s closed schema does not admit makes the context invalid; nothing is dispatched', async (t) => {
+  const seen: AgentContext[] = [];
+  const e = emitterWith([answering(allow, seen)]);
+  const stray = await e.emit('pre_tool_call', { ...toolFields(), tool_result: { value: 1, is_error: false } });
+  t.equal(stray.record.verdict.reason, HOST_ERROR.context_invalid);
+  t.match(stray.record.verdict.message, /tool_result is not a field of the pre_tool_call context/);
+  const odd = await e.emit('pre_tool_call', { ...toolFields(), 'Secret Key': 1 });
+  t.equal(odd.record.verdict.reason, HOST_ERROR.context_invalid);
+  t.notMatch(JSON.stringify(odd.record), /Secret/);
+  t.equal(seen.length, 0);
+  const fine = await e.emit('pre_tool_call', { ...toolFields(), tenant: { id: 't' }, extensions: { mine: 1 } });
+  t.equal(fine.record.verdict.decision, 'allow', 'optional §4.5 fields and extensions are admitted');
+});
+
+t.test('the host\'s per-point member lists match the closed schemas the CTK validates against', async (t) => {
+  for (const point of INTERCEPTION_POINTS) {
+    const schema = loadSchema(`agent-context/${point}`) as { properties: Record<string, unknown> };
+    t.same([...CONTEXT_MEMBERS[point]].sort(), Object.keys(schema.properties).sort(), point);
+  }
 });
 
 t.test('§12.3: breaching the depth or size bound is context_invalid, not a crash', async (t) => {
