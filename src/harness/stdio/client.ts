@@ -33,23 +33,36 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
  * the pipes, and the CTK waits on them forever.
  */
 const GROUP_KILL = process.platform !== 'win32';
-/** Hosts still running when the CTK exits are stopped with their groups (execa's cleanup stops only the direct child). */
+/**
+ * Hosts still running when the CTK exits, or is interrupted (Ctrl-C, SIGTERM, a closed terminal), are
+ * stopped with their groups: a detached group gets no terminal signal, and execa does not clean up detached children.
+ */
 const LIVE_GROUPS = new Set<number>();
+const FATAL_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 let exitHookInstalled = false;
+function killLiveGroups(): void {
+  for (const group of LIVE_GROUPS) {
+    try {
+      process.kill(-group, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+  LIVE_GROUPS.clear();
+}
+function onFatalSignal(signal: NodeJS.Signals): void {
+  killLiveGroups();
+  // Then die of the signal as if we had not listened.
+  for (const s of FATAL_SIGNALS) process.off(s, onFatalSignal);
+  process.kill(process.pid, signal);
+}
 function trackGroup(pid: number | undefined): void {
   if (!GROUP_KILL || pid === undefined) return;
   LIVE_GROUPS.add(pid);
   if (!exitHookInstalled) {
     exitHookInstalled = true;
-    process.once('exit', () => {
-      for (const group of LIVE_GROUPS) {
-        try {
-          process.kill(-group, 'SIGKILL');
-        } catch {
-          // already gone
-        }
-      }
-    });
+    process.once('exit', killLiveGroups);
+    for (const s of FATAL_SIGNALS) process.once(s, onFatalSignal);
   }
 }
 const STDERR_TAIL = 12;

@@ -57,3 +57,25 @@ t.test('the CLI exits when a wrapped host never answers describe', { skip: !posi
   t.equal(r.status, 1);
   t.match(r.stderr, /describe/);
 });
+
+t.test('an interrupted CTK (SIGINT, SIGTERM) stops the host group it started', { skip: !posix && 'POSIX signals only' }, async (t) => {
+  const { spawn } = await import('node:child_process');
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    const dir = mkdtempSync(path.join(tmpdir(), 'ctk-signal-'));
+    const pidFile = path.join(dir, 'pid');
+    const ctk = spawn(process.execPath, [path.join(PACKAGE_ROOT, 'bin', 'agent-hooks-ctk.js'), 'run', '--harness-cmd', `sh -c 'sleep 60 & echo $! > ${pidFile}; wait; true'`, '--grep', 'AH-CTK-200'], { stdio: 'ignore' });
+    const exited = new Promise<NodeJS.Signals | null>((resolve) => ctk.once('exit', (_code, sig) => resolve(sig)));
+    for (let i = 0; i < 100 && !existsSync(pidFile); i++) await new Promise((r) => setTimeout(r, 100));
+    t.ok(existsSync(pidFile), 'the host started');
+    await new Promise((r) => setTimeout(r, 100));
+    ctk.kill(signal);
+    t.equal(await exited, signal, `the CTK died of ${signal}`);
+    const pid = Number(readFileSync(pidFile, 'utf8').trim());
+    let gone = false;
+    for (let i = 0; i < 50 && !gone; i++) {
+      gone = !alive(pid);
+      if (!gone) await new Promise((r) => setTimeout(r, 100));
+    }
+    t.ok(gone, `${signal}: the host's child was stopped too`);
+  }
+});
