@@ -31,7 +31,7 @@ export function register(program: Command): void {
       try {
         requirements = loadCatalogue(file, { vectorIds: new Set(vectors.map((lv) => lv.vector.id)), root: PACKAGE_ROOT });
       } catch (error) {
-        if (error instanceof CatalogueError) throw new CliError(EXIT.badInput, `invalid requirement catalogue ${error.message}`);
+        if (error instanceof CatalogueError) throw new CliError(EXIT.badInput, catalogueMessage(error, flags.vectors !== undefined));
         throw error;
       }
       const summary = summarize(requirements);
@@ -53,4 +53,23 @@ export function register(program: Command): void {
       }
       process.exitCode = summary.uncovered > 0 ? EXIT.failed : EXIT.ok;
     });
+}
+
+const SHOWN_PROBLEMS = 20;
+
+/** One paragraph, not hundreds of lines: the first problems, a count of the rest, and the likely cause. */
+export function catalogueMessage(error: CatalogueError, customSuite: boolean): string {
+  const { file, problems } = error;
+  const shown = problems.slice(0, SHOWN_PROBLEMS);
+  const more = problems.length - shown.length;
+  const unknownIds = problems.filter((p) => /unknown vector id/.test(p)).length;
+  const hint =
+    unknownIds > 0 && customSuite
+      ? `\n${unknownIds} of them cite vectors missing from the --vectors suite: give --vectors the whole suite the catalogue was written for (or --catalogue one for this suite).`
+      : '';
+  return (
+    `invalid requirement catalogue ${file}: ${problems.length} problem${problems.length === 1 ? '' : 's'}:\n  ${shown.join('\n  ')}` +
+    (more > 0 ? `\n  … and ${more} more` : '') +
+    hint
+  );
 }
