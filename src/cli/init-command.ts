@@ -1,6 +1,6 @@
 // `init --lang ts|python [DIR]`: scaffolds a stdio harness for a new host (protocol loop written,
 // four methods stubbed, README of next steps). Never overwrites an existing file.
-import { existsSync, mkdirSync, writeFileSync, chmodSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync, chmodSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { CliError, EXIT } from './exit.js';
@@ -21,6 +21,9 @@ export function register(program: Command): void {
       if (!SCAFFOLD_LANGS.includes(lang)) {
         throw new CliError(EXIT.badInput, `--lang: expected one of ${SCAFFOLD_LANGS.join(', ')}, got ${JSON.stringify(flags.lang)}`);
       }
+      if (existsSync(dir) && !statSync(dir).isDirectory()) {
+        throw new CliError(EXIT.badInput, `init: ${dir} exists and is not a directory; give a new or empty directory to write the harness into`);
+      }
       const files = scaffoldFiles(lang);
       const targets = files.map((f) => ({ ...f, full: path.resolve(dir, f.path) }));
       // All-or-nothing: check every file before writing any.
@@ -38,7 +41,9 @@ export function register(program: Command): void {
           if (f.executable) chmodSync(f.full, 0o755);
         }
       } catch (error) {
-        throw new CliError(EXIT.badInput, `init could not write into ${dir}: ${(error as Error).message}`);
+        const code = (error as NodeJS.ErrnoException).code;
+        const why = code === 'ENOTDIR' || code === 'EEXIST' ? 'a parent of it is a file, not a directory' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (error as Error).message;
+        throw new CliError(EXIT.badInput, `init could not write into ${dir} (${why}); give a new or empty directory`);
       }
       const run = lang === 'python' ? 'python3 harness.py' : 'npx tsx harness.ts';
       const rel = path.relative(process.cwd(), path.resolve(dir));
