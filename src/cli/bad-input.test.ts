@@ -211,3 +211,27 @@ t.test('usage errors name the program and point at --help; every command has hel
   t.match(run.out, /Exit codes:/);
   t.match(cli(['list', '--help']).out, /sub-part/);
 });
+
+t.test('many malformed vectors: run lists twenty and points at validate, validate lists every one', async (t) => {
+  const w = workspace();
+  for (let i = 0; i < 25; i++) writeFileSync(path.join(w.vectors, `bad-${String(i).padStart(2, '0')}.json`), '{');
+  const run = cli(['run', '--harness', w.host, '--vectors', w.vectors]);
+  t.equal(run.code, 2);
+  t.match(run.err, /cannot use the vectors \(25 problems\); nothing was run/);
+  t.match(run.err, /… and 5 more \(agent-hooks-ctk validate .* lists every one\)/);
+  const validate = cli(['validate', w.vectors]);
+  t.equal(validate.code, 2);
+  t.equal((validate.err.match(/bad-\d\d\.json: not valid JSON/g) ?? []).length, 25);
+});
+
+t.test('init into a file, or under one: exit 2 saying so', async (t) => {
+  const w = workspace();
+  const file = path.join(w.dir, 'taken');
+  writeFileSync(file, 'x');
+  const r = cli(['init', '--lang', 'ts', file]);
+  t.equal(r.code, 2);
+  t.match(r.err, /taken exists and is not a directory/);
+  const under = cli(['init', '--lang', 'ts', path.join(file, 'sub')]);
+  t.equal(under.code, 2);
+  t.match(under.err, /a parent of it is a file/);
+});

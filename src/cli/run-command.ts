@@ -88,8 +88,8 @@ export function selectVectors(vectors: LoadedVector[], grep: string | undefined,
   return out;
 }
 
-/** Loads vectors for run/list; turns load problems into exit 2. */
-export function loadOrExit(paths: string[] | undefined): LoadedVector[] {
+/** Loads vectors for run/list; turns load problems into exit 2 (listing at most `shown` of them; validate lists all). */
+export function loadOrExit(paths: string[] | undefined, shown = 20): LoadedVector[] {
   let vectors: LoadedVector[];
   const used = paths && paths.length > 0 ? paths : defaultVectorPaths();
   try {
@@ -97,7 +97,13 @@ export function loadOrExit(paths: string[] | undefined): LoadedVector[] {
   } catch (error) {
     if (error instanceof VectorLoadError) {
       const n = error.problems.length;
-      throw new CliError(EXIT.badInput, `cannot use the vectors (${n} problem${n === 1 ? '' : 's'}); nothing was run:\n  ${error.problems.join('\n  ')}`);
+      const listed = error.problems.slice(0, shown);
+      const rest = n - listed.length;
+      throw new CliError(
+        EXIT.badInput,
+        `cannot use the vectors (${n} problem${n === 1 ? '' : 's'}); nothing was run:\n  ${listed.join('\n  ')}` +
+          (rest > 0 ? `\n  … and ${rest} more (agent-hooks-ctk validate ${used.map(display).join(' ')} lists every one)` : ''),
+      );
     }
     throw error;
   }

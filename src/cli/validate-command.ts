@@ -10,7 +10,7 @@ export function register(program: Command): void {
     .description('Validate vector files against the vector grammar (default: the package vectors/)')
     .argument('[paths...]', 'vector files or directories')
     .action((paths: string[]) => {
-      const vectors = loadOrExit(paths);
+      const vectors = loadOrExit(paths, Infinity);
       const files = new Set(vectors.map((lv) => display(lv.file)));
       process.stdout.write(`ok: ${vectors.length} vector${vectors.length === 1 ? '' : 's'} in ${files.size} file${files.size === 1 ? '' : 's'} are valid\n`);
       process.exitCode = EXIT.ok;
