@@ -340,6 +340,8 @@ class HostProcess {
   }
 
   async shutdown(): Promise<void> {
+    // Waiting for the exit must keep the CTK alive (idle handles are unref'd, see hold()).
+    this.hold(true);
     if (!this.dead) {
       this.dead = true;
       this.disarm();
@@ -371,12 +373,14 @@ class HostProcess {
    * process that escaped the group (a daemonising grandchild) cannot keep the CTK alive.
    */
   private async release(): Promise<void> {
+    this.hold(true);
     await this.childExited;
     this.killTree(); // anything left in the group
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([this.exited, new Promise<void>((resolve) => (timer = setTimeout(resolve, 500)))]);
     clearTimeout(timer);
     for (const stream of [this.sub.stdin, this.sub.stdout, this.sub.stderr]) stream?.destroy();
+    this.hold(false);
   }
 
   private write(line: string): void {

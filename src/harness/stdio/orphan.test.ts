@@ -79,3 +79,27 @@ t.test('an interrupted CTK (SIGINT, SIGTERM) stops the host group it started', {
     t.ok(gone, `${signal}: the host's child was stopped too`);
   }
 });
+
+t.test('a host that breaks the protocol mid-run: the vector fails, the next runs on a fresh process, the CTK exits 1', async (t) => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'ctk-midrun-'));
+  const proxy = path.join(dir, 'proxy.mjs');
+  // The reference host behind a proxy that, after its third line, writes a banner (or a bad byte).
+  writeFileSync(
+    proxy,
+    `import { spawn } from 'node:child_process';\n` +
+      `const child = spawn(process.execPath, [${JSON.stringify(path.join(PACKAGE_ROOT, 'bin', 'agent-hooks-ctk.js'))}, 'reference-host', '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });\n` +
+      `process.stdin.pipe(child.stdin);\nlet lines = 0, buf = '';\n` +
+      `child.stdout.on('data', (d) => { buf += d; let i; while ((i = buf.indexOf('\\n')) >= 0) { process.stdout.write(buf.slice(0, i + 1)); buf = buf.slice(i + 1);\n` +
+      `  if (++lines === 3) process.stdout.write(process.argv[2] === 'utf8' ? Buffer.from([0x7b, 0xff, 0x7d, 0x0a]) : 'Listening on port 8080\\n'); } });\n` +
+      `child.on('exit', () => process.exit(0));\n`,
+  );
+  for (const [mode, re] of [['banner', /not JSON .*Listening on port 8080/], ['utf8', /not valid UTF-8/]] as const) {
+    const r = spawnSync(process.execPath, [path.join(PACKAGE_ROOT, 'bin', 'agent-hooks-ctk.js'), 'run', '--harness-cmd', `${JSON.stringify(process.execPath)} ${JSON.stringify(proxy)} ${mode}`, '--grep', 'AH-CTK-20[01]-'], {
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    t.equal(r.status, 1, `${mode}: ${r.stderr}`);
+    t.match(r.stdout, re, mode);
+    t.match(r.stdout, /FAILED · 2 vectors: 0 passed, 2 failed/, `${mode}: both vectors ran, each on a fresh process`);
+  }
+});
