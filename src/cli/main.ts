@@ -42,8 +42,26 @@ export function buildProgram(): Command {
 }
 
 /** Runs the CLI and returns the exit code; never throws, never prints a stack trace. */
-export async function main(argv: string[]): Promise<number> {
-  const program = buildProgram();
+export async function main(argv: string[], program: Command = buildProgram()): Promise<number> {
+  // Safety net: if the CTK ever runs out of work with main() still pending (a promise nothing will
+  // settle), Node would exit 13 without a word. Say so, and exit 3: an internal error, never a pass.
+  // 'beforeExit' fires only when the event loop is empty, never for an explicit process.exit().
+  const onIdle = () => {
+    process.stderr.write(
+      `${CTK_NAME}: internal error (the CTK ran out of work while a command was still waiting to finish). ` +
+        'This is a bug in the CTK, not a verdict on your host; nothing was passed.\n',
+    );
+    process.exit(EXIT.internal);
+  };
+  process.on('beforeExit', onIdle);
+  try {
+    return await runMain(program, argv);
+  } finally {
+    process.off('beforeExit', onIdle);
+  }
+}
+
+async function runMain(program: Command, argv: string[]): Promise<number> {
   try {
     await program.parseAsync(argv);
     return typeof process.exitCode === 'number' ? process.exitCode : EXIT.ok;
