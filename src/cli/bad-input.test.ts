@@ -235,3 +235,13 @@ t.test('init into a file, or under one: exit 2 saying so', async (t) => {
   t.equal(under.code, 2);
   t.match(under.err, /a parent of it is a file/);
 });
+
+t.test('a report file that cannot be written after the run: exit 2 naming it, not an internal error', async (t) => {
+  const w = workspace();
+  const out = path.join(w.dir, 'out');
+  mkdirSync(path.join(out, 'report.json'), { recursive: true });
+  const r = cli(['run', '--harness', w.host, '--vectors', w.vectors, '--out', out]);
+  t.equal(r.code, 2);
+  t.match(r.err, /--out: .*report\.json: cannot write the report here \(EISDIR\)/);
+  t.notMatch(r.err, /internal error/);
+});
