@@ -245,3 +245,20 @@ t.test('a report file that cannot be written after the run: exit 2 naming it, no
   t.match(r.err, /--out: .*report\.json: cannot write the report here \(EISDIR\)/);
   t.notMatch(r.err, /internal error/);
 });
+
+t.test('a close() that hangs (with a live timer) or throws is reported and not waited on forever', async (t) => {
+  const w = workspace();
+  const host = (name: string, close: string) => {
+    const file = path.join(w.dir, name);
+    writeFileSync(file, `import { createFakeHarness } from ${JSON.stringify(fakeUrl)};\nexport default () => ({ ...createFakeHarness(), close: ${close} });\n`);
+    return file;
+  };
+  const hang = cli(['run', '--harness', host('hang.mjs', '() => { setInterval(() => {}, 1000); return new Promise(() => {}); }'), '--vectors', w.vectors, '--timeout', '500'], { timeout: 30_000 });
+  t.equal(hang.signal, null, 'the CTK exited by itself');
+  t.equal(hang.code, 0, hang.err);
+  t.match(hang.err, /did not finish close\(\) within 500 ms/);
+  t.match(hang.err, /left work running after the run \(timers, sockets\); exiting anyway/);
+  const boom = cli(['run', '--harness', host('boom.mjs', 'async () => { throw new Error("socket already closed"); }'), '--vectors', w.vectors]);
+  t.equal(boom.code, 0);
+  t.match(boom.err, /close\(\) failed: socket already closed/);
+});

@@ -61,6 +61,7 @@ ${EXIT_CODES_HELP}`,
     )
     .action(async (flags: RunFlags) => {
       process.exitCode = await runCommand(flags);
+      if (flags.harness !== undefined) exitDespiteLeftovers(flags.harness);
     });
 }
 
@@ -234,7 +235,7 @@ async function runWithHarness(flags: RunFlags, { all, vectors, reporters, timeou
     });
     progress.clear();
   } finally {
-    await harness.close?.().catch(() => undefined);
+    await closeHarness(harness, label, timeoutMs);
   }
 
   if (reporters.terminal) process.stdout.write(renderTerminal(report, { color: colorEnabled(process.stdout), verbose: flags.verbose === true }));
@@ -263,4 +264,34 @@ async function runWithHarness(flags: RunFlags, { all, vectors, reporters, timeou
     return EXIT.failed;
   }
   return verdict.ok ? EXIT.ok : EXIT.failed;
+}
+
+/** close() once after the last vector, bounded: a close that hangs or throws is reported, never waited on forever. */
+async function closeHarness(harness: Harness, label: string, timeoutMs: number): Promise<void> {
+  if (!harness.close) return;
+  const limit = Math.min(timeoutMs, 10_000);
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const closed = Promise.resolve().then(() => harness.close!());
+    const deadline = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), limit)));
+    if ((await Promise.race([closed, deadline])) === 'late') {
+      process.stderr.write(`warning: the harness (${label}) did not finish close() within ${limit} ms; not waiting for it\n`);
+    }
+  } catch (error) {
+    process.stderr.write(`warning: the harness (${label}) close() failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * The run is over. An in-process harness shares this process: if it left work behind (a timer, a
+ * socket, a server) the CTK would never exit. Give it a moment, then exit with the run's code.
+ * The timer is unref'd, so a harness that cleaned up never sees it.
+ */
+function exitDespiteLeftovers(spec: string): void {
+  setTimeout(() => {
+    process.stderr.write(`warning: the harness ${spec} left work running after the run (timers, sockets); exiting anyway\n`);
+    process.exit();
+  }, 2000).unref();
 }
