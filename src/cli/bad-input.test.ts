@@ -262,3 +262,10 @@ t.test('a close() that hangs (with a live timer) or throws is reported and not w
   t.equal(boom.code, 0);
   t.match(boom.err, /close\(\) failed: socket already closed/);
 });
+
+t.test('a --part that names no part: exit 1 listing the parts there are', async (t) => {
+  const w = workspace();
+  const r = cli(['run', '--harness', w.host, '--vectors', w.vectors, '--part', 'cor']);
+  t.equal(r.code, 1);
+  t.match(r.err, /nothing ran: no vector matches the filters \(--grep\/--part\) among 1 loaded; no part is named "cor" \(parts: core\)/);
+});

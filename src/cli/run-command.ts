@@ -180,7 +180,15 @@ export async function runCommand(flags: RunFlags): Promise<number> {
 
   const all = loadOrExit(flags.vectors);
   const vectors = selectVectors(all, flags.grep, flags.part);
-  if (vectors.length === 0) throw new CliError(EXIT.failed, `nothing ran: no vector matches the filters (--grep/--part) among ${all.length} loaded`);
+  if (vectors.length === 0) {
+    const parts = [...new Set(all.map((lv) => lv.part))].sort();
+    const unknownParts = (flags.part ?? []).filter((p) => !parts.some((q) => q === p || q.startsWith(p + '/')));
+    throw new CliError(
+      EXIT.failed,
+      `nothing ran: no vector matches the filters (--grep/--part) among ${all.length} loaded` +
+        (unknownParts.length > 0 ? `; no part is named ${unknownParts.map((p) => JSON.stringify(p)).join(', ')} (parts: ${parts.join(', ')})` : ''),
+    );
+  }
 
   // The harness may share this process: contain what it raises outside its calls, and process.exit().
   const containment = containHarness();
