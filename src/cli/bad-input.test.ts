@@ -269,3 +269,14 @@ t.test('a --part that names no part: exit 1 listing the parts there are', async 
   t.equal(r.code, 1);
   t.match(r.err, /nothing ran: no vector matches the filters \(--grep\/--part\) among 1 loaded; no part is named "cor" \(parts: core\)/);
 });
+
+t.test("an in-process harness's console.log goes to stderr, so stdout is the report only", async (t) => {
+  const w = workspace();
+  const file = path.join(w.dir, 'chatty.mjs');
+  writeFileSync(file, `import { createFakeHarness } from ${JSON.stringify(fakeUrl)};\nconsole.log('loading chatty');\nexport default () => { const h = createFakeHarness(); return { ...h, async run() { console.log('chatty run'); return h.run(); } }; };\n`);
+  const r = cli(['run', '--harness', file, '--vectors', w.vectors]);
+  t.equal(r.code, 0, r.err);
+  t.notMatch(r.out, /chatty/);
+  t.match(r.err, /loading chatty/);
+  t.match(r.err, /chatty run/);
+});

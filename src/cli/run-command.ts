@@ -192,9 +192,13 @@ export async function runCommand(flags: RunFlags): Promise<number> {
 
   // The harness may share this process: contain what it raises outside its calls, and process.exit().
   const containment = containHarness();
+  // stdout carries the report: what an in-process harness console.logs goes to stderr instead.
+  const { log, info, debug } = console;
+  console.log = console.info = console.debug = (...args: unknown[]) => console.error(...args);
   try {
     return await runWithHarness(flags, { all, vectors, reporters, timeoutMs, containment });
   } finally {
+    Object.assign(console, { log, info, debug });
     containment.release();
   }
 }
