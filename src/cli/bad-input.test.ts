@@ -280,3 +280,17 @@ t.test("an in-process harness's console.log goes to stderr, so stdout is the rep
   t.match(r.err, /loading chatty/);
   t.match(r.err, /chatty run/);
 });
+
+t.test('a --harness-cmd that cannot start is bad input (exit 2) naming the command, with or without --surface', async (t) => {
+  const w = workspace();
+  const surface = path.join(w.dir, 'surface.yaml');
+  writeFileSync(surface, 'name: h\nversion: "1"\ncapabilities: [model_calls, tool_calls]\nprofiles: {sequential/first_deny: {on_approval: [stop]}}\n');
+  for (const extra of [[], ['--surface', surface]]) {
+    for (const cmd of ['no-such-program-for-ctk-tests', w.dir]) {
+      const r = cli(['run', '--harness-cmd', cmd, '--vectors', w.vectors, ...extra]);
+      t.equal(r.code, 2, `${cmd} ${extra.join(' ')}`);
+      t.match(r.err, /^agent-hooks-ctk: --harness-cmd: the stdio host process could not be started \(spawn .* (ENOENT|EACCES)\); command: /);
+      t.notMatch(r.err, /raise --timeout/);
+    }
+  }
+});

@@ -6,7 +6,7 @@ import { runSuite, verdictOf } from '../ctk/runner.js';
 import type { LoadedVector } from '../ctk/vector.js';
 import type { Harness, HostSurface } from '../harness/contract.js';
 import { createReferenceHarness } from '../harness/reference-harness.js';
-import { createStdioHarness } from '../harness/stdio/client.js';
+import { createStdioHarness, StdioStartError } from '../harness/stdio/client.js';
 import { HarnessLoadError, loadInProcessHarness } from '../harness/in-process.js';
 import { containHarness, type Containment } from '../harness/containment.js';
 import { effectiveSurface, readSurfaceFile, SurfaceError } from '../harness/surface.js';
@@ -139,6 +139,8 @@ async function resolveSurface(harness: Harness, label: string, surfaceFile: stri
     });
     described = await Promise.race([Promise.resolve().then(() => harness.describe()), deadline]);
   } catch (error) {
+    // A host command that cannot start is a wrong command line: bad input, with or without --surface.
+    if (error instanceof StdioStartError) throw new CliError(EXIT.badInput, `--harness-cmd: ${error.message}`);
     if (!override) {
       throw new CliError(
         EXIT.failed,

@@ -81,6 +81,14 @@ export class StdioHostError extends Error {
   }
 }
 
+/** The host command could not be started at all (no such program, not executable): bad input, not a host verdict. */
+export class StdioStartError extends StdioHostError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StdioStartError';
+  }
+}
+
 class StdioHarness implements Harness {
   private readonly argv: string[];
   private readonly timeoutMs: number;
@@ -248,6 +256,8 @@ class HostProcess {
   dead = false;
   /** Why the process was stopped, for a call that comes after. */
   deathReason: string | null = null;
+  /** The process never started (spawn failed). */
+  private startFailed = false;
   described = false;
   private readonly sub: ResultPromise;
   private readonly peer: RpcPeer;
@@ -310,7 +320,10 @@ class HostProcess {
 
   /** Sends one request and waits for its answer (or for the host to misbehave). */
   async call(method: string, params: unknown): Promise<unknown> {
-    if (this.dead) throw new StdioHostError(this.deathReason ?? `the stdio host process is not running (cannot send "${method}")`);
+    if (this.dead) {
+      const why = this.deathReason ?? `the stdio host process is not running (cannot send "${method}")`;
+      throw this.startFailed ? new StdioStartError(why) : new StdioHostError(why);
+    }
     const answer = this.peer.request(method, params);
     this.arm();
     try {
@@ -455,7 +468,8 @@ class HostProcess {
         `the stdio host process could not be started (${why}); command: ${JSON.stringify(this.options.argv)}. ` +
         'Check the command line and that the program is installed and on PATH.';
       this.deathReason = message;
-      this.peer.rejectAll(() => new StdioHostError(message));
+      this.startFailed = true;
+      this.peer.rejectAll(() => new StdioStartError(message));
       return;
     }
     const how = result.signal ? `was killed by signal ${result.signal}` : `exited with code ${result.exitCode}`;
