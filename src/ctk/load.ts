@@ -104,6 +104,12 @@ export function loadVectors(paths: readonly string[]): LoadedVector[] {
 
 /** One file: either the loaded vector or one clear problem naming the file and pointer. */
 export function loadVectorFile(file: string): { loaded: LoadedVector } | { problem: string } {
+  const read = readVectorJson(file);
+  return 'problem' in read ? read : vectorFromValue(read.value, file);
+}
+
+/** Reads a vector file as JSON: strict UTF-8, a BOM ignored, numbers lossless; or one problem naming the file. */
+export function readVectorJson(file: string): { value: unknown } | { problem: string } {
   const name = display(file);
   let text: string;
   try {
@@ -112,14 +118,12 @@ export function loadVectorFile(file: string): { loaded: LoadedVector } | { probl
     if (error instanceof Utf8Error) return { problem: `${name}: ${error.message}` };
     return { problem: `${name}: cannot read file (${(error as NodeJS.ErrnoException).code ?? String(error)})` };
   }
-  let value: unknown;
   try {
-    value = parseLossless(text.replace(/^\uFEFF/, '')); // RFC 8259 §8.1: a parser may ignore a byte order mark
+    return { value: parseLossless(text.replace(/^\uFEFF/, '')) }; // RFC 8259 §8.1: a parser may ignore a byte order mark
   } catch (error) {
     const e = error as JsonSyntaxError;
     return { problem: `${name}: ${/^nested too deeply/.test(e.message) ? '' : 'not valid JSON: '}${e.message}` };
   }
-  return vectorFromValue(value, file);
 }
 
 /** Checks an already-parsed vector value (as lossless-json parsed it) and wraps it with its metadata. */

@@ -2,9 +2,7 @@
 // (src/ctk/load.ts, src/ctk/json.ts), reduced to (id, file, digest). Deliberately no schema check:
 // a file that no longer parses or has no string id is reported, not thrown, because to verify-report
 // it is a vector that no longer matches (exit 1), not bad input.
-import { readFileSync } from 'node:fs';
-import { display, findVectorFiles, VectorLoadError } from '../ctk/load.js';
-import { parseLossless } from '../ctk/json.js';
+import { display, findVectorFiles, readVectorJson, VectorLoadError } from '../ctk/load.js';
 import { vectorDigest } from './digest.js';
 
 export interface VectorFingerprint {
@@ -43,13 +41,13 @@ export function fingerprintVectors(paths: readonly string[]): VectorSource {
   const unreadable: UnreadableVector[] = [];
   for (const file of files) {
     const shown = display(file);
-    let value: unknown;
-    try {
-      value = parseLossless(readFileSync(file, 'utf8'));
-    } catch (error) {
-      unreadable.push({ file: shown, problem: `not valid JSON (${(error as Error).message})` });
+    // The runner's own reader (strict UTF-8, BOM ignored, lossless numbers), so verify-report reads what run ran.
+    const read = readVectorJson(file);
+    if ('problem' in read) {
+      unreadable.push({ file: shown, problem: read.problem.startsWith(`${shown}: `) ? read.problem.slice(shown.length + 2) : read.problem });
       continue;
     }
+    const value = read.value;
     const id = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as { id?: unknown }).id : undefined;
     if (typeof id !== 'string') {
       unreadable.push({ file: shown, problem: 'no string "id" member' });

@@ -150,3 +150,17 @@ t.test('CLI: exit 0 on a match, 1 naming the edited vector, 2 on a bad report or
   t.equal(noFlag.exitCode, 2, 'missing --vectors is a usage error');
   await rm(dir, { recursive: true });
 });
+
+t.test('verify-report reads vectors as run does: a BOM is ignored, invalid UTF-8 is unreadable (not a silent U+FFFD)', async (t) => {
+  const { mkdtempSync, writeFileSync } = await import('node:fs');
+  const os = await import('node:os');
+  const { fingerprintVectors } = await import('./vector-source.js');
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'ctk-verify-utf8-'));
+  const vector = '{"id":"AH-CTK-998","title":"t","spec_clause":"3.1","scenario":{"input":{"content":"x","role":"user"}},"interceptor_script":[],"expect":{"interceptions":[],"run_outcome":"completed"}}';
+  writeFileSync(path.join(dir, 'bom.json'), '\uFEFF' + vector);
+  writeFileSync(path.join(dir, 'bad.json'), Buffer.concat([Buffer.from('{"id":"AH-CTK-997","title":"'), Buffer.from([0xff]), Buffer.from('"}')]));
+  const source = fingerprintVectors([dir]);
+  t.same(source.vectors.map((v) => v.id), ['AH-CTK-998'], 'the BOM vector is read');
+  t.equal(source.unreadable.length, 1);
+  t.match(source.unreadable[0]!.problem, /not valid UTF-8/);
+});
