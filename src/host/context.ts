@@ -49,7 +49,9 @@ export function buildContext(meta: ContextMeta, fields: JsonObject): JsonObject 
     ctx[key] = deepClone(value);
   }
   const aliased = getDotted(ctx, TARGET_FIELD[meta.point]);
-  if (aliased.found) ctx.target = deepClone(aliased.value as Json);
+  // §4.3 "a deep reference (or deep copy followed by write-back)": target shares the conditional field's value.
+  // Nothing mutates a context in place (transforms build new roots, interceptors get their own copies).
+  if (aliased.found) ctx.target = aliased.value as Json;
   return ctx;
 }
 

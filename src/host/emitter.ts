@@ -126,7 +126,7 @@ export function createEmitter(options: EmitterOptions): Emitter {
         // §10.1: provider failure → context_invalid before any interceptor runs; null identities.
         let inputIdentity: string | null;
         try {
-          inputIdentity = provider.compute(ctx);
+          inputIdentity = provider.computeValidated ? provider.computeValidated(ctx) : provider.compute(ctx);
         } catch (error) {
           return finish(failClosed(point, sequence, emissionMode, ctx, providerFailureDetail(provider.name, ctx, error)));
         }

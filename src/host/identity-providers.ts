@@ -1,5 +1,5 @@
 // §10.1 identity providers: jcs-sha256 (default, §10.2), null, or a host-defined function.
-import { jcsSha256 } from '../core/index.js';
+import { canonicalize, jcsSha256, projectForIdentity, sha256Hex } from '../core/index.js';
 import type { JsonObject, AgentContext } from '../core/types.js';
 import type { IdentityProvider, IdentityProviderOption } from './types.js';
 
@@ -33,6 +33,8 @@ export const JCS_SHA256_PROVIDER: IdentityProvider = {
   name: 'jcs-sha256',
   // §10.2: throws ContextInvalidError on an invalid envelope or a value outside the I-JSON domain.
   compute: (ctx: JsonObject) => jcsSha256(ctx),
+  // The emitter validated the envelope a moment ago (§10.2 "validate … before dispatching"); not twice.
+  computeValidated: (ctx: JsonObject) => sha256Hex(canonicalize(projectForIdentity(ctx))),
 };
 
 export const NO_IDENTITY: IdentityProvider = { name: null, compute: () => null };

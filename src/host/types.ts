@@ -46,6 +46,8 @@ export type IdentityProviderOption = 'jcs-sha256' | null | CustomIdentityProvide
 export interface IdentityProvider {
   name: string | null;
   compute(context: JsonObject): string | null;
+  /** Optional fast path for a context the emitter has just validated (§6.3 envelope, §4.4, §12.3). */
+  computeValidated?(context: JsonObject): string | null;
 }
 
 /** §12.3 */
