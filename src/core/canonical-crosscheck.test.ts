@@ -69,3 +69,13 @@ t.test('rejections on the fast path still carry the located remediation message'
   t.throws(() => canonicalize(deep), /nesting deeper than 128/);
   t.throws(() => canonicalize({ u: undefined }), /not a JSON value|undefined/);
 });
+
+t.test('large documents (past the concatenation-to-join switch) serialize identically too', async (t) => {
+  const next = rng(0xb16);
+  const rows = Array.from({ length: 6000 }, (_, i) => ({ id: `r-${i}`, v: randomJson(next, 2), 'é': i % 7, '😀': [i, null] }));
+  const doc = { target: { rows }, spec: 'agent-hooks/0.1' };
+  const ours = canonicalize(doc);
+  t.equal(ours, canonicalizePkg(doc));
+  t.equal(ours, jsonCanonicalize(doc));
+  t.equal(canonicalize({ small: { b: 1, a: 2 } }), '{"small":{"a":2,"b":1}}', 'and the counter resets per call');
+});
