@@ -42,6 +42,10 @@ export function copyForInterceptor(ctx: JsonObject): JsonObject {
 
 const TIMED_OUT = Symbol('timed out');
 
+function isThenable(v: unknown): v is PromiseLike<unknown> {
+  return (typeof v === 'object' || typeof v === 'function') && v !== null && typeof (v as { then?: unknown }).then === 'function';
+}
+
 export interface InvokeDeps {
   copyForInterceptor(ctx: JsonObject): JsonObject;
   gateVerdict(value: unknown): GateResult;
@@ -66,19 +70,29 @@ export async function invokeInterceptor(
   let timer: NodeJS.Timeout | undefined;
   try {
     const copy = deps.copyForInterceptor(ctx);
-    const call = Promise.resolve()
-      .then(() => interceptor.intercept(copy as AgentContext))
-      .then(
-        (value) => ({ value }),
+    let returned: unknown;
+    try {
+      returned = interceptor.intercept(copy as AgentContext);
+    } catch (error) {
+      return fail({ kind: 'raise', errorType: errorTypeName(error) });
+    }
+    let value: unknown = returned;
+    if (isThenable(returned)) {
+      // An asynchronous interceptor answers under the timeout (§7 SHOULD, §6.3 interceptor_timeout). A synchronous
+      // one has already answered: no timer, no extra turns of the event loop.
+      const call = Promise.resolve(returned).then(
+        (v) => ({ value: v }),
         (error: unknown) => ({ error }),
       );
-    const timeout = new Promise<typeof TIMED_OUT>((resolve) => {
-      timer = setTimeout(() => resolve(TIMED_OUT), timeoutMs);
-    });
-    const outcome = await Promise.race([call, timeout]);
-    if (outcome === TIMED_OUT) return fail({ kind: 'timeout', timeoutMs });
-    if ('error' in outcome) return fail({ kind: 'raise', errorType: errorTypeName(outcome.error) });
-    const gated = deps.gateVerdict(outcome.value);
+      const timeout = new Promise<typeof TIMED_OUT>((resolve) => {
+        timer = setTimeout(() => resolve(TIMED_OUT), timeoutMs);
+      });
+      const outcome = await Promise.race([call, timeout]);
+      if (outcome === TIMED_OUT) return fail({ kind: 'timeout', timeoutMs });
+      if ('error' in outcome) return fail({ kind: 'raise', errorType: errorTypeName(outcome.error) });
+      value = outcome.value;
+    }
+    const gated = deps.gateVerdict(value);
     if (!gated.ok) return fail({ kind: 'gate', reason: gated.reason, detail: gated.detail });
     return slot(gated.verdict);
   } catch (error) {
