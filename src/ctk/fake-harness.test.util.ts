@@ -2,7 +2,7 @@
 // loop under sequential/first_deny only (allow/deny/transform of the target; no approval seam), with
 // switches that make it misbehave one way at a time so every invariant can be seen failing.
 // It is not the reference host (src/harness/reference-harness.ts) and makes no conformance claim.
-import type { Json, JsonObject, InterceptionPoint } from '../core/types.js';
+import { TARGET_FIELD, type Json, type JsonObject, type InterceptionPoint } from '../core/types.js';
 import { jcsSha256 } from '../core/identity.js';
 import { parseTargetPath, setPath } from '../core/paths.js';
 import type { Harness, HostSurface, RunReport, RunSetup } from '../harness/contract.js';
@@ -55,16 +55,6 @@ export const FAKE_SURFACE: HostSurface = {
   postures: { tool_seam_host_error: 'continue' },
 };
 
-const TARGET_OF: Record<InterceptionPoint, string> = {
-  agent_startup: 'agent_init',
-  input: 'input',
-  pre_model_call: 'messages',
-  post_model_call: 'response',
-  pre_tool_call: 'tool_call.args',
-  post_tool_call: 'tool_result.value',
-  output: 'output',
-  agent_shutdown: 'summary',
-};
 
 export function createFakeHarness(flaws: FakeHarnessFlaws = {}, surface: HostSurface = FAKE_SURFACE): Harness {
   let setup: RunSetup | undefined;
@@ -115,7 +105,7 @@ async function runLoop(s: RunSetup, flaws: FakeHarnessFlaws): Promise<RunReport>
   /** One emission; returns the combined decision and the (possibly transformed) target. */
   async function emit(point: InterceptionPoint, fields: JsonObject): Promise<{ denied: boolean; target: Json; reason?: string }> {
     if (flaws.repeatSequenceAt !== undefined && records.length === flaws.repeatSequenceAt) seq--;
-    const targetPath = TARGET_OF[point].split('.');
+    const targetPath = TARGET_FIELD[point].split('.');
     let target: Json = fields;
     for (const p of targetPath) target = (target as JsonObject)[p] as Json;
     const ctx: JsonObject = {
