@@ -3,6 +3,8 @@
 // every other number is a plain JS number. Comparison treats equal numeric text as equal.
 import { LosslessNumber, isLosslessNumber, stringify } from 'lossless-json';
 import { parseJsonText } from '../core/json-text.js';
+import { deepClone } from '../core/json.js';
+import type { Json } from '../core/types.js';
 
 export { LosslessNumber, isLosslessNumber };
 
@@ -64,16 +66,9 @@ export function toPlainJson(value: unknown): unknown {
 /** Deep JSON equality; a LosslessNumber equals a number or LosslessNumber with the same exact numeric value. */
 export { deepEqual as jsonEqual } from '../core/json.js';
 
-/** Deep copy that keeps LosslessNumbers (as new instances). */
+/** Deep copy (the core's deepClone: LosslessNumbers kept, they are immutable; "__proto__" stays a member). */
 export function cloneJson<T>(value: T): T {
-  if (isLosslessNumber(value)) return new LosslessNumber((value as unknown as LosslessNumber).value) as unknown as T;
-  if (Array.isArray(value)) return value.map((v) => cloneJson(v)) as unknown as T;
-  if (value !== null && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = cloneJson(v);
-    return out as T;
-  }
-  return value;
+  return deepClone(value as Json) as T;
 }
 
 /** Compact one-line rendering for failure messages. */

@@ -103,9 +103,10 @@ export async function consultSeam(deny: Verdict, ctx: JsonObject, deps: ConsultD
     const request: ApprovalRequest = {
       context_identity: identity,
       interception_point: ctx.interception_point as InterceptionPoint,
-      verdict: deepClone(deny as unknown as JsonObject) as unknown as Verdict,
+      verdict: deny,
       context: presented as AgentContext,
     };
+    // The resolver gets its own copy of the whole request (§9 echo rule checked against ours, untouched).
     const call = Promise.resolve()
       .then(() => deps.resolver(deepClone(request as unknown as JsonObject) as unknown as ApprovalRequest))
       .then(
