@@ -294,3 +294,11 @@ t.test('a --harness-cmd that cannot start is bad input (exit 2) naming the comma
     }
   }
 });
+
+t.test('a --harness-cmd that cannot be split (unterminated quote) is bad input (exit 2), no stack trace', async (t) => {
+  const w = workspace();
+  const r = cli(['run', '--harness-cmd', "python3 'unterminated", '--vectors', w.vectors]);
+  t.equal(r.code, 2);
+  t.match(r.err, /^agent-hooks-ctk: --harness-cmd: unterminated single quote/);
+  t.notMatch(r.err, /\n\s+at /, 'no stack trace');
+});

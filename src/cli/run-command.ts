@@ -7,6 +7,7 @@ import type { LoadedVector } from '../ctk/vector.js';
 import type { Harness, HostSurface } from '../harness/contract.js';
 import { createReferenceHarness } from '../harness/reference-harness.js';
 import { createStdioHarness, StdioStartError } from '../harness/stdio/client.js';
+import { CommandLineError } from '../harness/stdio/command-line.js';
 import { HarnessLoadError, loadInProcessHarness } from '../harness/in-process.js';
 import { containHarness, type Containment } from '../harness/containment.js';
 import { effectiveSurface, readSurfaceFile, SurfaceError } from '../harness/surface.js';
@@ -124,7 +125,12 @@ async function createHarness(flags: RunFlags, timeoutMs: number): Promise<{ harn
   }
   if (flags.harnessCmd !== undefined) {
     const onLog = flags.verbose ? (line: string) => process.stderr.write(`[host] ${line}\n`) : undefined;
-    return { harness: createStdioHarness({ command: flags.harnessCmd, timeoutMs, ...(onLog ? { onLog } : {}) }), label: `stdio:${flags.harnessCmd}` };
+    try {
+      return { harness: createStdioHarness({ command: flags.harnessCmd, timeoutMs, ...(onLog ? { onLog } : {}) }), label: `stdio:${flags.harnessCmd}` };
+    } catch (error) {
+      if (error instanceof CommandLineError) throw new CliError(EXIT.badInput, `--harness-cmd: ${error.message}`);
+      throw error;
+    }
   }
   return { harness: createReferenceHarness(), label: 'reference' };
 }

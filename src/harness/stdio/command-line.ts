@@ -1,12 +1,10 @@
 // Splits a --harness-cmd command line into file + args without a shell: whitespace separates
 // words; '…' quotes literally; "…" quotes with \" \\ \$ \` escapes; a backslash outside quotes escapes the next char.
 
-import { CliError, EXIT } from '../../cli/exit.js';
-
-/** A command line that cannot be split is bad input (exit 2), whoever passed it on. */
-export class CommandLineError extends CliError {
+/** A command line that cannot be split: bad input, which the CLI reports as exit 2. */
+export class CommandLineError extends Error {
   constructor(message: string) {
-    super(EXIT.badInput, `--harness-cmd: ${message}`);
+    super(message);
     this.name = 'CommandLineError';
   }
 }
