@@ -2,6 +2,7 @@
 import jcs from 'canonicalize';
 import { IdentityDomainError } from './errors.js';
 import { isLosslessNumberLike, isPlainObject, setMember } from './json.js';
+import { canonicalNumberToken, isNativeNumberInDomain, nativeNumberProblem, numberProblemMessage, numberTokenProblem } from './number-domain.js';
 
 /** §12.3 RECOMMENDED nesting bound, also enforced on the identity path. */
 export const DEFAULT_MAX_DEPTH = 128;
@@ -13,10 +14,11 @@ export interface CanonicalOptions {
 
 /**
  * RFC 8785 canonical JSON of `value`. Throws IdentityDomainError (with `.remediation`) — never rewrites — on
- * (§10.2, §4.4): an integral number beyond ±(2^53−1) (incl. a lossless-json LosslessNumber denoting one),
- * a non-finite number, a lone surrogate in a string or member name, nesting deeper than `maxDepth`, or
- * anything that is not JSON (undefined, function, bigint, symbol, class instance, cycle).
- * -0 canonicalizes as 0 (ECMA-262 Number::toString, as RFC 8785 requires).
+ * (§10.2, §4.4): a number outside the token rule of number-domain.ts (an integer token beyond ±(2^53−1), e.g.
+ * a LosslessNumber "9007199254740992", or a native integral double in [2^53, 1e21)), a non-finite number,
+ * a lone surrogate in a string or member name, nesting deeper than `maxDepth`, or anything that is not JSON
+ * (undefined, function, bigint, symbol, class instance, cycle). Float tokens (a LosslessNumber "1e20") and
+ * native doubles from 1e21 up canonicalize as Number::toString of their double; -0 canonicalizes as 0.
  */
 export function canonicalize(value: unknown, opts: CanonicalOptions = {}): string {
   const maxDepth = opts.maxDepth ?? DEFAULT_MAX_DEPTH;
@@ -57,7 +59,7 @@ function serialize(v: unknown, depth: number, maxDepth: number): string {
       if (hasLoneSurrogate(v)) throw OUTSIDE_DOMAIN;
       return JSON.stringify(v);
     case 'number':
-      if (!Number.isFinite(v) || (Number.isInteger(v) && !Number.isSafeInteger(v))) throw OUTSIDE_DOMAIN;
+      if (!isNativeNumberInDomain(v)) throw OUTSIDE_DOMAIN;
       return JSON.stringify(v);
     case 'boolean':
       return v ? 'true' : 'false';
@@ -82,7 +84,10 @@ function serialize(v: unknown, depth: number, maxDepth: number): string {
         }
         return out + ']';
       }
-      if (isLosslessNumberLike(v)) return serialize(Number(v.value), depth, maxDepth);
+      if (isLosslessNumberLike(v)) {
+        if (numberTokenProblem(v.value) !== null) throw OUTSIDE_DOMAIN;
+        return canonicalNumberToken(v.value);
+      }
       if (!isPlainObject(v)) throw OUTSIDE_DOMAIN;
       const keys = Object.keys(v).sort();
       // Small documents build each object by concatenation (fewest allocations); past a few thousand objects,
@@ -120,7 +125,8 @@ export function canonicalBytes(value: unknown, opts: CanonicalOptions = {}): Uin
 type Frame = { value: unknown; depth: number; parent: Frame | undefined; key: string | number | undefined };
 
 /**
- * Iteratively checks the §10.2 domain and returns a plain copy (LosslessNumbers become the numbers they denote).
+ * Iteratively checks the §10.2 domain and returns a plain copy for RFC 8785 serialization (a LosslessNumber that
+ * passes the token rule becomes its double, which the copy is only ever serialized from, never re-checked).
  * Iterative so an adversarially deep value is rejected rather than overflowing the stack (§12.3).
  */
 export function toCanonicalDomain(value: unknown, maxDepth: number = DEFAULT_MAX_DEPTH): unknown {
@@ -139,14 +145,19 @@ export function toCanonicalDomain(value: unknown, maxDepth: number = DEFAULT_MAX
     if (v === null || typeof v === 'boolean') {
       put(into, slot, v);
     } else if (typeof v === 'number') {
-      put(into, slot, checkNumber(v, frame));
+      const problem = nativeNumberProblem(v);
+      if (problem !== null) throw new IdentityDomainError(numberProblemMessage(problem, Number.isFinite(v) ? JSON.stringify(v) : String(v), where(frame)));
+      put(into, slot, v);
     } else if (typeof v === 'string') {
       if (hasLoneSurrogate(v)) {
         throw new IdentityDomainError(`lone Unicode surrogate in the string at ${where(frame)}; such strings are not representable in interoperable JSON — fix the producer's text encoding (§4.4, §10.2)`);
       }
       put(into, slot, v);
     } else if (isLosslessNumberLike(v)) {
-      put(into, slot, checkNumber(Number(v.value), frame, v.value));
+      const problem = numberTokenProblem(v.value);
+      if (problem !== null) throw new IdentityDomainError(numberProblemMessage(problem, v.value, where(frame)));
+      // The token's double; a plain copy only ever reaches the canonicalizer after this check passed.
+      put(into, slot, Number(v.value));
     } else if (Array.isArray(v) || isPlainObject(v)) {
       const depth = frame.depth + 1;
       if (depth > maxDepth) {
@@ -185,16 +196,6 @@ export function toCanonicalDomain(value: unknown, maxDepth: number = DEFAULT_MAX
 function put(into: Record<string | number, unknown>, slot: string | number, value: unknown): void {
   if (typeof slot === 'number') into[slot] = value;
   else setMember(into, slot, value);
-}
-
-function checkNumber(n: number, frame: Frame, literal?: string): number {
-  if (!Number.isFinite(n)) {
-    throw new IdentityDomainError(`non-finite number ${literal ?? String(n)} at ${where(frame)}; NaN and ±Infinity are not representable in interoperable JSON — send null or a string instead (§4.4, §10.2)`);
-  }
-  if (Number.isInteger(n) && !Number.isSafeInteger(n)) {
-    throw new IdentityDomainError(`integer ${literal ?? String(n)} at ${where(frame)} exceeds ±(2^53−1); string-encode 64-bit identifiers, see §4.4 (canonicalization would silently round it, §10.2)`);
-  }
-  return n;
 }
 
 function describeNonJson(v: unknown): string {

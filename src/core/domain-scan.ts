@@ -3,6 +3,7 @@
 // serialization be at most? The slow, message-building checks run only when this pass says no.
 import { hasLoneSurrogate } from './canonical.js';
 import { isLosslessNumberLike, isPlainObject } from './json.js';
+import { numberTokenProblem } from './number-domain.js';
 
 export interface DomainScan {
   /** Every value is JSON, no string or member name holds a lone surrogate, and nesting is within maxDepth. */
@@ -53,7 +54,9 @@ function visit(v: unknown, depth: number, maxDepth: number, scan: DomainScan): b
       if (isLosslessNumberLike(v)) {
         scan.lossless = true;
         scan.maxBytes += v.value.length;
-        return Number.isFinite(Number(v.value));
+        // §4.4 is about finiteness; an integer token beyond ±(2^53−1) is §10.2's business (the provider's).
+        const problem = numberTokenProblem(v.value);
+        return problem === null || problem === 'unsafe-integer';
       }
       if (!isPlainObject(v)) return false;
       scan.maxBytes += 2;

@@ -137,11 +137,14 @@ t.test('rejects, never normalizes (§10.2, §4.4)', async (t) => {
     ['2^53', 2 ** 53, /exceeds ±\(2\^53−1\); string-encode 64-bit identifiers, see §4.4/],
     ['-(2^53)', -(2 ** 53), /exceeds/],
     ['2^53 + 2', 2 ** 53 + 2, /exceeds/],
-    ['1e21', 1e21, /exceeds/],
+    ['1e20 (JSON.stringify writes an integer token)', 1e20, /integer 100000000000000000000 .*exceeds/],
     ['nested 2^60', { a: [{ b: 2 ** 60 }] }, /at target\.a\[0\]\.b exceeds/],
     ['LosslessNumber 2^53+1', new LosslessNumber('9007199254740993'), /integer 9007199254740993 .* exceeds/],
     ['LosslessNumber 2^63', { id: new LosslessNumber('9223372036854775807') }, /string-encode 64-bit identifiers/],
     ['LosslessNumber 1e400', new LosslessNumber('1e400'), /non-finite/],
+    ['LosslessNumber 2^53 (integer token)', new LosslessNumber('9007199254740992'), /integer 9007199254740992 .*exceeds/],
+    ['LosslessNumber 1e21 written as an integer token', new LosslessNumber('1000000000000000000000'), /integer 1000000000000000000000 .*exceeds/],
+    ['a LosslessNumber that is not a JSON number token', { isLosslessNumber: true, value: '+1' }, /not a JSON number token/],
     ['NaN', Number.NaN, /non-finite/],
     ['Infinity', Number.POSITIVE_INFINITY, /non-finite/],
     ['-Infinity', [Number.NEGATIVE_INFINITY], /non-finite/],
@@ -165,6 +168,18 @@ t.test('rejects, never normalizes (§10.2, §4.4)', async (t) => {
   t.ok(rejection(() => jcsSha256(inTarget(-9007199254740991))) === undefined, '−(2^53−1) accepted');
   t.ok(rejection(() => jcsSha256(inTarget(9007199254740990))) === undefined, '2^53−2 accepted');
   t.ok(rejection(() => jcsSha256(inTarget(1.5e300 / 1e300))) === undefined, 'a non-integral double is fine');
+  // The §10.2 token rule (number-domain.ts): float tokens are in domain when finite, canonicalized via their double.
+  const canonicalTarget = (v: unknown): string => /"target":(.*),"timestamp"/.exec(canonicalProjection(inTarget(v)))![1]!;
+  t.equal(canonicalTarget(1e21), '1e+21', 'a native 1e21 (JSON.stringify writes 1e+21, a float token) is accepted');
+  t.equal(canonicalTarget(1.5e300), '1.5e+300', 'native 1.5e300 is accepted');
+  t.equal(canonicalTarget(-0), '0', 'native -0 is 0');
+  t.equal(canonicalTarget(new LosslessNumber('1e20')), '100000000000000000000', 'a float token 1e20 is in domain: Number::toString of its double');
+  t.equal(canonicalTarget(new LosslessNumber('9007199254740993.0')), '9007199254740992', 'a float token is canonicalized via its double');
+  t.equal(canonicalTarget(new LosslessNumber('1.00000000000000000001')), '1', 'an over-long decimal is canonicalized via its double');
+  t.equal(canonicalTarget(new LosslessNumber('9.999999999999997e+22')), '9.999999999999997e+22');
+  t.equal(canonicalTarget(new LosslessNumber('1E2')), '100');
+  t.equal(canonicalTarget(new LosslessNumber('-0')), '0');
+  t.equal(canonicalTarget(new LosslessNumber('1e-400')), '0', 'an underflowing float token is finite: its double is 0');
   t.ok(rejection(() => jcsSha256(inTarget('\uD83D\uDE00'))) === undefined, 'a proper surrogate pair is fine');
   const cyclic: Record<string, unknown> = {};
   cyclic.me = cyclic;

@@ -1,13 +1,14 @@
-// Parsing JSON text without silently rounding numbers (§4.4, §10.2: reject, never normalize).
-import { LosslessNumber, isSafeNumber, parse } from 'lossless-json';
+// Parsing JSON text without silently rounding numbers or losing their §10.2 token class (§4.4, §10.2).
+import { parse } from 'lossless-json';
+import { handOverNumber } from './number-domain.js';
 
 /**
- * Parses JSON text. Numbers a double holds exactly become plain numbers; any other number stays a
- * lossless-json LosslessNumber carrying its exact text, so an integer beyond ±(2^53−1) reaches the
- * §10.2 domain check as written instead of pre-rounded. Throws SyntaxError on malformed text
- * (including duplicate member names with different values), and RangeError on nesting deeper than
- * the parser's recursion can follow.
+ * Parses JSON text. A number becomes a plain JS number when its double prints back as the same value and
+ * §10.2 judges the double as it judges the token (handOverNumber); any other number stays a lossless-json
+ * LosslessNumber carrying its exact token, so 2^63−1 or a float token such as 1e20 reaches the §10.2 check
+ * as written. Throws SyntaxError on malformed text (including duplicate member names with different values),
+ * and RangeError on nesting deeper than the parser's recursion can follow.
  */
 export function parseJsonText(text: string): unknown {
-  return parse(text, null, (value: string) => (isSafeNumber(value) ? Number(value) : new LosslessNumber(value)));
+  return parse(text, null, handOverNumber);
 }

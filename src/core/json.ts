@@ -96,7 +96,11 @@ export function deepEqual(a: unknown, b: unknown): boolean {
 
 /** Exact numeric identity of a number's text: "1", "1.0", "1e0" and 1 share one key; 0 and -0 too. */
 export function numericKey(v: number | LosslessNumberLike): string {
-  const text = typeof v === 'number' ? String(v) : v.value;
+  return numericKeyOfText(typeof v === 'number' ? String(v) : v.value);
+}
+
+/** numericKey of a number's JSON (or ECMAScript) text. */
+export function numericKeyOfText(text: string): string {
   const m = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(text);
   if (!m) return text;
   const intPart = m[2]!;

@@ -1,7 +1,7 @@
 // Payload-free locations for host-synthesized fail-closed messages (§6.3: "Host-synthesized messages MUST NOT
 // include target-derived content"). Member names below a payload field (target, args, value, content, …) are
 // content too — a key can be an account number — so they are masked; spec vocabulary and indexes are kept.
-import { hasLoneSurrogate, isLosslessNumberLike, isPlainObject } from '../core/index.js';
+import { hasLoneSurrogate, isLosslessNumberLike, isPlainObject, nativeNumberProblem, numberTokenProblem } from '../core/index.js';
 
 /** Field names the spec defines (§4.1, §4.2, §4.5), kept in a location while outside a payload. */
 const VOCABULARY: ReadonlySet<string> = new Set([
@@ -30,8 +30,9 @@ export interface DomainViolation {
 }
 
 /**
- * The first §4.4 value-domain violation in `ctx`, located payload-free; `integers` also reports integral numbers
- * outside ±(2^53−1) (the §10.2 jcs-sha256 domain). Iterative; callers bound depth first (§12.3).
+ * The first §4.4 value-domain violation in `ctx`, located payload-free; `integers` also reports the §10.2
+ * jcs-sha256 number rule (an integer token beyond ±(2^53−1); a native integral double in [2^53, 1e21)).
+ * Iterative; callers bound depth first (§12.3).
  */
 export function findDomainViolation(ctx: unknown, options: { integers?: boolean } = {}): DomainViolation | undefined {
   const stack: Array<{ v: unknown; at: string; inPayload: boolean }> = [{ v: ctx, at: 'context', inPayload: false }];
@@ -46,13 +47,14 @@ export function findDomainViolation(ctx: unknown, options: { integers?: boolean 
     }
     if (typeof v === 'number') {
       if (!Number.isFinite(v)) return { kind: 'a non-finite number', at };
-      if (options.integers && Number.isInteger(v) && !Number.isSafeInteger(v)) return { kind: 'an integer beyond ±(2^53−1)', at };
+      if (options.integers && nativeNumberProblem(v) === 'unsafe-integer') return { kind: 'an integer beyond ±(2^53−1)', at };
       continue;
     }
     if (isLosslessNumberLike(v)) {
-      const n = Number(v.value);
-      if (!Number.isFinite(n)) return { kind: 'a non-finite number', at };
-      if (options.integers && /^-?\d+$/.test(v.value) && !Number.isSafeInteger(n)) return { kind: 'an integer beyond ±(2^53−1)', at };
+      const problem = numberTokenProblem(v.value);
+      if (problem === 'non-finite') return { kind: 'a non-finite number', at };
+      if (problem === 'not-a-json-number') return { kind: 'a value that is not JSON', at };
+      if (options.integers && problem === 'unsafe-integer') return { kind: 'an integer beyond ±(2^53−1)', at };
       continue;
     }
     if (typeof v !== 'object' || (!Array.isArray(v) && !isPlainObject(v))) return { kind: 'a value that is not JSON', at };

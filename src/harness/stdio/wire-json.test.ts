@@ -27,3 +27,16 @@ t.test('long digit runs inside strings or huge exponents still parse correctly (
   t.throws(() => parseWire('{"a":'), SyntaxError);
   t.throws(() => parseWire('{"a":1,}'), SyntaxError);
 });
+
+t.test('short float tokens whose double is an integer ≥ 2^53 keep their token (§10.2 accepts them as floats)', async (t) => {
+  for (const text of ['1e20', '9.1e15', '123456789e10', '-5e17']) {
+    const parsed = parseWire(`{"n":${text},"s":"x"}`) as { n: unknown };
+    t.ok(parsed.n instanceof LosslessNumber && parsed.n.value === text, `${text} stays a LosslessNumber`);
+    t.equal(stringifyWire(parsed), `{"n":${text},"s":"x"}`, `${text} is written back as received`);
+  }
+  // Exact doubles §10.2 judges like their token take the native path's values.
+  t.same(parseWire('{"a":9007199254740992,"b":1e21,"c":1.0,"d":-0}'), { a: 9007199254740992, b: 1e21, c: 1, d: -0 });
+  t.equal(stringifyWire(parseWire('[9007199254740992]')), '[9007199254740992]', '2^53 is a plain number that prints back exactly');
+  const deep = '['.repeat(50_000) + '1' + ']'.repeat(50_000);
+  t.ok(Array.isArray(parseWire(deep)), 'the check walks a deeply nested message without overflowing the stack');
+});

@@ -1,0 +1,80 @@
+// §10.2 number domain, decided on the JSON number *token* (the text a number is written as):
+// - an integer token (no fraction, no exponent) is in domain iff |n| ≤ 2^53−1 ("an integral number outside
+//   ±(2^53−1)": canonicalization would round it);
+// - a token with a fraction or an exponent is a float: in domain iff its double is finite, and RFC 8785 writes
+//   it as ECMAScript Number::toString of that double (1e21 → "1e+21", 1.0 → "1", -0 → "0").
+// A native JS number has no token of its own: its token is what JSON.stringify writes, so an integral double
+// with 2^53 ≤ |x| < 1e21 (written as digits) is rejected, and from 1e21 up (written in exponent form) accepted.
+import { LosslessNumber } from 'lossless-json';
+import { numericKeyOfText } from './json.js';
+
+/** Why a number is outside the §10.2 domain. */
+export type NumberProblem = 'non-finite' | 'unsafe-integer' | 'not-a-json-number';
+
+const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+const INTEGER_TOKEN = /^-?(?:0|[1-9]\d*)$/;
+/** ECMAScript Number::toString switches to exponent form at 1e21: below it, an integral double prints as digits. */
+const EXPONENT_FORM_FROM = 1e21;
+
+/** An integer token: a JSON number written with neither a fraction nor an exponent. */
+export function isIntegerToken(text: string): boolean {
+  return INTEGER_TOKEN.test(text);
+}
+
+/** The §10.2 verdict on a number token: null when in domain. */
+export function numberTokenProblem(text: string): NumberProblem | null {
+  if (isIntegerToken(text)) {
+    // More than 16 digits is ≥ 10^16 > 2^53; up to 16 digits Number() rounds monotonically, and 2^53−1 is exact.
+    const digits = text.length - (text.charCodeAt(0) === 45 ? 1 : 0);
+    return digits > 16 || Math.abs(Number(text)) > Number.MAX_SAFE_INTEGER ? 'unsafe-integer' : null;
+  }
+  if (!JSON_NUMBER.test(text)) return 'not-a-json-number';
+  return Number.isFinite(Number(text)) ? null : 'non-finite';
+}
+
+/** The §10.2 verdict on a native number, whose token is what JSON.stringify writes: null when in domain. */
+export function nativeNumberProblem(n: number): NumberProblem | null {
+  if (!Number.isFinite(n)) return 'non-finite';
+  return isNativeNumberInDomain(n) ? null : 'unsafe-integer';
+}
+
+/** Fast form of nativeNumberProblem(n) === null, for the canonicalizer's hot path. */
+export function isNativeNumberInDomain(n: number): boolean {
+  return Number.isFinite(n) && (Number.isSafeInteger(n) || !Number.isInteger(n) || Math.abs(n) >= EXPONENT_FORM_FROM);
+}
+
+/** RFC 8785 text of an in-domain token: Number::toString of its double (integer tokens in range print as written). */
+export function canonicalNumberToken(text: string): string {
+  return JSON.stringify(Number(text));
+}
+
+/** A remediation sentence for an out-of-domain number at a location (§10.2 "a remediation-detail message"). */
+export function numberProblemMessage(problem: NumberProblem, literal: string, at: string): string {
+  switch (problem) {
+    case 'unsafe-integer':
+      return `integer ${literal} at ${at} exceeds ±(2^53−1); string-encode 64-bit identifiers, see §4.4 (canonicalization would silently round it, §10.2)`;
+    case 'non-finite':
+      return `non-finite number ${literal} at ${at}; NaN and ±Infinity are not representable in interoperable JSON — send null or a string instead (§4.4, §10.2)`;
+    case 'not-a-json-number':
+      return `${JSON.stringify(literal)} at ${at} is not a JSON number token; contexts must hold JSON only (§4, §10.2)`;
+  }
+}
+
+/**
+ * How a parsed number token is handed to JavaScript code (the runner, in-process harnesses, the stdio wire's
+ * reader): a plain number when JSON.stringify of its double writes the same numeric value AND §10.2 judges
+ * both texts alike; otherwise a LosslessNumber carrying the token. So a plain number is always exact, and
+ * serializing it (the stdio wire, records, identities) never changes the value or the domain verdict.
+ * Plain: 0.1, 1.0, 1E2, -0, 1e21, 2^53−1, 2^53 (= 9007199254740992, printed back exactly).
+ * Lossless: 9007199254740993, 2^63−1, 1.00000000000000000001, 1e400, 1e-400, an integer token of 1e21 or
+ * more (a double would print it in exponent form, which §10.2 accepts), and a float token whose double is an
+ * integer in [2^53, 1e21) such as 1e20 (§10.2 accepts the token; the double prints as an integer it rejects).
+ */
+export function handOverNumber(text: string): number | LosslessNumber {
+  const n = Number(text);
+  if (!Number.isFinite(n)) return new LosslessNumber(text);
+  const printed = JSON.stringify(n);
+  if (printed !== text && numericKeyOfText(printed) !== numericKeyOfText(text)) return new LosslessNumber(text);
+  if (numberTokenProblem(text) !== nativeNumberProblem(n)) return new LosslessNumber(text);
+  return n;
+}
