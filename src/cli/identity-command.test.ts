@@ -5,14 +5,23 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
+import { LosslessNumber, parse, stringify } from 'lossless-json';
 import { PACKAGE_ROOT } from '../version.js';
 import { identityOutput } from './identity-command.js';
 import { CliError } from './exit.js';
+import { goldenReport } from './identity-golden.js';
 
 const BIN = path.join(PACKAGE_ROOT, 'bin', 'agent-hooks-ctk.js');
 const dir = mkdtempSync(path.join(os.tmpdir(), 'ctk-identity-'));
-const golden = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'golden', 'identity.json'), 'utf8')) as {
-  positive: Array<{ name: string; context: unknown; canonical: string; identity: string }>;
+const GOLDEN = path.join(PACKAGE_ROOT, 'golden', 'identity.json');
+const DEFECTIVE = path.join(PACKAGE_ROOT, 'src', 'ctk', 'golden', 'fixtures', 'defective-golden.json');
+// The golden file's positive fixtures, each context as its exact JSON text (numbers as written).
+const golden = {
+  positive: (parse(readFileSync(GOLDEN, 'utf8'), null, (s: string) => new LosslessNumber(s)) as {
+    fixtures: Array<{ id: string; ctx: unknown; expect: { canonical_json?: string; context_identity?: string } }>;
+  }).fixtures
+    .filter((f) => f.expect.canonical_json !== undefined)
+    .map((f) => ({ name: f.id, text: stringify(f.ctx)!, canonical: f.expect.canonical_json!, identity: f.expect.context_identity! })),
 };
 
 function run(args: string[], input?: string): { code: number | null; stdout: string; stderr: string } {
@@ -26,8 +35,8 @@ function file(name: string, text: string): string {
 }
 const STACK = /\n\s+at .+:\d+:\d+/;
 
-const sample = golden.positive.find((f) => f.name === 'non-ASCII text and emoji')!;
-const sampleText = JSON.stringify(sample.context, null, 2);
+const sample = golden.positive.find((f) => f.name === 'non-ascii-text-and-emoji')!;
+const sampleText = JSON.stringify(JSON.parse(sample.text), null, 2);
 
 t.test('prints sha256:<hex> for a file, for - and for stdin by default', async (t) => {
   const f = file('ctx.json', sampleText);
@@ -45,13 +54,13 @@ t.test('--canonical prints exactly the hashed bytes, nothing after them', async 
 
 t.test('every golden positive fixture through the command function', async (t) => {
   for (const f of golden.positive) {
-    t.equal(identityOutput(JSON.stringify(f.context), f.name), `${f.identity}\n`, f.name);
-    t.equal(identityOutput(JSON.stringify(f.context), f.name, { canonical: true }), f.canonical, `${f.name} --canonical`);
+    t.equal(identityOutput(f.text, f.name), `${f.identity}\n`, f.name);
+    t.equal(identityOutput(f.text, f.name, { canonical: true }), f.canonical, `${f.name} --canonical`);
   }
 });
 
 t.test('invalid contexts exit 1 with host_error:context_invalid and a remediation on stderr', async (t) => {
-  const ctx = sample.context as Record<string, unknown>;
+  const ctx = JSON.parse(sample.text) as Record<string, unknown>;
   const withTarget = (targetText: string): string =>
     JSON.stringify({ ...ctx, input: { content: 'x', role: 'user' }, target: '@@' }).replace('"@@"', targetText).replace('"input":{"content":"x","role":"user"}', `"input":${targetText}`);
   const cases: Array<[string, string, RegExp]> = [
@@ -119,4 +128,79 @@ t.test('invalid UTF-8 is refused, never hashed as U+FFFD; a BOM is ignored', asy
   const piped = spawnSync(process.execPath, [BIN, 'identity'], { input: readFileSync(bad), encoding: 'utf8' });
   t.equal(piped.status, 2, 'stdin too');
   t.same(run([file('bom.json', `\uFEFF${sampleText}`)]), { code: 0, stdout: `${sample.identity}\n`, stderr: '' });
+});
+
+t.test('--golden: our golden file passes, one line per fixture, exit 0', async (t) => {
+  const r = run(['--golden', GOLDEN]);
+  t.equal(r.code, 0, r.stderr);
+  const lines = r.stdout.trim().split('\n');
+  const fixtures = (JSON.parse(readFileSync(GOLDEN, 'utf8')) as { fixtures: unknown[] }).fixtures;
+  t.equal(lines.length, fixtures.length + 1, 'one line per fixture and a summary');
+  t.ok(lines.slice(0, -1).every((l) => l.startsWith('pass ')), 'every fixture passes');
+  t.match(r.stdout, /^pass +number-float-1e\+21: canonical bytes and identity match$/m, '1e+21 is in domain (a float token)');
+  t.match(r.stdout, /^pass +number-integer-2\^53: rejected as expected: host_error:context_invalid: integer 9007199254740992 at /m, '2^53 is rejected (an integer token)');
+  t.match(lines.at(-1)!, new RegExp(`: ${fixtures.length} fixtures: ${fixtures.length} passed, 0 failed, 0 defective$`));
+});
+
+t.test('--golden: a deliberately defective fixture is reported as defective, not as a provider failure', async (t) => {
+  const r = run(['--golden', DEFECTIVE]);
+  t.equal(r.code, 0, 'the sound fixture passed and the defective one is not held against the provider');
+  t.match(r.stdout, /^pass +sound-float-1e21: /m);
+  t.match(
+    r.stdout,
+    /^defective defective-round-trip: fixture defect, counted neither for nor against the provider: its canonical_json renders the input number 9\.999999999999997e\+22 at target\.n, tool_result\.value\.n as 9\.999999999999996e\+22, which parses to a different double;.* our provider writes 9\.999999999999997e\+22, which round-trips/m,
+  );
+  t.match(r.stdout, /2 fixtures: 1 passed, 0 failed, 1 defective \(a defective fixture contradicts RFC 8785 or §10\.2 by itself; it is not a pass\)/);
+});
+
+t.test('--golden: a mismatch fails (exit 1) naming the fixture and the first difference', async (t) => {
+  const doc = JSON.parse(readFileSync(DEFECTIVE, 'utf8')) as { fixtures: Array<{ id: string; ctx: unknown; expect: Record<string, unknown> }> };
+  const sound = doc.fixtures[0]!;
+  const wrong = {
+    fixtures: [
+      { ...sound, id: 'expects-rejection-of-1e21', expect: { error: 'host_error:context_invalid' } },
+      { ...sound, id: 'wrong-identity', expect: { context_identity: 'sha256:' + '0'.repeat(64) } },
+      { ...sound, id: 'ok', expect: sound.expect },
+    ],
+  };
+  const report = goldenReport(file('wrong.json', JSON.stringify(wrong).replace(/"n":1e\+21/g, '"n":1e21')));
+  const r = { code: report.exitCode, stdout: report.text };
+  t.equal(r.code, 1);
+  t.match(r.stdout, /^FAIL +expects-rejection-of-1e21: expected an error \(host_error:context_invalid\), but our provider accepted the context: sha256:/m);
+  t.match(r.stdout, /^FAIL +wrong-identity: context_identity: expected sha256:0{64}, ours sha256:/m);
+  t.match(r.stdout, /^pass +ok: /m);
+  t.match(r.stdout, /3 fixtures: 1 passed, 2 failed, 0 defective\n$/);
+});
+
+t.test('--golden: a file that is not a golden file exits 2 naming the file and the fixture/field; no stack trace', async (t) => {
+  const cases: Array<[string, string, RegExp]> = [
+    ['missing', path.join(dir, 'absent.json'), /golden file .*absent\.json cannot be read \(ENOENT\)/],
+    ['not JSON', file('g1.json', '{"fixtures": ['), /golden file .*g1\.json is not valid JSON/],
+    ['no fixtures array', file('g2.json', '{"positive": []}'), /g2\.json must be a JSON object with a "fixtures" array/],
+    ['empty', file('g3.json', '{"fixtures": []}'), /g3\.json has no fixtures/],
+    ['no id', file('g4.json', '{"fixtures": [{"ctx": {}, "expect": {"error": "x"}}]}'), /g4\.json: fixtures\[0\]: id must be a non-empty string/],
+    ['no ctx', file('g5.json', '{"fixtures": [{"id": "a", "expect": {"error": "x"}}]}'), /g5\.json: fixtures\[0\] \(a\): ctx is missing/],
+    ['both expectations', file('g6.json', '{"fixtures": [{"id": "a", "ctx": {}, "expect": {"error": "x", "canonical_json": "{}"}}]}'), /fixtures\[0\] \(a\): expect must carry either canonical_json\/context_identity or error, not both/],
+    ['canonical not a string', file('g7.json', '{"fixtures": [{"id": "a", "ctx": {}, "expect": {"canonical_json": 1}}]}'), /fixtures\[0\] \(a\): expect\.canonical_json must be a string/],
+    ['duplicate id', file('g8.json', '{"fixtures": [{"id": "a", "ctx": {}, "expect": {"error": "x"}}, {"id": "a", "ctx": {}, "expect": {"error": "x"}}]}'), /fixtures\[1\] repeats the id "a"/],
+  ];
+  for (const [label, f, re] of cases) {
+    let thrown: unknown;
+    try {
+      goldenReport(f);
+    } catch (error) {
+      thrown = error;
+    }
+    t.equal((thrown as CliError | undefined)?.exitCode, 2, `${label}: exit 2`);
+    t.match((thrown as Error).message, re, label);
+  }
+  // End to end once: exit 2, the message on stderr, nothing on stdout, no stack trace.
+  const r = run(['--golden', cases[5]![1]]);
+  t.equal(r.code, 2);
+  t.equal(r.stdout, '');
+  t.match(r.stderr, cases[5]![2]);
+  t.notMatch(r.stderr, STACK, 'no stack trace');
+  const both = run(['--golden', GOLDEN, file('ctx-extra.json', sampleText)]);
+  t.equal(both.code, 2, '--golden with a context file is a usage error');
+  t.match(both.stderr, /--golden FILE checks a golden file on its own/);
 });

@@ -1,4 +1,5 @@
-// `identity [FILE|-]`: the §10.2 jcs-sha256 identity (or, with --canonical, the exact bytes hashed) of one AgentContext.
+// `identity [FILE|-]`: the §10.2 jcs-sha256 identity (or, with --canonical, the exact bytes hashed) of one AgentContext;
+// `identity --golden FILE`: our provider checked against a golden identity file (identity-golden.ts).
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { CliError, EXIT } from './exit.js';
@@ -7,10 +8,12 @@ import { ContextInvalidError } from '../core/errors.js';
 import { parseJsonText } from '../core/json-text.js';
 import { DEFAULT_MAX_DEPTH } from '../core/canonical.js';
 import { decodeUtf8, Utf8Error } from '../ctk/utf8.js';
+import { goldenReport } from './identity-golden.js';
 
 export interface IdentityOptions {
   canonical?: boolean;
   maxDepth?: number;
+  golden?: string;
 }
 
 export function register(program: Command): void {
@@ -18,12 +21,25 @@ export function register(program: Command): void {
     .command('identity')
     .description(
       'Print the jcs-sha256 context identity (§10.2) of an AgentContext read from FILE or stdin ("-" or omitted). ' +
-        'With --canonical, print exactly the RFC 8785 bytes that are hashed, with no trailing newline.',
+        'With --canonical, print exactly the RFC 8785 bytes that are hashed, with no trailing newline. ' +
+        'With --golden FILE, check the provider against a golden identity file ({"fixtures": [{id, ctx, expect}]}): one line per ' +
+        'fixture; exit 1 on any mismatch, 2 on a file that is not a golden file. A fixture that contradicts RFC 8785 by itself ' +
+        '(e.g. a canonical number that does not parse back to the input double) is reported as defective and counted neither way.',
     )
     .argument('[file]', 'AgentContext JSON file, or - for stdin', '-')
     .option('--canonical', 'print the canonical projection bytes instead of the identity')
+    .option('--golden <file>', 'check every fixture of a golden identity file against our jcs-sha256 provider')
     .option('--max-depth <n>', `nesting bound for the identity path (§12.3, default ${DEFAULT_MAX_DEPTH})`, parseDepth)
-    .action(async (file: string, opts: IdentityOptions) => {
+    .action(async (file: string, opts: IdentityOptions, command: Command) => {
+      if (opts.golden !== undefined) {
+        if (command.args.length > 0 || opts.canonical === true || opts.maxDepth !== undefined) {
+          throw new CliError(EXIT.badInput, '--golden FILE checks a golden file on its own: drop the context file, --canonical and --max-depth.');
+        }
+        const { text, exitCode } = goldenReport(opts.golden);
+        process.stdout.write(text);
+        process.exitCode = exitCode;
+        return;
+      }
       process.stdout.write(identityOutput(await readInput(file), file === '-' ? 'stdin' : file, opts));
     });
 }

@@ -1,19 +1,30 @@
-// golden/identity.json, recomputed by an independent implementation: a separately written §10.2 projection,
-// json-canonicalize (a second RFC 8785 implementation) and node:crypto — then checked against the core.
+// golden/identity.json, recomputed by an independent implementation: the file re-read with every number kept as
+// its token, a separately written §10.2 projection and number rule, json-canonicalize (a second RFC 8785
+// implementation) and node:crypto — then checked against the core.
 import t from 'tap';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
+import { parse } from 'lossless-json';
 import { canonicalize as otherJcs } from 'json-canonicalize';
 import { PACKAGE_ROOT } from '../version.js';
 import { canonicalProjection, jcsSha256 } from './identity.js';
 import { ContextInvalidError } from './errors.js';
-import { parseJsonText } from './json-text.js';
 import { INTERCEPTION_POINTS } from './types.js';
+import { readGoldenFile } from '../ctk/golden/file.js';
 
-interface Positive { name: string; context: Record<string, unknown>; canonical: string; identity: string; same_identity_as?: string }
-interface Negative { name: string; context?: unknown; context_json?: string; error: { reason: string; contains: string } }
-const golden = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'golden', 'identity.json'), 'utf8')) as { positive: Positive[]; negative: Negative[] };
+const GOLDEN = path.join(PACKAGE_ROOT, 'golden', 'identity.json');
+const golden = readGoldenFile(GOLDEN);
+const positive = golden.fixtures.filter((f) => f.expect.kind === 'identity');
+const negative = golden.fixtures.filter((f) => f.expect.kind === 'error');
+const expectOf = (f: (typeof golden.fixtures)[number]) => f.expect as { canonical_json: string; context_identity: string };
+
+/** The file as text, every number a Token: what the independent side works from. */
+class Token {
+  constructor(readonly text: string) {}
+}
+const raw = parse(readFileSync(GOLDEN, 'utf8'), null, (s: string) => new Token(s)) as { fixtures: Array<{ id: string; ctx: Record<string, unknown> }> };
+const rawCtx = new Map(raw.fixtures.map((f) => [f.id, f.ctx]));
 
 // §10.2, written out again from the spec text (not imported from the core).
 const KEEP: Record<string, Record<string, true | string[]>> = {
@@ -39,59 +50,85 @@ function independentProjection(ctx: Record<string, unknown>): Record<string, unk
   }
   return out;
 }
+/** The number rule, from the spec text: an integer token beyond ±(2^53−1) has no canonical form; others are their double. */
+function independentNumbers(v: unknown): unknown {
+  if (v instanceof Token) {
+    if (/^-?\d+$/.test(v.text)) {
+      const n = BigInt(v.text);
+      if (n > 9007199254740991n || n < -9007199254740991n) throw new Error(`integer token ${v.text} outside ±(2^53−1)`);
+    }
+    const d = Number(v.text);
+    if (!Number.isFinite(d)) throw new Error(`non-finite ${v.text}`);
+    return d;
+  }
+  if (Array.isArray(v)) return v.map(independentNumbers);
+  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, independentNumbers(x)]));
+  return v;
+}
 const nodeSha = (s: string): string => `sha256:${createHash('sha256').update(Buffer.from(s, 'utf8')).digest('hex')}`;
 
 t.test('the golden file has the required coverage', async (t) => {
-  t.ok(golden.positive.length + golden.negative.length >= 24, 'at least 24 fixtures');
-  const points = new Set(golden.positive.map((f) => f.context.interception_point));
+  t.ok(golden.fixtures.length >= 24, 'at least 24 fixtures');
+  const points = new Set(positive.map((f) => (f.ctx as { interception_point: string }).interception_point));
   for (const p of INTERCEPTION_POINTS) t.ok(points.has(p), `a positive fixture at ${p}`);
-  t.ok(golden.positive.some((f) => f.same_identity_as), 'identity-invariance pairs');
-  t.ok(golden.negative.length >= 8, 'negative fixtures');
-  const names = new Set([...golden.positive, ...golden.negative].map((f) => f.name));
-  t.equal(names.size, golden.positive.length + golden.negative.length, 'fixture names are unique');
+  t.ok(positive.some((f) => f.same_identity_as), 'identity-invariance pairs');
+  t.ok(negative.length >= 8, 'negative fixtures');
+  // Every kind of the §10.2 token rule (HARNESS.md "Numbers") has a fixture.
+  const kinds = ['number-float-1e+21', 'number-float-1e21', 'number-float-9.999999999999997e+22', 'number-float-1.5e300', 'number-float-1e20',
+    'number-float-9007199254740993.0', 'number-float-over-long-decimal', 'number-float-underflow', 'number-float-1.0', 'number-float-1E2',
+    'number-float-2e0', 'number-float-negative-zero', 'number-integer-negative-zero', 'number-integer-2^53', 'number-integer-minus-2^53',
+    'number-integer-2^53+1', 'number-integer-int64', 'number-integer-1e21-as-digits', 'number-float-overflow', 'number-integer-max-safe-and-neighbours'];
+  for (const id of kinds) t.ok(golden.fixtures.some((f) => f.id === id), `fixture ${id}`);
 });
 
-t.test('positive fixtures: independent projection + json-canonicalize + node:crypto agree with the file and the core', async (t) => {
-  for (const f of golden.positive) {
-    const canonical = otherJcs(independentProjection(f.context));
-    t.equal(canonical, f.canonical, `${f.name}: canonical bytes (independent)`);
-    t.equal(nodeSha(canonical), f.identity, `${f.name}: identity (independent)`);
-    t.equal(canonicalProjection(f.context), f.canonical, `${f.name}: canonicalProjection`);
-    t.equal(jcsSha256(f.context), f.identity, `${f.name}: jcsSha256`);
-    t.match(f.identity, /^sha256:[0-9a-f]{64}$/, `${f.name}: identity shape`);
+t.test('positive fixtures: independent projection, number rule, json-canonicalize and node:crypto agree with the file and the core', async (t) => {
+  for (const f of positive) {
+    const { canonical_json, context_identity } = expectOf(f);
+    const canonical = otherJcs(independentNumbers(independentProjection(rawCtx.get(f.id)!)));
+    t.equal(canonical, canonical_json, `${f.id}: canonical bytes (independent)`);
+    t.equal(nodeSha(canonical), context_identity, `${f.id}: identity (independent)`);
+    t.equal(canonicalProjection(f.ctx), canonical_json, `${f.id}: canonicalProjection`);
+    t.equal(jcsSha256(f.ctx), context_identity, `${f.id}: jcsSha256`);
+    t.match(context_identity, /^sha256:[0-9a-f]{64}$/, `${f.id}: identity shape`);
+  }
+});
+
+t.test('number fixtures rejected by the core are rejected by the independent rule too', async (t) => {
+  for (const f of negative.filter((x) => x.id.startsWith('number-'))) {
+    t.throws(() => independentNumbers(independentProjection(rawCtx.get(f.id)!)), `${f.id}: independent rejection`);
   }
 });
 
 t.test('identity-invariance pairs share an identity', async (t) => {
-  const byName = new Map(golden.positive.map((f) => [f.name, f]));
-  for (const f of golden.positive.filter((x) => x.same_identity_as)) {
-    const other = byName.get(f.same_identity_as!);
-    t.ok(other, `${f.name}: partner ${f.same_identity_as} exists`);
-    t.equal(f.identity, other?.identity, `${f.name} ≡ ${f.same_identity_as}`);
-    t.not(JSON.stringify(f.context), JSON.stringify(other?.context), `${f.name}: the contexts really differ`);
+  const byId = new Map(golden.fixtures.map((f) => [f.id, f]));
+  for (const f of positive.filter((x) => x.same_identity_as)) {
+    const other = byId.get(f.same_identity_as!);
+    t.ok(other, `${f.id}: partner ${f.same_identity_as} exists`);
+    t.equal(expectOf(f).context_identity, other && expectOf(other).context_identity, `${f.id} ≡ ${f.same_identity_as}`);
+    t.not(JSON.stringify(rawCtx.get(f.id)), JSON.stringify(rawCtx.get(f.same_identity_as!)), `${f.id}: the contexts really differ`);
   }
 });
 
 t.test('negative fixtures are rejected with host_error:context_invalid and a remediation', async (t) => {
-  for (const f of golden.negative) {
-    const ctx = f.context_json !== undefined ? parseJsonText(f.context_json) : f.context;
+  for (const f of negative) {
     let identity: string | undefined;
     try {
-      identity = jcsSha256(ctx);
+      identity = jcsSha256(f.ctx);
     } catch (error) {
-      t.ok(error instanceof ContextInvalidError, `${f.name}: rejected with a ContextInvalidError`);
+      t.ok(error instanceof ContextInvalidError, `${f.id}: rejected with a ContextInvalidError`);
       const e = error as ContextInvalidError;
-      t.equal(e.reason, f.error.reason, `${f.name}: reason`);
-      t.ok(e.remediation.includes(f.error.contains), `${f.name}: remediation mentions ${JSON.stringify(f.error.contains)} (got ${e.remediation})`);
+      t.equal(e.reason, (f.expect as { error: unknown }).error, `${f.id}: reason`);
+      t.ok(e.remediation.includes(f.remediation_contains!), `${f.id}: remediation mentions ${JSON.stringify(f.remediation_contains)} (got ${e.remediation})`);
     }
-    t.equal(identity, undefined, `${f.name}: no identity computed`);
+    t.equal(identity, undefined, `${f.id}: no identity computed`);
   }
 });
 
-t.test('UTF-16 member order is what both canonicalizers produce', async (t) => {
-  const f = golden.positive.find((x) => x.name === 'member names whose UTF-16 order differs from code-point order')!;
-  t.ok(f.canonical.indexOf('\uD83D\uDE00') < f.canonical.indexOf('\uFB33'), 'U+1F600 before U+FB33');
-  const neg0 = golden.positive.find((x) => x.name === 'negative zero')!;
-  t.ok(Object.is((neg0.context.target as { n: number }).n, -0), 'the file really carries -0');
-  t.match(neg0.canonical, /"n":0[,}]/, '-0 canonicalizes as 0');
+t.test('UTF-16 member order is what both canonicalizers produce; -0 is 0', async (t) => {
+  const f = positive.find((x) => x.id === 'member-names-whose-utf-16-order-differs-from-code-point-order')!;
+  const canonical = expectOf(f).canonical_json;
+  t.ok(canonical.indexOf('\uD83D\uDE00') < canonical.indexOf('\uFB33'), 'U+1F600 before U+FB33');
+  const neg0 = positive.find((x) => x.id === 'number-negative-zero-in-arrays')!;
+  t.equal(((rawCtx.get(neg0.id)!.target as { n: Token }).n).text, '-0', 'the file really carries -0');
+  t.match(expectOf(neg0).canonical_json, /"n":0[,}]/, '-0 canonicalizes as 0');
 });

@@ -157,23 +157,21 @@ t.test('InterceptionRecord (§10.3)', async (t) => {
 });
 
 t.test('schema and envelope agree on the golden identity fixtures', async (t) => {
-  const { readFileSync } = await import('node:fs');
   const path = await import('node:path');
   const { PACKAGE_ROOT } = await import('../version.js');
   const { validateEnvelope } = await import('./envelope.js');
-  const golden = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'golden', 'identity.json'), 'utf8')) as {
-    positive: Array<{ name: string; context: JsonObject }>;
-    negative: Array<{ name: string; context?: JsonObject; error: { contains: string } }>;
-  };
-  for (const f of golden.positive) {
-    t.ok(validateEnvelope(f.context).ok, `${f.name}: envelope`);
-    const r = validateContextSchema(f.context);
+  const { readGoldenFile } = await import('../ctk/golden/file.js');
+  const golden = readGoldenFile(path.join(PACKAGE_ROOT, 'golden', 'identity.json'));
+  for (const f of golden.fixtures.filter((x) => x.expect.kind === 'identity')) {
+    t.ok(validateEnvelope(f.ctx).ok, `${f.id}: envelope`);
+    const r = validateContextSchema(f.ctx);
     // One fixture deliberately carries an unknown top-level member: the envelope tolerates it, the closed schema does not.
-    if (f.name.includes('unknown member')) t.match(errs(r), /unknown member "x_vendor_debug"/, f.name);
-    else t.ok(r.ok, `${f.name}: ${errs(r)}`);
+    if (f.id.includes('unknown-member')) t.match(errs(r), /unknown member "x_vendor_debug"/, f.id);
+    else t.ok(r.ok, `${f.id}: ${errs(r)}`);
   }
-  // Value-domain rejections and the §4.2 alias are not expressible in JSON Schema; everything else is.
-  for (const f of golden.negative.filter((n) => n.context !== undefined && !/2\^53|exceeds|target must equal/.test(n.error.contains))) {
-    t.notOk(validateContextSchema(f.context).ok, `${f.name}: the schema rejects it too`);
+  // Value-domain rejections (numbers, surrogates, depth) and the §4.2 alias are not expressible in JSON Schema; everything else is.
+  const domain = /2\^53|exceeds|string-encode|non-finite|surrogate|nesting|target must equal/;
+  for (const f of golden.fixtures.filter((x) => x.expect.kind === 'error' && !domain.test(x.remediation_contains ?? ''))) {
+    t.notOk(validateContextSchema(f.ctx as JsonObject).ok, `${f.id}: the schema rejects it too`);
   }
 });
