@@ -6,6 +6,7 @@ import { checkVector, loadVectorFile, loadVectors, VectorLoadError } from './loa
 import { baseVector, loaded } from './test-vectors.test.util.js';
 import { isLosslessNumber } from './json.js';
 import type { Vector } from './vector.js';
+import { PACKAGE_ROOT } from '../version.js';
 
 function dirWith(files: Record<string, string>): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'ctk-load-'));
@@ -101,6 +102,26 @@ t.test('integers beyond 2^53 are kept exactly', async (t) => {
   t.ok(isLosslessNumber(args.big));
   t.equal((args.big as { value: string }).value, '12345678901234567891');
   t.equal(args.a, 6, 'safe numbers stay plain numbers');
+});
+
+t.test('numbers reach a harness as plain numbers wherever a double holds them exactly (HARNESS.md "Numbers")', async (t) => {
+  const argsOf = (lv: { vector: unknown }) =>
+    ((lv.vector as Vector).scenario.model_script![0]!.respond.tool_calls as Array<{ args: Record<string, unknown> }>)[0]!.args;
+  const vectorsDir = path.join(PACKAGE_ROOT, 'vectors');
+  const load = (name: string) => (loadVectorFile(path.join(vectorsDir, name)) as { loaded: { vector: unknown } }).loaded;
+  // ±2^53 in vectors that need neither int64 capability: plain numbers (a JavaScript host rejects them natively, §10.2).
+  const minus253 = argsOf(load('AH-CTK-279-domain-unsafe-integer-response.json'));
+  t.equal(minus253.account, -9007199254740992, '-2^53 is a plain number');
+  const floats = argsOf(load('AH-CTK-460-domain-float-tokens-in-domain.json'));
+  t.same([floats.amount, floats.ceiling, floats.rate], [1e21, 1.5e300, 9.999999999999997e22], 'float tokens beyond 2^53 are plain numbers');
+  // Only an int64 vector carries LosslessNumbers.
+  const int64 = JSON.stringify(load('AH-CTK-381-int64-tool-args-exact.json').vector);
+  t.match(int64, /"isLosslessNumber":true/);
+  const text = JSON.stringify(baseVector()).replace('"a":6,"b":7}}],"finish', '"a":6.0,"b":7,"c":0.1,"d":1e20,"e":1.00000000000000000001}}],"finish');
+  const [lv] = loadVectors([dirWith({ 'mixed.json': text })]);
+  const args = argsOf(lv!);
+  t.same([args.a, args.c], [6, 0.1], '6.0 and 0.1 are plain numbers');
+  t.ok(isLosslessNumber(args.d) && isLosslessNumber(args.e), '1e20 (a float token a plain number would turn into an integer token) and an over-long decimal stay lossless');
 });
 
 t.test('CTK extensions imply their capabilities', async (t) => {
