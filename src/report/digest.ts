@@ -5,8 +5,9 @@
 // whitespace, strings use ECMAScript JSON.stringify escapes, numbers use ECMAScript
 // Number::toString. Two documented extensions keep the digest total and injective over values that
 // RFC 8785 itself refuses but vectors legitimately carry to exercise the §4.4/§10.2 guards:
-//   - a number a double cannot hold exactly (a LosslessNumber whose text is not a safe number, e.g.
-//     9007199254740993) is written as its source text, verbatim;
+//   - a number the runner keeps as written (a LosslessNumber, HARNESS.md "Numbers") whose text lossless-json's
+//     isSafeNumber does not accept (9007199254740993, 1e20, 1.00000000000000000001) is written as its source
+//     text, verbatim;
 //   - a lone surrogate in a string is written as a lowercase \udxxx escape (well-formed JSON.stringify).
 // For every I-JSON value the bytes equal the RFC 8785 bytes. (We do not call the identity
 // canonicalizer: it must reject exactly those values, §10.2, while a digest must cover them.)
