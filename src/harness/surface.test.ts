@@ -12,7 +12,7 @@ t.test('defaults are filled', async (t) => {
   t.equal(s.buffered_output, true);
   t.same(s.identity_providers, ['jcs-sha256']);
   t.same(s.modes, ['enforce', 'evaluate_only']);
-  t.same(s.postures, { tool_seam_host_error: 'continue' });
+  t.same(s.postures, { tool_seam_host_error: 'continue', stop_approval_fold_truncated: 'when_skipped' }, 'every registered posture at its default');
 });
 
 t.test('bad surfaces are rejected with the member named', async (t) => {

@@ -94,14 +94,15 @@ t.test('disclosures: null provider, unbuffered output, non-default posture, prov
       identity_providers: ['jcs-sha256', null, 'ctk-fault', 'hmac-sha256-k1', 'opaque-ids', 'mystery'],
       buffered_output: false,
       capabilities: ['tool_calls'],
-      postures: { tool_seam_host_error: 'terminate' },
+      postures: { tool_seam_host_error: 'terminate', stop_approval_fold_truncated: 'always' },
       identity_provider_content_derived: { 'hmac-sha256-k1': true, 'opaque-ids': false },
     } as Parameters<typeof surface>[0]),
   );
   const text = all.map((d) => d.text).join('\n');
   t.match(text, /approvals and records are identity-unbound/);
   t.match(text, /a deny at output cannot retract already-streamed content/);
-  t.match(text, /tool_seam_host_error: terminate`: a `host_error:\*` deny at pre_tool_call or post_tool_call terminates the run/);
+  t.match(text, /Non-default posture `tool_seam_host_error: terminate` \(§6\.2, §13\.1\): a `host_error:\*` deny at pre_tool_call or post_tool_call terminates the turn/);
+  t.match(text, /Non-default posture `stop_approval_fold_truncated: always` \(§7\.4, §10\.3\)/, 'every registered posture is disclosed from the registry');
   t.match(text, /`jcs-sha256` is content-derived/);
   t.match(text, /`ctk-fault` is the CTK's fault-injection provider/);
   t.match(text, /`hmac-sha256-k1` is content-derived/);
