@@ -1,6 +1,7 @@
 // Vector loading: files or directories (recursive *.json), lossless parse, ajv validation
 // against schema/vectors.schema.json, the semantic rules a schema cannot state, duplicate ids.
 // Every problem names the file and the JSON pointer; the CLI turns VectorLoadError into exit 2.
+import { POSTURES, POSTURE_NAMES, isPostureName } from '../core/postures.js';
 import { readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
@@ -215,6 +216,12 @@ function semanticProblem(v: Vector): string | undefined {
   }
   const pathProblem = dottedPathProblem(v);
   if (pathProblem !== undefined) return pathProblem;
+  // §13.1: a vector-level posture gate names registered postures and their values only.
+  for (const [name, value] of Object.entries(v.postures ?? {})) {
+    if (!isPostureName(name)) return `/postures/${name}: unknown posture (known: ${POSTURE_NAMES.join(', ')})`;
+    const values: readonly string[] = POSTURES[name].values;
+    if (!values.includes(value)) return `/postures/${name}: ${JSON.stringify(value)} is not one of ${values.join(', ')} (${POSTURES[name].clause})`;
+  }
   const byPosture = v.expect.run_outcome_by_posture;
   if (byPosture && byPosture.outcomes.continue !== undefined && byPosture.outcomes.continue !== v.expect.run_outcome)
     return `/expect/run_outcome_by_posture/outcomes/continue: "${byPosture.outcomes.continue}" must equal expect.run_outcome "${v.expect.run_outcome}" (VECTOR-FORMAT §5)`;
