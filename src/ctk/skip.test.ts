@@ -38,3 +38,12 @@ t.test('each part of the declared surface decides a skip, with the exact reason'
   t.equal(skipReason(loaded(baseVector()), noDefaultKnob), 'host does not declare profile sequential/first_deny with on_approval=stop', 'an unset knob uses its §7.2 default, which must be declared too');
   t.equal(skipReason(loaded(baseVector({ identity_provider: null })), { ...surface, identity_providers: ['jcs-sha256'] }), 'host does not declare identity provider null');
 });
+
+t.test('§13.1 postures: a posture-gated vector runs only on a host declaring exactly that value', async (t) => {
+  const terminate = loaded(baseVector({ postures: { tool_seam_host_error: 'terminate' } }));
+  t.equal(skipReason(terminate, surface), 'host declares posture tool_seam_host_error=continue; the vector applies to tool_seam_host_error=terminate');
+  t.equal(skipReason(terminate, { ...surface, postures: { tool_seam_host_error: 'terminate' } }), undefined);
+  const always = loaded(baseVector({ postures: { stop_approval_fold_truncated: 'always' } }));
+  t.equal(skipReason(always, { ...surface, postures: {} }), 'host declares posture stop_approval_fold_truncated=when_skipped; the vector applies to stop_approval_fold_truncated=always', 'an undeclared posture is its registry default');
+  t.equal(skipReason(loaded(baseVector({ postures: { stop_approval_fold_truncated: 'when_skipped' } })), { ...surface, postures: {} }), undefined);
+});
