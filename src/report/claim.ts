@@ -117,15 +117,15 @@ export function claimRefusals(report: ConformanceReport): string[] {
   const failed = report.results.filter((r) => r.status === 'fail');
   if (failed.length > 0) {
     reasons.push(
-      `${failed.length} vector${failed.length === 1 ? '' : 's'} failed; a claim needs 100% of the applicable vectors to pass (§13.2): ` +
-        failed.map((r) => `${r.id}${r.reason ? ` (${r.reason})` : ''}`).join('; '),
+      `${failed.length} vector${failed.length === 1 ? '' : 's'} failed; a claim needs 100% of the applicable vectors to pass (§13.2):` +
+        failed.map((r) => `\n      ${r.id}${r.reason ? ` (${r.reason})` : ''}`).join(''),
     );
   }
   const badSkips = report.results.filter((r) => r.status === 'skip' && !isUndeclaredSkip(r));
   if (badSkips.length > 0) {
     reasons.push(
-      `${badSkips.length} vector${badSkips.length === 1 ? ' was' : 's were'} skipped for a reason other than the host not declaring a capability, profile, knob value, identity provider or mode (§13.1): ` +
-        badSkips.map((r) => `${r.id} (${r.reason ?? 'no reason given'})`).join('; '),
+      `${badSkips.length} vector${badSkips.length === 1 ? ' was' : 's were'} skipped for a reason other than the host not declaring a capability, profile, knob value, identity provider, mode or posture (§13.1):` +
+        badSkips.map((r) => `\n      ${r.id} (${r.reason ?? 'no reason given'})`).join(''),
     );
   }
   const selection = selectionText(report);
