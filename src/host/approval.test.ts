@@ -69,7 +69,7 @@ t.test('§9 in the emitter: each validation failure is the combined deny, resolv
   }
 });
 
-t.test('§9: on reject the resolver\'s deny stands as the combined verdict, reason and all', async (t) => {
+t.test("§9: on reject the resolver's deny stands as the combined verdict, reason and all", async (t) => {
   const em = await emitterWith([answering(escalate('over_cap'))], { resolver: (req) => ({ outcome: 'reject', context_identity: req.context_identity, verdict: { ...deny('human said no'), message: 'not today' } }) }).emit('pre_tool_call', toolFields());
   t.equal(em.verdict.reason, 'human said no');
   t.equal(em.verdict.message, 'not today');
