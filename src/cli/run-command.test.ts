@@ -161,3 +161,21 @@ t.test('validate and list', async (t) => {
   t.match(table.out, /AH-CTK-902\s+core\s+3\.1\s+model_calls,tool_calls,hang_faults/);
   t.ok(existsSync(BIN));
 });
+
+t.test('§13.1: the built-in reference host runs under the postures a --surface file declares', async (t) => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'ctk-posture-'));
+  const terminate = path.join(dir, 'terminate.yaml');
+  writeFileSync(terminate, 'postures:\n  tool_seam_host_error: terminate\n');
+  const out = path.join(dir, 'out');
+  const ran = cli(['run', '--surface', terminate, '--grep', 'AH-CTK-390', '--out', out]);
+  t.equal(ran.code, 0, ran.out + ran.err);
+  const report = JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8'));
+  t.equal(report.host.surface.postures.tool_seam_host_error, 'terminate', 'the report states the posture the host ran under');
+  t.equal(report.summary.passed, 1, 'the terminate vector ran and passed');
+  const bad = path.join(dir, 'bad.yaml');
+  writeFileSync(bad, 'postures:\n  tool_seam_host_error: retry\n');
+  const refused = cli(['run', '--surface', bad]);
+  t.equal(refused.code, 2);
+  t.match(refused.err, /invalid declared surface: .*bad\.yaml: \/postures\/tool_seam_host_error: must be one of "continue" or "terminate"/);
+  noStack(t, refused.err);
+});

@@ -12,3 +12,4 @@ export * from './verdict-gate.js';
 export * from './schemas.js';
 export * from './json-text.js';
 export * from './number-domain.js';
+export * from './postures.js';
