@@ -44,6 +44,14 @@ export interface Emitter {
   readonly interceptorsRegistered: number;
   /** Emits one interception point. Never rejects: every fault becomes a deny (§1.3). */
   emit(point: InterceptionPoint, fields: JsonObject, options?: EmitOptions): Promise<Emission>;
+  /**
+   * §10.3 host projection failure (`record_host_failure`): the host could not project a value to the wire for
+   * `point`, so no context exists to emit. Consumes the next sequence number and produces the record of the failed
+   * emission (a synthesized host_error:context_invalid deny, null identities, decided_by null, no verdicts, no
+   * interceptor invoked) through the same record stream, in both modes. `message` names a type or path only.
+   * The returned emission never proceeds: the guarded action has failed.
+   */
+  recordHostFailure(point: InterceptionPoint, failure?: { message?: string }): Emission;
   /** Every record produced so far, in sequence (audit) order — under concurrency completion order may differ (§12.2). */
   records(): InterceptionRecord[];
 }
@@ -135,6 +143,36 @@ export function createEmitter(options: EmitterOptions): Emitter {
         // Defence in depth: a fault in the machinery itself is a deny, never a pass (§1.3).
         return finish(failClosed(point, sequence, emissionMode, ctx, `internal host error (${errorTypeName(error)})`));
       }
+    },
+    recordHostFailure(point, failure = {}) {
+      if (!(INTERCEPTION_POINTS as readonly string[]).includes(point)) {
+        throw new HostConfigError(`recordHostFailure: unknown interception point ${JSON.stringify(point)} (§3: the set is closed)`);
+      }
+      // §10.3: the sequence the failed emission would have carried, consumed so records stay totally ordered.
+      const sequence = parts.nextSequence(counter);
+      const message = payloadFreeDetail(failure.message ?? 'the host could not project a value to the wire shape');
+      const verdict = parts.hostFailureVerdict(message);
+      const record = parts.buildRecord(
+        {
+          point,
+          mode,
+          verdict,
+          inputIdentity: null,
+          enforcedIdentity: null,
+          identityProvider: provider.name,
+          sessionId,
+          sequence,
+          // No context exists; what the host still knows: the time (and the trace block it would have sent).
+          context: { timestamp: now().toISOString(), ...(options.trace ? { trace: options.trace as JsonObject } : {}) },
+          decidedBy: null,
+          composition,
+          verdicts: [],
+          foldTruncated: interceptors.length > 0, // no registered interceptor was invoked
+          interceptorsRegistered: interceptors.length,
+        },
+        (v) => parts.projectVerdict(v, parts.truncateMessage),
+      );
+      return finish({ point, sequence, proceed: parts.hostFailureProceeds(mode), verdict, target: null, context: null, record, labels: {} });
     },
   };
 
