@@ -410,3 +410,23 @@ t.test('§4.2: post_tool_call tool_call.args are the args passed to the tool, ev
   const post = seen.find((c) => c.interception_point === 'post_tool_call')!;
   t.same((post.tool_call as JsonObject).args, { amount: 40 }, 'the post-transform args as passed, not the tool\'s scribbles');
 });
+
+t.test('§12.1a: the caller callback receives nothing before the output verdict permits, then exactly the verdicted content', async (t) => {
+  const order: string[] = [];
+  const emitter = emitterWith([
+    {
+      intercept: (ctx: AgentContext) => {
+        order.push(`emit:${ctx.interception_point}`);
+        return ctx.interception_point === 'output' ? { decision: 'transform', transform: { path: '$target.content', value: 'masked answer' } } : allow;
+      },
+    },
+  ]);
+  const w = world([() => (async function* () { yield { content: 'raw ' }; yield { content: 'answer', finish_reason: 'stop' }; })()]);
+  const loop = createAgentLoop({ emitter, model: w.model, tools: w.tools, onRelease: (text) => order.push(`release:${text}`) });
+  const r = await loop.run([{ content: 'hi', role: 'user' }]);
+  t.same(order.slice(-3), ['emit:output', 'release:masked answer', 'emit:agent_shutdown'], 'the observer sees the transformed value only, after the output verdict');
+  t.notOk(order.some((e) => e === 'release:raw ' || e === 'release:raw answer'));
+  t.equal(r.released_output, 'masked answer');
+  const denied = createAgentLoop({ emitter: emitterWith([{ intercept: (ctx: AgentContext) => (ctx.interception_point === 'output' ? { decision: 'deny', reason: 'no' } : allow) }]), model: world([answer('secret')]).model, tools: w.tools, onRelease: () => t.fail('nothing may be released after an output deny') });
+  t.equal((await denied.run([{ content: 'hi', role: 'user' }])).released_output, '');
+});

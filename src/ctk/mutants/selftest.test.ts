@@ -53,7 +53,10 @@ t.test('every mutant is killed by the project suite and the whole suite passes o
   const result = await runSelftest({ vectors: suite, mutants: MUTANTS, stopAtFirstKill: true });
   t.same(result.baseline.failed, [], 'no vector fails on the correct reference host');
   t.equal(result.baseline.passed.length + result.baseline.skipped.length, suite.length);
-  t.same(result.baseline.skipped.sort(), ['AH-CTK-381-int64-tool-args-exact', 'AH-CTK-382-bigint-beyond-64-bits-exact'], 'only the big-integer vectors a JS host cannot run are skipped');
+  const incrementalOnly = suite.filter((lv) => lv.requiredCapabilities.includes('incremental_output')).map((lv) => lv.vector.id);
+  t.same(result.baseline.skipped.sort(), ['AH-CTK-381-int64-tool-args-exact', 'AH-CTK-382-bigint-beyond-64-bits-exact', ...incrementalOnly].sort(), 'the buffered host skips only the big-integer and the incremental vectors');
+  t.same(result.baseline_incremental?.failed, [], 'no vector fails on the correct incremental configuration either');
+  t.ok(incrementalOnly.every((id) => result.baseline_incremental!.passed.includes(id)), 'which runs (and passes) every incremental vector');
   const survivors = result.mutants.filter((m) => m.killed_by.length === 0).map((m) => m.id);
   t.same(survivors, [], 'no survivors');
   t.equal(result.survived, 0);
