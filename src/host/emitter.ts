@@ -152,26 +152,9 @@ export function createEmitter(options: EmitterOptions): Emitter {
       const sequence = parts.nextSequence(counter);
       const message = payloadFreeDetail(failure.message ?? 'the host could not project a value to the wire shape');
       const verdict = parts.hostFailureVerdict(message);
-      const record = parts.buildRecord(
-        {
-          point,
-          mode,
-          verdict,
-          inputIdentity: null,
-          enforcedIdentity: null,
-          identityProvider: provider.name,
-          sessionId,
-          sequence,
-          // No context exists; what the host still knows: the time (and the trace block it would have sent).
-          context: { timestamp: now().toISOString(), ...(options.trace ? { trace: options.trace as JsonObject } : {}) },
-          decidedBy: null,
-          composition,
-          verdicts: [],
-          foldTruncated: interceptors.length > 0, // no registered interceptor was invoked
-          interceptorsRegistered: interceptors.length,
-        },
-        (v) => parts.projectVerdict(v, parts.truncateMessage),
-      );
+      // No context exists; what the host still knows: the time (and the trace block it would have sent).
+      const known: JsonObject = { timestamp: now().toISOString(), ...(options.trace ? { trace: options.trace as JsonObject } : {}) };
+      const record = undispatchedRecord(point, mode, verdict, sequence, known);
       return finish({ point, sequence, proceed: parts.hostFailureProceeds(mode), verdict, target: null, context: null, record, labels: {} });
     },
   };
@@ -186,10 +169,12 @@ export function createEmitter(options: EmitterOptions): Emitter {
     return e;
   }
 
-  /** §6.3 context_invalid: no interceptor dispatched, null identities, best-effort record, decided_by null. */
-  function failClosed(point: InterceptionPoint, sequence: number, emissionMode: Mode, ctx: JsonObject | null, detail: string): Emission {
-    const verdict = hostDeny(HOST_ERROR.context_invalid, { message: payloadFreeDetail(detail) });
-    const record = parts.buildRecord(
+  /**
+   * §10.3: the record of an emission no interceptor saw (rejected before dispatch, or never constructed): null
+   * identities, decided_by null, no verdicts entries, every registered interceptor skipped.
+   */
+  function undispatchedRecord(point: InterceptionPoint, emissionMode: Mode, verdict: Verdict, sequence: number, ctx: JsonObject | null): InterceptionRecord {
+    return parts.buildRecord(
       {
         point,
         mode: emissionMode,
@@ -208,6 +193,12 @@ export function createEmitter(options: EmitterOptions): Emitter {
       },
       (v) => parts.projectVerdict(v, parts.truncateMessage),
     );
+  }
+
+  /** §6.3 context_invalid: no interceptor dispatched, null identities, best-effort record, decided_by null. */
+  function failClosed(point: InterceptionPoint, sequence: number, emissionMode: Mode, ctx: JsonObject | null, detail: string): Emission {
+    const verdict = hostDeny(HOST_ERROR.context_invalid, { message: payloadFreeDetail(detail) });
+    const record = undispatchedRecord(point, emissionMode, verdict, sequence, ctx);
     return {
       point,
       sequence,
