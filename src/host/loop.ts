@@ -91,6 +91,12 @@ interface Message {
   content: Json;
 }
 
+/** Per session (one run()): what reached the caller and what entered the session's durable history. */
+interface SessionState {
+  released: string[];
+  history: Message[];
+}
+
 type TurnResult = { status: 'completed'; output: Json; labels: LabelSet } | { status: 'blocked' } | { status: 'error'; error: string };
 
 export interface AgentLoop {
@@ -111,16 +117,12 @@ export function createAgentLoop(options: AgentLoopOptions): AgentLoop {
     return emitter.emit(point, ext ? { ...fields, extensions: ext } : fields, selfDeny ? { selfDeny } : {});
   };
 
-  // Per session: what reached the caller and what entered the session's history.
-  let released: string[] = [];
-  let history: Message[] = [];
-
-  /** §12.1a: hands released content to the caller (text as is, structured content as its JSON text). */
-  const release = (content: Json | null): void => {
+  /** §12.1a: hands released content to the session's caller (text as is, structured content as its JSON text). */
+  const release = (session: SessionState, content: Json | null): void => {
     if (content === null || content === undefined) return;
     const text = typeof content === 'string' ? content : JSON.stringify(content);
     if (text.length === 0) return;
-    released.push(text);
+    session.released.push(text);
     try {
       options.onRelease?.(text);
     } catch {
@@ -129,8 +131,7 @@ export function createAgentLoop(options: AgentLoopOptions): AgentLoop {
   };
 
   async function run(inputs: TurnInput[]): Promise<LoopResult> {
-    released = [];
-    history = [];
+    const session: SessionState = { released: [], history: [] };
     const result: LoopResult = { outcome: 'completed', final_output: null, outputs: [], output_labels: [], released_output: '', persisted: [] };
     let blocked = false;
     let error: string | undefined;
@@ -143,7 +144,7 @@ export function createAgentLoop(options: AgentLoopOptions): AgentLoop {
       for (const input of inputs) {
         let turn: TurnResult;
         try {
-          turn = await runTurn(input);
+          turn = await runTurn(input, session);
         } catch (e) {
           // A fault in the loop itself ends the session in error; nothing after it proceeds, shutdown still closes it.
           turn = { status: 'error', error: `loop failure (${(e as Error)?.name ?? typeof e})` };
@@ -175,12 +176,12 @@ export function createAgentLoop(options: AgentLoopOptions): AgentLoop {
       result.outcome = 'blocked';
       result.final_output = null;
     }
-    result.released_output = released.join('');
-    result.persisted = history as unknown as Json[];
+    result.released_output = session.released.join('');
+    result.persisted = session.history as unknown as Json[];
     return result;
   }
 
-  async function runTurn(input: TurnInput): Promise<TurnResult> {
+  async function runTurn(input: TurnInput, session: SessionState): Promise<TurnResult> {
     const inEm = await emit('input', { input: { content: input.content, role: input.role } });
     // §6: at input a deny means the turn does not begin.
     if (!inEm.proceed) return { status: 'blocked' };
@@ -189,7 +190,7 @@ export function createAgentLoop(options: AgentLoopOptions): AgentLoop {
     /** §6.1: a message enters agent state (the turn's messages and the session's durable history). */
     const incorporate = (m: Message) => {
       messages.push(m);
-      history.push(m);
+      session.history.push(m);
     };
     incorporate({ role: accepted.role as string, content: accepted.content! });
     const messageLabels: LabelSet[] = [inEm.labels];
@@ -213,13 +214,13 @@ export function createAgentLoop(options: AgentLoopOptions): AgentLoop {
         const m = await mediateIncrementally(raw, {
           parts,
           emitSegment: (response, selfDeny) => emit('post_model_call', { model: { id: modelId }, response }, consumed, selfDeny),
-          release,
+          release: (text) => release(session, text),
         });
         if (m.outcome === 'errored') return modelFailed(consumed, m.error, m.segments === 0);
         if (m.outcome === 'terminated') {
           // Rule 4: nothing withheld at termination, nothing unevaluated, enters the session's history.
           const kept = parts.incorporateTerminatedStream(m.assembled);
-          if (kept !== null) history.push({ role: 'assistant', content: kept });
+          if (kept !== null) session.history.push({ role: 'assistant', content: kept });
           return { status: 'blocked' };
         }
         post = m.post;
@@ -252,7 +253,7 @@ export function createAgentLoop(options: AgentLoopOptions): AgentLoop {
       const responseLabels = mergeLabels(pre.labels, postLabels);
       const toolCalls = (Array.isArray(acted.tool_calls) ? acted.tool_calls : []) as Array<{ id: string; name: string; args: JsonObject }>;
       if (toolCalls.length === 0) {
-        return finishTurn(acted.content ?? null, responseLabels, streamedToCaller);
+        return finishTurn(session, acted.content ?? null, responseLabels, streamedToCaller);
       }
       const outcomes = options.parallelTools
         ? await Promise.all(toolCalls.map((tc) => runToolCall(tc, responseLabels)))
@@ -286,14 +287,14 @@ export function createAgentLoop(options: AgentLoopOptions): AgentLoop {
     return emitter.mode === 'enforce' ? { status: 'blocked' } : { status: 'error', error: `host projection failure at ${point}` };
   }
 
-  async function finishTurn(answer: Json, labels: LabelSet, alreadyReleased: boolean): Promise<TurnResult> {
+  async function finishTurn(session: SessionState, answer: Json, labels: LabelSet, alreadyReleased: boolean): Promise<TurnResult> {
     const out = await emit('output', { output: { content: answer } }, labels);
     // §6, §12.1a: a denied output is not returned to the caller.
     if (!out.proceed) return { status: 'blocked' };
     const content = (out.target as JsonObject).content ?? null;
     // §12.1a: the verdicted content is released (a streamed answer already went out segment by segment).
-    if (!alreadyReleased) release(parts.releaseOutput(out, answer));
-    history.push({ role: 'assistant', content });
+    if (!alreadyReleased) release(session, parts.releaseOutput(out, answer));
+    session.history.push({ role: 'assistant', content });
     return { status: 'completed', output: content, labels: mergeLabels(labels, out.labels) };
   }
 
