@@ -47,6 +47,9 @@ function passThroughEmitter(): Emitter {
       const target = (getDotted(fields, TARGET_FIELD[point]).value ?? null) as Json;
       return { point, sequence: sequence++, proceed: true, verdict: { decision: 'allow' }, target, context: null, record: {} as Emission['record'], labels: {} };
     },
+    recordHostFailure(point: InterceptionPoint): Emission {
+      return { point, sequence: sequence++, proceed: false, verdict: { decision: 'deny' }, target: null, context: null, record: {} as Emission['record'], labels: {} };
+    },
   };
 }
 

@@ -7,6 +7,7 @@ import { serveHarnessOverStdio } from '../harness/stdio/server.js';
 
 interface ReferenceHostFlags {
   stdio?: boolean;
+  incremental?: boolean;
 }
 
 export function register(program: Command): void {
@@ -14,13 +15,14 @@ export function register(program: Command): void {
     .command('reference-host')
     .description('Serve the built-in reference host over the stdio harness protocol (JSON-RPC on stdin/stdout, log on stderr)')
     .option('--stdio', 'speak the agent-hooks-ctk/1 protocol on stdin/stdout (the only transport)')
+    .option('--incremental', 'serve the incremental-mediation configuration (buffered_output: false, incremental_output; §12.1 exception)')
     .action(async (flags: ReferenceHostFlags) => {
       if (!flags.stdio) {
         throw new CliError(EXIT.badInput, 'reference-host needs --stdio: it serves the reference host over the stdio harness protocol (see HARNESS.md "The stdio protocol").');
       }
       // stdout carries the protocol only: anything the host prints goes to the log (stderr).
       console.log = console.info = console.debug = (...args: unknown[]) => console.error(...args);
-      const harness = createReferenceHarness();
+      const harness = createReferenceHarness({ streaming: flags.incremental ? 'incremental' : 'buffered' });
       await serveHarnessOverStdio(harness, process.stdin, process.stdout);
       // The CTK closed stdin: done. Leftover timers (a hang fault still waiting) must not keep the process alive.
       await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));

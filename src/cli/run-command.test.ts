@@ -109,11 +109,15 @@ t.test('nothing ran → exit 1; no vector files → exit 2; usage errors → exi
     ['--harness-cmd', 'x'],
     ['--reporter', 'json'],
     ['--grep', '('],
+    ['--reference', 'incremental'],
   ]) {
     const r = cli(['run', '--harness', w.host, '--vectors', w.vectors, ...args]);
     t.equal(r.code, 2, args.join(' '));
     noStack(t, r.err);
   }
+  const unknownConfiguration = cli(['run', '--reference', 'sometimes', '--vectors', w.vectors]);
+  t.equal(unknownConfiguration.code, 2);
+  t.match(unknownConfiguration.err, /--reference: unknown configuration "sometimes" \(known: buffered, incremental\)/);
   const badSurface = path.join(w.dir, 'bad.yaml');
   writeFileSync(badSurface, 'profiles: {parallel/quorum: {}}\n');
   const bs = cli(['run', '--harness', w.host, '--vectors', w.vectors, '--surface', badSurface]);

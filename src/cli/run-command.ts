@@ -6,7 +6,8 @@ import { runSuite, verdictOf } from '../ctk/runner.js';
 import type { LoadedVector } from '../ctk/vector.js';
 import type { Harness, HostSurface } from '../harness/contract.js';
 import { resolvePostures } from '../core/postures.js';
-import { createReferenceHarness } from '../harness/reference-harness.js';
+import { createReferenceHarness, STREAMING_CONFIGURATIONS } from '../harness/reference-harness.js';
+import type { StreamMediation } from '../host/loop.js';
 import { createStdioHarness, StdioStartError } from '../harness/stdio/client.js';
 import { CommandLineError } from '../harness/stdio/command-line.js';
 import { HarnessLoadError, loadInProcessHarness } from '../harness/in-process.js';
@@ -19,6 +20,7 @@ import { parseTimeoutMs, prepareOutputDir, requireNonEmpty } from './flags.js';
 interface RunFlags {
   harness?: string;
   harnessCmd?: string;
+  reference?: string;
   surface?: string;
   vectors?: string[];
   grep?: string;
@@ -37,6 +39,7 @@ export function register(program: Command): void {
     .description('Run the conformance vectors against a host (default: the built-in reference host)')
     .option('--harness <path>', 'in-process harness module (JS or TS) exporting createHarness or a default factory')
     .option('--harness-cmd <cmd>', 'a host speaking the stdio protocol (HARNESS.md), started as a subprocess')
+    .option('--reference <configuration>', 'which built-in reference host configuration: buffered (default) or incremental (§12.1 exception)')
     .option('--surface <file>', 'YAML/JSON declared surface overriding what the harness describes')
     .option('--vectors <paths...>', 'vector files or directories (repeatable; default: the package vectors/)')
     .option('--grep <regex>', 'only vectors whose id or title matches')
@@ -51,7 +54,8 @@ export function register(program: Command): void {
       'after',
       `
 The host: the built-in reference host unless --harness (an in-process module) or --harness-cmd
-(a subprocess speaking the stdio protocol) is given; not both. See HARNESS.md.
+(a subprocess speaking the stdio protocol) is given; not both. See HARNESS.md. --reference incremental
+picks the reference host's incremental-mediation configuration (buffered_output: false, incremental_output).
 A vector the declared surface does not cover is skipped with its reason; a run in which nothing
 applicable ran is not a pass. A harness error, a timeout or a malformed host answer fails the vector.
 
@@ -116,6 +120,8 @@ export function loadOrExit(paths: string[] | undefined, shown = 20): LoadedVecto
 
 async function createHarness(flags: RunFlags, timeoutMs: number): Promise<{ harness: Harness; label: string }> {
   if (flags.harness !== undefined && flags.harnessCmd !== undefined) throw new CliError(EXIT.badInput, 'give either --harness or --harness-cmd, not both');
+  if (flags.reference !== undefined && (flags.harness !== undefined || flags.harnessCmd !== undefined))
+    throw new CliError(EXIT.badInput, '--reference picks a configuration of the built-in reference host; it cannot be combined with --harness or --harness-cmd');
   if (flags.harness !== undefined) {
     try {
       return { harness: await loadInProcessHarness(flags.harness), label: `in-process:${flags.harness}` };
@@ -133,15 +139,25 @@ async function createHarness(flags: RunFlags, timeoutMs: number): Promise<{ harn
       throw error;
     }
   }
+  const streaming = referenceConfiguration(flags.reference);
+  const label = streaming === 'buffered' ? 'reference' : `reference (${streaming})`;
   // The built-in reference host runs under the postures a --surface file declares (it honours every registered
   // value), so the surface the report states is the one the host actually ran.
   const postures = flags.surface ? readSurfaceFileOrExit(flags.surface).postures : undefined;
   if (postures !== undefined) {
     const checked = resolvePostures(postures);
     if (!checked.ok) throw new CliError(EXIT.badInput, `invalid declared surface: ${flags.surface}: /postures${checked.name ? '/' + checked.name : ''}: ${checked.problem}`);
-    return { harness: createReferenceHarness({ postures: checked.postures }), label: 'reference' };
+    return { harness: createReferenceHarness({ postures: checked.postures, streaming }), label };
   }
-  return { harness: createReferenceHarness(), label: 'reference' };
+  return { harness: createReferenceHarness({ streaming }), label };
+}
+
+/** --reference: the reference host's configuration; only meaningful without --harness / --harness-cmd. */
+function referenceConfiguration(value: string | undefined): StreamMediation {
+  if (value === undefined) return 'buffered';
+  if (!(STREAMING_CONFIGURATIONS as readonly string[]).includes(value))
+    throw new CliError(EXIT.badInput, `--reference: unknown configuration ${JSON.stringify(value)} (known: ${STREAMING_CONFIGURATIONS.join(', ')})`);
+  return value as StreamMediation;
 }
 
 async function resolveSurface(harness: Harness, label: string, surfaceFile: string | undefined, timeoutMs: number): Promise<HostSurface> {

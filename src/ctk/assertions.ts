@@ -125,12 +125,38 @@ export function checkExpectations(input: AssertionInput): Failure[] {
       f.push({ clause, check: `expect.model_calls[${k}].messages`, path: `model_calls[${k}].messages`, expected: exp.messages, got: call.messages, message: `model call ${k}: messages differ` });
   }
 
-  for (const member of ['released_output', 'persisted_must_not_contain'] as const) {
-    if (e[member] !== undefined)
-      f.push({ clause, check: `expect.${member}`, message: `expect.${member} belongs to the incremental-output extension, which this CTK does not implement; the vector cannot pass here` });
-  }
+  f.push(...checkReleaseAndPersistence(vector, report));
 
   for (const overrun of mocks.overruns) f.push({ clause: '13.2', check: 'mock.model', path: 'model_calls', message: overrun });
+  return f;
+}
+
+/**
+ * VECTOR-FORMAT §9: `released_output` exactly equals what the host reports it released; no
+ * `persisted_must_not_contain` substring occurs in what it reports it persisted. A host that reports neither member
+ * fails the assertion (it was not checked, so it is not passed); a host that persists nothing reports "".
+ */
+export function checkReleaseAndPersistence(vector: Vector, report: RunReport): Failure[] {
+  const e = vector.expect;
+  const clause = clauseOf(vector);
+  const f: Failure[] = [];
+  if (e.released_output !== undefined) {
+    const got = report.released_output;
+    if (got === undefined || got === null)
+      f.push({ clause, check: 'expect.released_output', path: 'released_output', expected: e.released_output, got: got ?? null, message: 'the host reported no released_output (the text it released to the caller), so the release cannot be checked' });
+    else if (!jsonEqual(got, e.released_output))
+      f.push({ clause, check: 'expect.released_output', path: 'released_output', expected: e.released_output, got, message: `the host released ${brief(got, 120)}, expected ${brief(e.released_output, 120)}` });
+  }
+  const forbidden = e.persisted_must_not_contain ?? [];
+  if (forbidden.length > 0) {
+    const persisted = report.persisted;
+    if (typeof persisted !== 'string')
+      f.push({ clause, check: 'expect.persisted_must_not_contain', path: 'persisted', message: 'the host reported no persisted (a serialization of what it durably incorporated; "" when nothing), so persistence cannot be checked' });
+    else
+      for (const needle of forbidden)
+        if (persisted.includes(needle))
+          f.push({ clause, check: 'expect.persisted_must_not_contain', path: 'persisted', expected: `no ${JSON.stringify(needle)}`, got: brief(persisted, 200), message: `the host persisted ${JSON.stringify(needle)}, which it must not (§6.1, §12.1 rule 4)` });
+  }
   return f;
 }
 

@@ -12,6 +12,11 @@ export interface Observation {
   report: RunReport;
   /** Deep copies of every context the first interceptor received, in order. */
   recording: JsonObject[];
+  /**
+   * Model calls (by index) the host may answer with several post_model_call emissions: streamed responses on a host
+   * declaring incremental_output (§12.1 exception). Empty: exactly one post_model_call per unblocked pre_model_call.
+   */
+  segmentedCalls?: ReadonlySet<number>;
 }
 
 function obj(v: unknown): JsonObject | undefined {
@@ -29,7 +34,7 @@ const isBlocked = (rec: JsonObject) => obj(rec.verdict)?.decision === 'deny' && 
 export function checkInvariants(o: Observation): Failure[] {
   const records = (Array.isArray(o.report.records) ? o.report.records : []) as JsonObject[];
   return [
-    ...checkOrdering(records, o.recording),
+    ...checkOrdering(records, o.recording, o.segmentedCalls),
     ...checkSequence(records, o.recording, o.vector.scenario.parallel_tools === true),
     ...checkOneRecordPerEmission(records, o.recording, interceptorRuleLists(o.vector).length, o.report, o.vector.scenario.parallel_tools === true),
     ...checkContextsValid(o.recording),
@@ -41,7 +46,7 @@ export function checkInvariants(o: Observation): Failure[] {
 }
 
 /** §3.1 ordering, §6.1a, §6.2: from the records (the emission list), pairing tool calls by tool_call.id from the recording. */
-export function checkOrdering(records: JsonObject[], recording: JsonObject[]): Failure[] {
+export function checkOrdering(records: JsonObject[], recording: JsonObject[], segmentedCalls: ReadonlySet<number> = new Set()): Failure[] {
   const f: Failure[] = [];
   const fail = (message: string, path?: string, expected?: unknown, got?: unknown) =>
     f.push({ clause: '3.1', check: 'invariant.ordering', message, ...(path ? { path } : {}), ...(expected !== undefined ? { expected } : {}), ...(got !== undefined ? { got } : {}) });
@@ -77,14 +82,20 @@ export function checkOrdering(records: JsonObject[], recording: JsonObject[]): F
     const s = seqOf(ctx);
     if (s !== undefined) bySeq.set(s, ctx);
   }
-  // Model calls: each unblocked pre_model_call is followed by exactly one post_model_call before the next pre_model_call.
+  // Model calls: each unblocked pre_model_call is followed by exactly one post_model_call before the next pre_model_call
+  // (one or more for a segmented call: incremental mediation of a streamed response, §12.1 exception).
   let openModel: number | undefined;
+  let call = -1;
+  let segmented = false;
   for (const [i, rec] of records.entries()) {
     if (rec.interception_point === 'pre_model_call') {
       if (openModel !== undefined) fail(`pre_model_call at record ${openModel} was not blocked but no post_model_call followed it`, `records[${openModel}]`);
+      segmented = false;
       openModel = isBlocked(rec) ? undefined : i;
+      if (openModel !== undefined) call++;
     } else if (rec.interception_point === 'post_model_call') {
-      if (openModel === undefined) fail(`post_model_call at record ${i} has no unblocked pre_model_call before it (§6.2: no post after a blocked pre)`, `records[${i}]`);
+      if (openModel === undefined && !segmented) fail(`post_model_call at record ${i} has no unblocked pre_model_call before it (§6.2: no post after a blocked pre)`, `records[${i}]`);
+      if (openModel !== undefined) segmented = segmentedCalls.has(call);
       openModel = undefined;
     }
   }
@@ -181,7 +192,8 @@ export function checkOneRecordPerEmission(records: JsonObject[], recording: Json
     const seen = new Set(recording.map(seqOf));
     for (const [i, r] of records.entries()) {
       const reason = obj(r.verdict)?.reason;
-      if (reason === HOST_ERROR.context_invalid) continue; // §6.3: rejected before dispatch
+      if (reason === HOST_ERROR.context_invalid) continue; // §6.3: rejected before dispatch (§10.3: or never constructed)
+      if (reason === HOST_ERROR.streaming_unsupported) continue; // §12.1 self-verdict: dispatching that emission is the host's choice (VECTOR-FORMAT §9)
       if (!seen.has(seqOf(r))) fail(`record ${i} (${String(r.interception_point)}, sequence ${String(r.sequence)}) has no matching context at the first interceptor: either an emission was not dispatched or a record was invented`, { path: `records[${i}]` });
     }
   }

@@ -11,7 +11,8 @@ import { vectorDigest } from '../report/digest.js';
 import { tryParseDottedPath } from '../core/paths.js';
 import { JsonSyntaxError, parseLossless, toPlainJson } from './json.js';
 import { decodeUtf8, Utf8Error } from './utf8.js';
-import { impliedCapabilities, partOf, type LoadedVector, type Vector } from './vector.js';
+import { impliedCapabilities, partOf, usesStream, type LoadedVector, type Vector } from './vector.js';
+import type { JsonObject } from '../core/types.js';
 
 export class VectorLoadError extends Error {
   constructor(readonly problems: string[]) {
@@ -214,6 +215,8 @@ function semanticProblem(v: Vector): string | undefined {
         return `/composition/${knob}: profile ${v.composition.profile} never consults ${knob} (§7.2, §10.3)`;
     }
   }
+  const streamProblem = streamingProblem(v);
+  if (streamProblem !== undefined) return streamProblem;
   const pathProblem = dottedPathProblem(v);
   if (pathProblem !== undefined) return pathProblem;
   // §13.1: a vector-level posture gate names registered postures and their values only.
@@ -225,6 +228,36 @@ function semanticProblem(v: Vector): string | undefined {
   const byPosture = v.expect.run_outcome_by_posture;
   if (byPosture && byPosture.outcomes.continue !== undefined && byPosture.outcomes.continue !== v.expect.run_outcome)
     return `/expect/run_outcome_by_posture/outcomes/continue: "${byPosture.outcomes.continue}" must equal expect.run_outcome "${v.expect.run_outcome}" (HARNESS.md §4)`;
+  return undefined;
+}
+
+/** VECTOR-FORMAT §9 and the CTK's stream/projection extensions: what the schema cannot state. */
+function streamingProblem(v: Vector): string | undefined {
+  for (const [i, m] of (v.scenario.model_script ?? []).entries()) {
+    const r = m.respond as JsonObject;
+    const ptr = `/scenario/model_script/${i}/respond`;
+    if (r.stream_truncated !== undefined && r.stream === undefined) return `${ptr}/stream_truncated: needs "stream" (the chunks delivered before the stream dies, VECTOR-FORMAT §9)`;
+    if (Array.isArray(r.stream)) {
+      if (typeof r.content !== 'string') return `${ptr}/content: a streamed response's content is the text its chunks concatenate to (VECTOR-FORMAT §9)`;
+      const joined = (r.stream as string[]).join('');
+      // A complete stream concatenates to content; a truncated one delivers a prefix of it at most.
+      if (r.stream_truncated === true ? !r.content.startsWith(joined) : joined !== r.content)
+        return `${ptr}/stream: the chunks concatenate to ${JSON.stringify(joined)}, which ${r.stream_truncated === true ? 'is not a prefix of' : 'is not'} content ${JSON.stringify(r.content)} (VECTOR-FORMAT §9)`;
+      if (r.unprojectable !== undefined) return `${ptr}/unprojectable: a streamed response delivers text chunks; give unprojectable on a plain response`;
+    }
+    if (r.unprojectable !== undefined && (r.content === null || typeof r.content !== 'object')) return `${ptr}/unprojectable: needs an object content to add the unprojectable member to (HARNESS.md §4)`;
+  }
+  for (const [i, tool] of (v.scenario.tools ?? []).entries()) {
+    for (const [j, b] of tool.behavior.entries()) {
+      const r = b.return as unknown;
+      if (b.unprojectable !== undefined && (r === null || typeof r !== 'object' || Array.isArray(r)))
+        return `/scenario/tools/${i}/behavior/${j}/unprojectable: needs an object "return" to add the unprojectable member to (HARNESS.md §4)`;
+    }
+  }
+  const stream = usesStream(v);
+  if (v.stream_mediation !== undefined && !stream) return '/stream_mediation: only a vector with a respond.stream has a stream discipline';
+  if (v.stream_mediation !== undefined && (v.capabilities ?? []).includes('incremental_output'))
+    return '/stream_mediation: an incremental_output vector is incremental by definition; stream_mediation is for the others';
   return undefined;
 }
 

@@ -1,23 +1,40 @@
 // The CTK's mock model and mock tools (VECTOR-FORMAT §2). The runner asserts on these logs,
 // never on what the host says it did.
 import type { Json, JsonObject } from '../core/types.js';
-import type { ModelRequest, ModelResponse, Scenario, ToolCallRequest, ToolCallResult } from '../harness/contract.js';
+import type { ModelRequest, ModelResponse, ModelStream, ModelStreamChunk, Scenario, ToolCallRequest, ToolCallResult, UnprojectableKind } from '../harness/contract.js';
 import { cloneJson, jsonEqual } from './json.js';
+
+/** What the CTK observed of one streamed response: how far the host consumed it. */
+export interface StreamObservation {
+  /** Index of the model call the stream answered. */
+  call: number;
+  /** Chunks the script lists. */
+  chunks: number;
+  /** Chunks the host actually pulled. */
+  delivered: number;
+  /** The host pulled past the last chunk (and learned the stream ended). */
+  drained: boolean;
+}
 
 export interface MockLog {
   model_calls: ModelRequest[];
   tool_invocations: Array<{ id: string; name: string; args: Json }>;
+  /** Every streamed response (`respond.stream`), in model-call order. */
+  streams: StreamObservation[];
   /** Things the host did that the script did not foresee (reported as failures or notes). */
   overruns: string[];
   notes: string[];
 }
 
 export function newMockLog(): MockLog {
-  return { model_calls: [], tool_invocations: [], overruns: [], notes: [] };
+  return { model_calls: [], tool_invocations: [], streams: [], overruns: [], notes: [] };
 }
 
-/** Nth model call → Nth respond; beyond the script → an overrun failure and a plain stop answer. */
-export function createMockModel(scenario: Scenario, log: MockLog): (request: ModelRequest) => Promise<ModelResponse> {
+/**
+ * Nth model call → Nth respond; beyond the script → an overrun failure and a plain stop answer. A respond with
+ * `stream` is answered chunk by chunk (VECTOR-FORMAT §9) and the CTK counts what the host pulls.
+ */
+export function createMockModel(scenario: Scenario, log: MockLog): (request: ModelRequest) => Promise<ModelResponse | ModelStream> {
   const script = scenario.model_script ?? [];
   return async (request) => {
     const n = log.model_calls.length;
@@ -28,12 +45,78 @@ export function createMockModel(scenario: Scenario, log: MockLog): (request: Mod
       return { content: null, tool_calls: [], finish_reason: 'stop' };
     }
     const r = cloneJson(entry.respond) as JsonObject;
+    const toolCalls = (Array.isArray(r.tool_calls) ? r.tool_calls : []) as ModelResponse['tool_calls'];
+    const finish = typeof r.finish_reason === 'string' ? r.finish_reason : 'stop';
+    if (Array.isArray(r.stream)) return mockStream(r.stream as string[], r.stream_truncated === true, toolCalls, finish, n, log);
+    const content = (r.content ?? null) as Json;
     return {
-      content: (r.content ?? null) as Json,
-      tool_calls: (Array.isArray(r.tool_calls) ? r.tool_calls : []) as ModelResponse['tool_calls'],
-      finish_reason: typeof r.finish_reason === 'string' ? r.finish_reason : 'stop',
+      content: typeof r.unprojectable === 'string' ? unprojectable(content, r.unprojectable as UnprojectableKind) : content,
+      tool_calls: toolCalls,
+      finish_reason: finish,
     };
   };
+}
+
+/**
+ * The chunks in order; a complete stream's last chunk carries finish_reason and tool_calls; a truncated one's last
+ * chunk is partial and the stream then ends without a finish_reason (VECTOR-FORMAT §9).
+ */
+function mockStream(texts: string[], truncated: boolean, toolCalls: ModelResponse['tool_calls'], finish: string, call: number, log: MockLog): ModelStream {
+  const seen: StreamObservation = { call, chunks: texts.length, delivered: 0, drained: false };
+  log.streams.push(seen);
+  const chunkAt = (i: number): ModelStreamChunk => {
+    const last = i === texts.length - 1;
+    if (!last) return { content: texts[i]! };
+    if (truncated) return { content: texts[i]!, partial: true };
+    return { content: texts[i]!, finish_reason: finish, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) };
+  };
+  return {
+    [Symbol.asyncIterator]() {
+      let i = 0;
+      return {
+        async next(): Promise<IteratorResult<ModelStreamChunk>> {
+          if (i >= texts.length) {
+            seen.drained = true;
+            return { done: true, value: undefined };
+          }
+          seen.delivered++;
+          return { done: false, value: chunkAt(i++) };
+        },
+        async return(): Promise<IteratorResult<ModelStreamChunk>> {
+          i = texts.length; // a closed stream delivers nothing more
+          return { done: true, value: undefined };
+        },
+      };
+    },
+  };
+}
+
+/**
+ * CTK extension (projection_faults): `value` (an object) with one member JSON cannot carry — a cycle, a BigInt,
+ * a function, or a getter that throws. Only an in-process host can be handed this (§10.3 host projection failure).
+ */
+export function unprojectable(value: Json, kind: UnprojectableKind): Json {
+  const out = { ...(value as JsonObject) } as Record<string, unknown>;
+  switch (kind) {
+    case 'cycle':
+      out.ctk_unprojectable = out;
+      break;
+    case 'bigint':
+      out.ctk_unprojectable = 2n ** 64n;
+      break;
+    case 'function':
+      out.ctk_unprojectable = () => 'ctk';
+      break;
+    case 'throwing_getter':
+      Object.defineProperty(out, 'ctk_unprojectable', {
+        enumerable: true,
+        get() {
+          throw new TypeError('ctk: scripted getter fault');
+        },
+      });
+      break;
+  }
+  return out as unknown as Json;
 }
 
 /** Tools per `behavior`: first clause whose when_args deep-equals the args, or without when_args. */
@@ -51,6 +134,7 @@ export function createMockTools(scenario: Scenario, log: MockLog): (call: ToolCa
       log.notes.push(`tool "${tool.name}" has no behaviour clause for args ${JSON.stringify(call.args)}`);
       return { value: 'ctk: no scripted behaviour', is_error: true };
     }
-    return { value: cloneJson(clause.return), is_error: clause.is_error === true };
+    const value = cloneJson(clause.return);
+    return { value: clause.unprojectable ? unprojectable(value, clause.unprojectable) : value, is_error: clause.is_error === true };
   };
 }

@@ -166,9 +166,11 @@ t.test('all failures of a vector are collected', async (t) => {
   t.ok(r.failures.length >= 3);
 });
 
-t.test('incremental-output members cannot pass here', async (t) => {
-  const r = await run(withExpect({ released_output: 'x' }));
+t.test('released_output / persisted_must_not_contain fail (never pass) when the host reports neither', async (t) => {
+  const r = await run(withExpect({ released_output: 'x', persisted_must_not_contain: ['y'] }), {}, { ...FAKE_SURFACE, capabilities: [...FAKE_SURFACE.capabilities, 'streaming'] });
   t.equal(r.status, 'fail');
+  t.same(checks(r.failures).sort(), ['expect.persisted_must_not_contain', 'expect.released_output']);
+  t.match(r.failures.map((f) => f.message).join('\n'), /reported no released_output[\s\S]*reported no persisted/);
 });
 
 t.test('skips name the undeclared surface; a suite where nothing ran is not ok', async (t) => {

@@ -15,6 +15,7 @@ import { display } from './load.js';
 import { createMockModel, createMockTools, newMockLog, type MockLog } from './mocks.js';
 import { createScriptedInterceptors, createScriptedResolver, type ResolverLog } from './script.js';
 import { skipReason } from './skip.js';
+import { checkStreamConsumption } from './stream-checks.js';
 import { writeTrace, type VectorTrace } from './trace.js';
 import type { LoadedVector } from './vector.js';
 
@@ -68,6 +69,7 @@ export async function runVector(lv: LoadedVector, opts: RunOptions): Promise<{ r
     records: [],
     identities: [],
     model_calls: mocks.model_calls,
+    streams: mocks.streams,
     tool_invocations: mocks.tool_invocations,
     approval_requests: resolverLog.requests,
     outcome: null,
@@ -145,9 +147,15 @@ export async function runVector(lv: LoadedVector, opts: RunOptions): Promise<{ r
       trace.final_output = report.final_output;
       if (report.outputs !== undefined) trace.outputs = report.outputs;
       if (report.error !== undefined) trace.error = report.error;
+      if (report.released_output !== undefined) trace.released_output = report.released_output;
+      if (report.persisted !== undefined) trace.persisted = report.persisted;
       trace.log = report.log ?? [];
       try {
-        failures.push(...checkInvariants({ vector: v, report, recording }));
+        // §12.1 exception: a host declaring incremental_output may emit several post_model_call per streamed response.
+        const incremental = opts.surface.capabilities.includes('incremental_output');
+        const segmentedCalls = new Set(incremental ? mocks.streams.map((s) => s.call) : []);
+        failures.push(...checkInvariants({ vector: v, report, recording, segmentedCalls }));
+        if (incremental) failures.push(...checkStreamConsumption(report.records as JsonObject[], mocks.streams));
         failures.push(...checkExpectations({ vector: v, surface: opts.surface, report, recording, mocks }));
       } catch (error) {
         failures.push({ clause: '13.2', check: 'internal', message: `the CTK failed while checking this vector (a CTK bug; the vector is not passed): ${errText(error)}` });
@@ -176,6 +184,8 @@ function reportShapeProblem(r: unknown): string | undefined {
   if (badPair !== -1) return `identities[${badPair}] is not an {input_identity, enforced_identity} object`;
   if (o.outputs !== undefined && !Array.isArray(o.outputs)) return 'outputs must be an array when present';
   if (!('final_output' in o)) return 'final_output is missing (null when blocked)';
+  if (o.released_output !== undefined && o.released_output !== null && typeof o.released_output !== 'string') return 'released_output must be a string (or null) when present';
+  if (o.persisted !== undefined && typeof o.persisted !== 'string') return 'persisted must be a string when present';
   return undefined;
 }
 

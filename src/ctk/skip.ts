@@ -3,7 +3,7 @@
 import { KNOB_DEFAULTS, PROFILE_KNOBS, type Knob, type Profile } from '../core/types.js';
 import { POSTURES, isPostureName } from '../core/postures.js';
 import type { HostSurface } from '../harness/contract.js';
-import type { LoadedVector } from './vector.js';
+import { usesStream, type LoadedVector } from './vector.js';
 
 const DEFAULT_PROFILE: Profile = 'sequential/first_deny';
 
@@ -11,8 +11,15 @@ const DEFAULT_PROFILE: Profile = 'sequential/first_deny';
 export function skipReason(lv: LoadedVector, surface: HostSurface): string | undefined {
   const v = lv.vector;
   const declared = new Set(surface.capabilities);
+  // §12.1 exception: a host that mediates streams incrementally streams (incremental_output implies streaming).
+  const incremental = declared.has('incremental_output');
+  if (incremental) declared.add('streaming');
   const missing = lv.requiredCapabilities.filter((c) => !declared.has(c));
   if (missing.length > 0) return `host does not declare capabilit${missing.length === 1 ? 'y' : 'ies'} ${missing.join(', ')}`;
+  // A stream vector that is not an incremental one expects buffered assembly (one post_model_call over the whole
+  // response), unless it says its expectations hold for either discipline (HARNESS.md §4).
+  if (incremental && usesStream(v) && !lv.requiredCapabilities.includes('incremental_output') && v.stream_mediation !== 'any')
+    return 'host does not declare buffered stream assembly (it mediates streams incrementally: incremental_output); the vector expects one post_model_call over the assembled response';
 
   const profile = (v.composition?.profile ?? DEFAULT_PROFILE) as Profile;
   const knobsDeclared = surface.profiles?.[profile];

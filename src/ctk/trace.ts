@@ -14,11 +14,16 @@ export interface VectorTrace {
   records: unknown[];
   identities: unknown[];
   model_calls: unknown[];
+  /** Streamed responses: chunks scripted, chunks the host pulled (VECTOR-FORMAT §9). */
+  streams?: unknown[];
   tool_invocations: unknown[];
   approval_requests: unknown[];
   outcome: unknown;
   final_output: unknown;
   outputs?: unknown;
+  /** What the host reports it released to the caller and persisted (VECTOR-FORMAT §9). */
+  released_output?: unknown;
+  persisted?: string;
   error?: string;
   notes: string[];
   log: string[];

@@ -63,7 +63,7 @@ export interface Expect {
   model_calls?: ExpectedModelCall[];
   model_call_count?: number;
   record_count?: number;
-  /** Incremental extension (not implemented by this CTK: a vector using them fails if it runs). */
+  /** VECTOR-FORMAT §9: the caller-visible text the host released (exact), and substrings never persisted. */
   released_output?: Json;
   persisted_must_not_contain?: string[];
 }
@@ -87,6 +87,11 @@ export interface Vector {
   /** Extensions (hang_faults): per-vector timeouts handed to the host. */
   interceptor_timeout_ms?: number;
   resolver_timeout_ms?: number;
+  /**
+   * Extension: which stream discipline the expectations of a `respond.stream` vector that does not list
+   * incremental_output hold for — "buffered" (default: skipped by hosts declaring incremental_output) or "any".
+   */
+  stream_mediation?: 'buffered' | 'any';
   expect: Expect;
 }
 
@@ -128,5 +133,23 @@ export function impliedCapabilities(vector: Vector): string[] {
   }
   if (vector.scenario.inputs !== undefined) caps.add('multi_turn');
   if (vector.scenario.parallel_tools === true) caps.add('parallel_tool_calls');
+  // A stream, or the released/persisted report members, need a host that mediates streams (HARNESS.md §4):
+  // `streaming` unless the vector is an incremental one (incremental_output, which implies streaming).
+  const reportsRelease = vector.expect.released_output !== undefined || vector.expect.persisted_must_not_contain !== undefined;
+  if ((usesStream(vector) || reportsRelease) && !caps.has('incremental_output')) caps.add('streaming');
+  if (usesUnprojectable(vector)) caps.add('projection_faults');
   return [...caps];
+}
+
+/** Does any scripted model response stream (`respond.stream`)? */
+export function usesStream(vector: Vector): boolean {
+  return (vector.scenario.model_script ?? []).some((m) => Array.isArray((m.respond as JsonObject).stream));
+}
+
+/** Does any scripted tool result or model response ask the mock for a value JSON cannot carry? */
+export function usesUnprojectable(vector: Vector): boolean {
+  return (
+    (vector.scenario.model_script ?? []).some((m) => (m.respond as JsonObject).unprojectable !== undefined) ||
+    (vector.scenario.tools ?? []).some((t) => t.behavior.some((b) => b.unprojectable !== undefined))
+  );
 }

@@ -31,6 +31,8 @@ export const CAPABILITIES = [
   'raw_interceptor_return',
   'hang_faults',
   'result_labels_resurfacing',
+  // In-process only: the CTK's mocks hand back values JSON cannot carry (§10.3 host projection failure).
+  'projection_faults',
 ] as const;
 export type Capability = (typeof CAPABILITIES)[number];
 
@@ -47,6 +49,11 @@ export interface HostSurface {
   capabilities: string[];
   /** §12.1a: defaults to true; false MUST be declared explicitly. */
   buffered_output: boolean;
+  /**
+   * §12.1a: which content can reach the caller ahead of the verdict covering it, and how much (e.g. "none: release is
+   * watermark-gated"). Only with buffered_output: false; required when incremental_output is declared.
+   */
+  exposure_bound?: string;
   /** §7.2: supported profiles, each with the knob values it supports (knobs the profile consults only). */
   profiles: Partial<Record<Profile, Partial<Record<Knob, string[]>>>>;
   /** §10.1: providers the host can run with: "jcs-sha256", null, host-defined names (e.g. "ctk-fault"). */
@@ -93,6 +100,24 @@ export interface ModelResponse {
   tool_calls: Array<{ id: string; name: string; args: JsonObject }>;
   finish_reason: string;
 }
+/**
+ * One chunk of a streamed mock response (`respond.stream`). The last chunk of a complete stream carries
+ * `finish_reason` (and the response's `tool_calls`); a truncated stream's last chunk is `partial` (its boundary never
+ * arrived) and the stream then ends without a finish_reason.
+ */
+export interface ModelStreamChunk {
+  content: string;
+  finish_reason?: string;
+  tool_calls?: Array<{ id: string; name: string; args: JsonObject }>;
+  partial?: true;
+}
+/** A streamed mock response: the host pulls it chunk by chunk; the CTK counts every chunk it delivers. */
+export type ModelStream = AsyncIterable<ModelStreamChunk>;
+
+/** True when the mock model answered with a stream. */
+export function isModelStream(reply: ModelResponse | ModelStream): reply is ModelStream {
+  return typeof (reply as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function';
+}
 export interface ToolCallRequest {
   id: string;
   name: string;
@@ -103,12 +128,16 @@ export interface ToolCallResult {
   is_error: boolean;
 }
 
+/** CTK extension (projection_faults): the in-process mock hands back a value JSON cannot carry, of this kind. */
+export const UNPROJECTABLE_KINDS = ['cycle', 'bigint', 'function', 'throwing_getter'] as const;
+export type UnprojectableKind = (typeof UNPROJECTABLE_KINDS)[number];
+
 /** Scenario as the vector states it (VECTOR-FORMAT §2, plus the CTK extensions). */
 export interface Scenario {
   input?: { content: Json; role: string };
   /** Extension (multi_turn): several input → … → output cycles in one session. */
   inputs?: Array<{ content: Json; role: string }>;
-  tools?: Array<{ name: string; schema?: Json; behavior: Array<{ when_args?: Json; return: Json; is_error?: boolean }> }>;
+  tools?: Array<{ name: string; schema?: Json; behavior: Array<{ when_args?: Json; return: Json; is_error?: boolean; unprojectable?: UnprojectableKind }> }>;
   model_script?: Array<{ respond: JsonObject }>;
   /** Extension (parallel_tool_calls): run a response's tool calls concurrently. */
   parallel_tools?: boolean;
@@ -133,8 +162,11 @@ export interface RunSetup {
   interceptor_timeout_ms?: number;
   /** §9: per-vector resolver timeout; undefined: the host default. */
   resolver_timeout_ms?: number;
-  /** The CTK's mocks. The runner asserts on its own observations of these. */
-  model: (request: ModelRequest) => Promise<ModelResponse>;
+  /**
+   * The CTK's mocks. The runner asserts on its own observations of these. `model` answers a scripted `respond.stream`
+   * with a ModelStream (only in vectors gated by `streaming` / `incremental_output`).
+   */
+  model: (request: ModelRequest) => Promise<ModelResponse | ModelStream>;
   tools: (call: ToolCallRequest) => Promise<ToolCallResult>;
 }
 
@@ -154,6 +186,13 @@ export interface RunReport {
   records: InterceptionRecord[] | JsonObject[];
   /** Host log lines (stdio stderr), kept in traces. */
   log?: string[];
+  /**
+   * §12.1a: the caller-visible text the host actually released, concatenated in order ("" when nothing was; null or
+   * absent: the host does not report it). Asserted by `expect.released_output`.
+   */
+  released_output?: string | null;
+  /** A serialization of everything the host durably incorporated for the session. Searched by `expect.persisted_must_not_contain`. */
+  persisted?: string;
 }
 
 /** The four methods. */

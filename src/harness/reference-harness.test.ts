@@ -3,7 +3,7 @@
 import t from 'tap';
 import { HOST_ERROR, jcsSha256, type ApprovalRequest, type JsonObject } from '../core/index.js';
 import { validateSurface } from './surface.js';
-import { createReferenceHarness, pathRedactor, referenceSurface } from './reference-harness.js';
+import { createReferenceHarness, pathRedactor, referenceSurface, withIncrementalStreaming } from './reference-harness.js';
 import type { InterceptorAction, ResolverAction, RunSetup, ScriptedInterceptor } from './contract.js';
 
 function setupWith(actions: Partial<Record<string, InterceptorAction>>, extra: Partial<RunSetup> = {}, seen: JsonObject[] = []): RunSetup {
@@ -39,13 +39,36 @@ t.test('describe(): the full surface, valid against the surface validator', asyn
   const s = await createReferenceHarness().describe();
   t.same(s, referenceSurface());
   t.doesNotThrow(() => validateSurface(s, 'reference'));
-  for (const c of ['model_calls', 'tool_calls', 'parallel_tool_calls', 'multi_turn', 'raw_interceptor_return', 'hang_faults', 'result_labels_resurfacing']) t.ok(s.capabilities.includes(c), c);
-  for (const c of ['int64_json', 'bigint_json', 'streaming', 'incremental_output']) t.notOk(s.capabilities.includes(c), c);
+  for (const c of ['model_calls', 'tool_calls', 'parallel_tool_calls', 'streaming', 'multi_turn', 'raw_interceptor_return', 'hang_faults', 'result_labels_resurfacing', 'projection_faults'])
+    t.ok(s.capabilities.includes(c), c);
+  for (const c of ['int64_json', 'bigint_json', 'incremental_output']) t.notOk(s.capabilities.includes(c), c);
+  t.equal(s.exposure_bound, undefined, 'a buffering host states no exposure bound');
   t.same(s.identity_providers, ['jcs-sha256', null, 'ctk-fault']);
   t.same(s.profiles['sequential/first_deny'], { on_approval: ['stop', 'resume'] });
   t.same(s.profiles['parallel/unanimous'], { on_disagreement: ['deny', 'approval'] }, '§7.2: unanimous consults on_disagreement only');
   t.equal(s.buffered_output, true);
   t.same(s.postures, { tool_seam_host_error: 'continue', stop_approval_fold_truncated: 'when_skipped' }, 'every registered posture, at its default');
+});
+
+t.test('describe() of the incremental configuration: buffered_output false, incremental_output, its exposure bound, its own name', async (t) => {
+  const s = await createReferenceHarness({ streaming: 'incremental' }).describe();
+  t.same(s, withIncrementalStreaming(referenceSurface()));
+  t.doesNotThrow(() => validateSurface(s, 'reference-incremental'));
+  t.equal(s.name, 'agent-hooks-ctk-reference-host-incremental');
+  t.equal(s.buffered_output, false);
+  t.ok(s.capabilities.includes('incremental_output') && s.capabilities.includes('streaming'));
+  t.equal(s.exposure_bound, 'none: release is watermark-gated');
+  t.throws(() => createReferenceHarness({ streaming: 'sometimes' as never }), /streaming must be one of buffered, incremental/);
+});
+
+t.test('the run report carries what was released and what was persisted', async (t) => {
+  const h = createReferenceHarness();
+  await h.setup(setupWith({}));
+  const r = await h.run();
+  await h.teardown();
+  t.equal(r.released_output, 'done');
+  t.type(r.persisted, 'string');
+  t.same(JSON.parse(r.persisted!), [{ role: 'user', content: 'refund please' }, { role: 'tool', content: 'ok' }, { role: 'assistant', content: { tool_calls: [{ id: 'c1', name: 'refund', args: { amount: 840 } }] } }, { role: 'assistant', content: 'done' }]);
 });
 
 t.test('a basic run reports outcome, final output, identities and records in order', async (t) => {

@@ -2,7 +2,8 @@
 // CTK's scripted interceptors, resolver, mock model and tools, carrying each scripted action out natively.
 import { KNOB_VALUES, PROFILES, PROFILE_KNOBS, MODES, deepClone, parseTargetPath, resolvePath, setPath, DEFAULT_MAX_DEPTH, DEFAULT_MAX_BYTES } from '../core/index.js';
 import type { ApprovalRequest, Json, JsonObject, Knob, Profile } from '../core/types.js';
-import { createAgentLoop, type TurnInput } from '../host/loop.js';
+import { createAgentLoop, type StreamMediation, type TurnInput } from '../host/loop.js';
+import { WATERMARK_EXPOSURE_BOUND } from '../host/incremental.js';
 import { createEmitter, DEFAULT_INTERCEPTOR_TIMEOUT_MS, DEFAULT_RESOLVER_TIMEOUT_MS } from '../host/emitter.js';
 import { writeBackTarget } from '../host/context.js';
 import type { HostPartsOverride } from '../host/parts.js';
@@ -22,7 +23,15 @@ export interface ReferenceHarnessOptions {
    * host honours every registered posture value, and describe() declares exactly what it runs under.
    */
   postures?: Partial<Postures>;
+  /**
+   * Which configuration: `buffered` (default: streams assembled before one post_model_call, output released after its
+   * verdict) or `incremental` (buffered_output: false, incremental_output, exposure bound "none: release is
+   * watermark-gated": the §12.1 exception).
+   */
+  streaming?: StreamMediation;
 }
+
+export const STREAMING_CONFIGURATIONS: readonly StreamMediation[] = ['buffered', 'incremental'];
 
 /** §10.1 host-defined provider the CTK uses for provider faults: compute throws on every call. */
 export const CTK_FAULT_PROVIDER = 'ctk-fault';
@@ -44,7 +53,7 @@ export function referenceSurface(postures?: Partial<Postures>): HostSurface {
     name: 'agent-hooks-ctk-reference-host',
     version: CTK_VERSION,
     sdk: { lang: 'typescript', version: CTK_VERSION },
-    capabilities: ['model_calls', 'tool_calls', 'parallel_tool_calls', 'multi_turn', 'raw_interceptor_return', 'hang_faults', 'result_labels_resurfacing'],
+    capabilities: ['model_calls', 'tool_calls', 'parallel_tool_calls', 'streaming', 'multi_turn', 'raw_interceptor_return', 'hang_faults', 'result_labels_resurfacing', 'projection_faults'],
     buffered_output: true,
     profiles,
     identity_providers: ['jcs-sha256', null, CTK_FAULT_PROVIDER],
@@ -54,9 +63,25 @@ export function referenceSurface(postures?: Partial<Postures>): HostSurface {
   };
 }
 
+/**
+ * §12.1a, §13.1: the same surface for the incremental configuration: buffered_output false, incremental_output
+ * declared with its exposure bound (required), and a name of its own so its claim is a row of its own (§13.3).
+ */
+export function withIncrementalStreaming(surface: HostSurface): HostSurface {
+  return {
+    ...surface,
+    name: `${surface.name}-incremental`,
+    capabilities: [...surface.capabilities, 'incremental_output'],
+    buffered_output: false,
+    exposure_bound: WATERMARK_EXPOSURE_BOUND,
+  };
+}
+
 export function createReferenceHarness(options: ReferenceHarnessOptions = {}): Harness {
   const surface = referenceSurface(options.postures); // validates the postures up front
   const postures = surface.postures as Postures;
+  const streaming: StreamMediation = options.streaming ?? 'buffered';
+  if (!STREAMING_CONFIGURATIONS.includes(streaming)) throw new Error(`streaming must be one of ${STREAMING_CONFIGURATIONS.join(', ')}, got ${JSON.stringify(streaming)}`);
   let current: RunSetup | null = null;
   const hangTimers = new Set<NodeJS.Timeout>();
 
@@ -109,7 +134,7 @@ export function createReferenceHarness(options: ReferenceHarnessOptions = {}): H
 
   return {
     async describe() {
-      return structuredClone(surface);
+      return structuredClone(streaming === 'incremental' ? withIncrementalStreaming(surface) : surface);
     },
 
     async setup(run: RunSetup) {
@@ -147,6 +172,7 @@ export function createReferenceHarness(options: ReferenceHarnessOptions = {}): H
         modelId: 'mock',
         parallelTools: scenario.parallel_tools === true,
         toolSeamHostError: postures.tool_seam_host_error,
+        streamMediation: streaming,
       });
       const inputs: TurnInput[] = scenario.inputs ?? (scenario.input ? [scenario.input] : []);
       const result = await loop.run(inputs);
@@ -157,6 +183,8 @@ export function createReferenceHarness(options: ReferenceHarnessOptions = {}): H
         outputs: result.outputs,
         identities: records.map((r) => ({ input_identity: r.input_identity, enforced_identity: r.enforced_identity })),
         records,
+        released_output: result.released_output,
+        persisted: JSON.stringify(result.persisted),
       };
       if (result.error !== undefined) report.error = result.error;
       return report;

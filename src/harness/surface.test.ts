@@ -34,6 +34,19 @@ t.test('bad surfaces are rejected with the member named', async (t) => {
   for (const [value, re] of bad) t.throws(() => validateSurface(value, 'host.yaml'), { name: 'SurfaceError', message: re });
 });
 
+t.test('§12.1a / §13.1: exposure_bound is stated with buffered_output false, and required with incremental_output', async (t) => {
+  const ok = validateSurface({ ...minimal, buffered_output: false, capabilities: ['streaming', 'incremental_output'], exposure_bound: 'none: release is watermark-gated' }, 'host.yaml');
+  t.equal(ok.exposure_bound, 'none: release is watermark-gated');
+  t.equal(validateSurface({ ...minimal, buffered_output: false, exposure_bound: 'each chunk egresses on arrival' }, 'h').exposure_bound, 'each chunk egresses on arrival');
+  const bad: Array<[unknown, RegExp]> = [
+    [{ ...minimal, buffered_output: false, capabilities: ['incremental_output'] }, /\/exposure_bound: incremental_output is declared, so the exposure bound must be stated/],
+    [{ ...minimal, exposure_bound: 'none' }, /\/exposure_bound: an exposure bound is stated only with buffered_output: false/],
+    [{ ...minimal, buffered_output: false, exposure_bound: 7 }, /\/exposure_bound: must be a non-empty string/],
+    [{ ...minimal, buffered_output: false, exposure_bound: ' ' }, /\/exposure_bound: must be a non-empty string/],
+  ];
+  for (const [value, re] of bad) t.throws(() => validateSurface(value, 'host.yaml'), { name: 'SurfaceError', message: re });
+});
+
 t.test('a YAML --surface file overrides the described surface member by member', async (t) => {
   const dir = mkdtempSync(path.join(tmpdir(), 'ctk-surface-'));
   const file = path.join(dir, 'host.yaml');

@@ -46,7 +46,7 @@ export function validateSurface(value: unknown, source: string): HostSurface {
     throw new SurfaceError(source, `${path}: ${what}`);
   };
   if (!isObj(value)) return bad('/', 'the surface must be an object');
-  const known = new Set(['name', 'version', 'protocol', 'sdk', 'capabilities', 'buffered_output', 'profiles', 'identity_providers', 'modes', 'postures', 'bounds']);
+  const known = new Set(['name', 'version', 'protocol', 'sdk', 'capabilities', 'buffered_output', 'exposure_bound', 'profiles', 'identity_providers', 'modes', 'postures', 'bounds']);
   for (const key of Object.keys(value)) if (!known.has(key)) bad(`/${key}`, `unknown member (allowed: ${[...known].join(', ')})`);
   if (typeof value.name !== 'string' || value.name === '') bad('/name', 'must be a non-empty string');
   if (typeof value.version !== 'string' || value.version === '') bad('/version', 'must be a non-empty string');
@@ -62,6 +62,9 @@ export function validateSurface(value: unknown, source: string): HostSurface {
   });
   const buffered = value.buffered_output ?? true;
   if (typeof buffered !== 'boolean') bad('/buffered_output', 'must be true or false');
+  const exposure = value.exposure_bound;
+  if (exposure !== undefined && (typeof exposure !== 'string' || exposure.trim() === ''))
+    bad('/exposure_bound', 'must be a non-empty string stating which content can reach the caller ahead of its verdict, and how much (§12.1a)');
   if (!isObj(value.profiles)) return bad('/profiles', 'must map each supported profile to its supported knob values, e.g. {"sequential/first_deny": {"on_approval": ["stop"]}}');
   const profiles: HostSurface['profiles'] = {};
   for (const [profile, knobs] of Object.entries(value.profiles)) {
@@ -106,9 +109,15 @@ export function validateSurface(value: unknown, source: string): HostSurface {
   if (value.protocol !== undefined) surface.protocol = value.protocol as string;
   if (value.sdk !== undefined) surface.sdk = value.sdk as HostSurface['sdk'] & object;
   if (value.bounds !== undefined) surface.bounds = value.bounds as HostSurface['bounds'];
-  // §12.1a: a buffering host never declares incremental_output.
+  if (exposure !== undefined) surface.exposure_bound = exposure as string;
+  // §12.1a: a buffering host never declares incremental_output, and has no exposure to bound.
   if (surface.buffered_output && surface.capabilities.includes('incremental_output'))
     bad('/capabilities', 'incremental_output contradicts buffered_output: true (§12.1a)');
+  if (surface.buffered_output && exposure !== undefined)
+    bad('/exposure_bound', 'an exposure bound is stated only with buffered_output: false (§12.1a: a buffering host releases nothing ahead of the output verdict)');
+  // §12.1a: a host that mediates incrementally MUST state its exposure bound in the declaration.
+  if (surface.capabilities.includes('incremental_output') && exposure === undefined)
+    bad('/exposure_bound', 'incremental_output is declared, so the exposure bound must be stated (§12.1a), e.g. "none: release is watermark-gated"');
   return surface;
 }
 

@@ -44,6 +44,14 @@ export interface Emitter {
   readonly interceptorsRegistered: number;
   /** Emits one interception point. Never rejects: every fault becomes a deny (§1.3). */
   emit(point: InterceptionPoint, fields: JsonObject, options?: EmitOptions): Promise<Emission>;
+  /**
+   * §10.3 host projection failure (`record_host_failure`): the host could not project a value to the wire for
+   * `point`, so no context exists to emit. Consumes the next sequence number and produces the record of the failed
+   * emission (a synthesized host_error:context_invalid deny, null identities, decided_by null, no verdicts, no
+   * interceptor invoked) through the same record stream, in both modes. `message` names a type or path only.
+   * The returned emission never proceeds: the guarded action has failed.
+   */
+  recordHostFailure(point: InterceptionPoint, failure?: { message?: string }): Emission;
   /** Every record produced so far, in sequence (audit) order — under concurrency completion order may differ (§12.2). */
   records(): InterceptionRecord[];
 }
@@ -140,6 +148,19 @@ export function createEmitter(options: EmitterOptions): Emitter {
         return finish(failClosed(point, sequence, emissionMode, ctx, `internal host error (${errorTypeName(error)})`));
       }
     },
+    recordHostFailure(point, failure = {}) {
+      if (!(INTERCEPTION_POINTS as readonly string[]).includes(point)) {
+        throw new HostConfigError(`recordHostFailure: unknown interception point ${JSON.stringify(point)} (§3: the set is closed)`);
+      }
+      // §10.3: the sequence the failed emission would have carried, consumed so records stay totally ordered.
+      const sequence = parts.nextSequence(counter);
+      const message = payloadFreeDetail(failure.message ?? 'the host could not project a value to the wire shape');
+      const verdict = parts.hostFailureVerdict(message);
+      // No context exists; what the host still knows: the time (and the trace block it would have sent).
+      const known: JsonObject = { timestamp: now().toISOString(), ...(options.trace ? { trace: options.trace as JsonObject } : {}) };
+      const record = undispatchedRecord(point, mode, verdict, sequence, known);
+      return finish({ point, sequence, proceed: parts.hostFailureProceeds(mode), verdict, target: null, context: null, record, labels: {} });
+    },
   };
 
   function finish(e: Emission): Emission {
@@ -152,10 +173,12 @@ export function createEmitter(options: EmitterOptions): Emitter {
     return e;
   }
 
-  /** §6.3 context_invalid: no interceptor dispatched, null identities, best-effort record, decided_by null. */
-  function failClosed(point: InterceptionPoint, sequence: number, emissionMode: Mode, ctx: JsonObject | null, detail: string): Emission {
-    const verdict = hostDeny(HOST_ERROR.context_invalid, { message: payloadFreeDetail(detail) });
-    const record = parts.buildRecord(
+  /**
+   * §10.3: the record of an emission no interceptor saw (rejected before dispatch, or never constructed): null
+   * identities, decided_by null, no verdicts entries, every registered interceptor skipped.
+   */
+  function undispatchedRecord(point: InterceptionPoint, emissionMode: Mode, verdict: Verdict, sequence: number, ctx: JsonObject | null): InterceptionRecord {
+    return parts.buildRecord(
       {
         point,
         mode: emissionMode,
@@ -174,6 +197,12 @@ export function createEmitter(options: EmitterOptions): Emitter {
       },
       (v) => parts.projectVerdict(v, parts.truncateMessage),
     );
+  }
+
+  /** §6.3 context_invalid: no interceptor dispatched, null identities, best-effort record, decided_by null. */
+  function failClosed(point: InterceptionPoint, sequence: number, emissionMode: Mode, ctx: JsonObject | null, detail: string): Emission {
+    const verdict = hostDeny(HOST_ERROR.context_invalid, { message: payloadFreeDetail(detail) });
+    const record = undispatchedRecord(point, emissionMode, verdict, sequence, ctx);
     return {
       point,
       sequence,

@@ -66,7 +66,14 @@ t.test('§3.1: all eight points in order on a tool-using loop; tools_registered 
   t.same(s.points(), ['agent_startup', 'input', 'pre_model_call', 'post_model_call', 'pre_tool_call', 'post_tool_call', 'pre_model_call', 'post_model_call', 'output', 'agent_shutdown']);
   t.same((s.seen[0]!.agent_init as { tools_registered: string[] }).tools_registered, ['calc', 'zeta']);
   t.same(s.seen.map((c) => c.sequence), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
-  t.same(r, { outcome: 'completed', final_output: '4', outputs: ['4'], output_labels: [{}] });
+  t.same(r, {
+    outcome: 'completed',
+    final_output: '4',
+    outputs: ['4'],
+    output_labels: [{}],
+    released_output: '4',
+    persisted: [{ role: 'user', content: 'what is 2+2' }, { role: 'tool', content: '4' }, { role: 'assistant', content: { tool_calls: [call('c1', 'calc', { e: '2+2' })] } }, { role: 'assistant', content: '4' }],
+  });
   t.same((s.seen[9]!.summary as { reason: string }).reason, 'completed');
   t.same((s.seen[3]!.response as { tool_calls: unknown }).tool_calls, [call('c1', 'calc', { e: '2+2' })]);
   t.same((s.seen[7]!.response as { tool_calls: unknown }).tool_calls, [], '§4.2: tool_calls [] when none');
@@ -264,6 +271,24 @@ t.test('§12.1: a streamed response is assembled completely before post_model_ca
 });
 
 t.test('§12.1: a stream that cannot be assembled → post_model_call with stream_incomplete and a streaming_unsupported deny; nothing incorporated', async (t) => {
+  const cut = async function* () {
+    yield { content: 'partial ' };
+    yield { content: 'secret', partial: true }; // the stream dies mid-chunk: no finish_reason ever arrives
+  };
+  const s = setup([], [() => cut()]);
+  const r = await s.loop.run([{ content: 'hi', role: 'user' }]);
+  const post = s.seen.find((c) => c.interception_point === 'post_model_call')!;
+  t.same(post.response, { content: 'partial secret', tool_calls: [], finish_reason: STREAM_INCOMPLETE }, 'one emission over the whole delivered assembly');
+  const rec = s.emitter.records().find((x) => x.interception_point === 'post_model_call')!;
+  t.equal(rec.verdict.reason, HOST_ERROR.streaming_unsupported);
+  t.equal(rec.decided_by, null);
+  t.equal(r.outcome, 'blocked');
+  t.notOk(s.points().includes('output'));
+  t.equal(r.released_output, '', 'nothing released');
+  t.notMatch(JSON.stringify(r.persisted), /secret/, 'the partial response is not incorporated');
+});
+
+t.test('§12.1 (current text): a stream whose provider fails is an errored model call, not stream_incomplete', async (t) => {
   const broken = async function* () {
     yield { content: 'partial secret' };
     throw new Error('connection reset');
@@ -271,13 +296,11 @@ t.test('§12.1: a stream that cannot be assembled → post_model_call with strea
   const s = setup([], [() => broken()]);
   const r = await s.loop.run([{ content: 'hi', role: 'user' }]);
   const post = s.seen.find((c) => c.interception_point === 'post_model_call')!;
-  t.equal((post.response as { finish_reason: string }).finish_reason, STREAM_INCOMPLETE);
-  t.notMatch(JSON.stringify(post), /partial secret/);
-  const rec = s.emitter.records().find((x) => x.interception_point === 'post_model_call')!;
-  t.equal(rec.verdict.reason, HOST_ERROR.streaming_unsupported);
-  t.equal(rec.decided_by, null);
-  t.equal(r.outcome, 'blocked');
-  t.notOk(s.points().includes('output'));
+  t.same(post.response, { content: null, tool_calls: [], finish_reason: 'error' }, 'the errored-call shape, no partial content');
+  t.equal(r.outcome, 'error');
+  t.match(r.error, /model call failed \(Error\)/);
+  t.notMatch(JSON.stringify(r.persisted), /secret/);
+  t.equal(r.released_output, '');
 });
 
 t.test('§5.4: result_labels persist with the tool result and resurface on later hooks deriving from it', async (t) => {
@@ -386,4 +409,24 @@ t.test('§4.2: post_tool_call tool_call.args are the args passed to the tool, ev
   await loop.run([{ content: 'hi', role: 'user' }]);
   const post = seen.find((c) => c.interception_point === 'post_tool_call')!;
   t.same((post.tool_call as JsonObject).args, { amount: 40 }, 'the post-transform args as passed, not the tool\'s scribbles');
+});
+
+t.test('§12.1a: the caller callback receives nothing before the output verdict permits, then exactly the verdicted content', async (t) => {
+  const order: string[] = [];
+  const emitter = emitterWith([
+    {
+      intercept: (ctx: AgentContext) => {
+        order.push(`emit:${ctx.interception_point}`);
+        return ctx.interception_point === 'output' ? { decision: 'transform', transform: { path: '$target.content', value: 'masked answer' } } : allow;
+      },
+    },
+  ]);
+  const w = world([() => (async function* () { yield { content: 'raw ' }; yield { content: 'answer', finish_reason: 'stop' }; })()]);
+  const loop = createAgentLoop({ emitter, model: w.model, tools: w.tools, onRelease: (text) => order.push(`release:${text}`) });
+  const r = await loop.run([{ content: 'hi', role: 'user' }]);
+  t.same(order.slice(-3), ['emit:output', 'release:masked answer', 'emit:agent_shutdown'], 'the observer sees the transformed value only, after the output verdict');
+  t.notOk(order.some((e) => e === 'release:raw ' || e === 'release:raw answer'));
+  t.equal(r.released_output, 'masked answer');
+  const denied = createAgentLoop({ emitter: emitterWith([{ intercept: (ctx: AgentContext) => (ctx.interception_point === 'output' ? { decision: 'deny', reason: 'no' } : allow) }]), model: world([answer('secret')]).model, tools: w.tools, onRelease: () => t.fail('nothing may be released after an output deny') });
+  t.equal((await denied.run([{ content: 'hi', role: 'user' }])).released_output, '');
 });

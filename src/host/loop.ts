@@ -4,8 +4,10 @@ import { HOST_ERROR, deepClone, isHostErrorReason, type Json, type JsonObject } 
 import type { Emitter } from './emitter.js';
 import { labelsToExtensions, mergeLabels } from './labels.js';
 import { isStream, STREAM_INCOMPLETE, type StreamChunk } from './stream.js';
+import { mediateIncrementally } from './incremental.js';
 import { toMessageContent } from './parts.js';
 import { errorTypeName } from './identity-providers.js';
+import { projectToWire, type Projection } from './wire.js';
 
 /** finish_reason of the post_model_call a host emits for a model call that failed without a response (§3.1). */
 export const MODEL_ERROR = 'error';
@@ -32,6 +34,13 @@ export interface LoopToolResult {
 
 export type ToolSeamPosture = 'continue' | 'terminate';
 
+/**
+ * How a streamed model response is mediated: `buffered` assembles it before one post_model_call (§12.1);
+ * `incremental` evaluates it segment by segment under the §12.1 exception (a host declaring buffered_output: false
+ * and incremental_output), releasing each segment's verdicted text as its verdict permits (exposure bound "none").
+ */
+export type StreamMediation = 'buffered' | 'incremental';
+
 export interface AgentLoopOptions {
   emitter: Emitter;
   /** The model: a complete response, or a stream assembled before post_model_call (§12.1). */
@@ -50,6 +59,13 @@ export interface AgentLoopOptions {
   toolSeamHostError?: ToolSeamPosture;
   /** Bound on model calls per turn (default 32): a model that never answers ends the run in error. */
   maxModelCallsPerTurn?: number;
+  /** §12.1 / §12.1 exception: how streamed responses are mediated (default "buffered"). */
+  streamMediation?: StreamMediation;
+  /**
+   * The caller (§12.1a): receives content as it is released — the verdicted output once the output emission permits,
+   * and under incremental mediation each segment's verdicted text once its verdict permits. Never anything earlier.
+   */
+  onRelease?: (text: string) => void;
 }
 
 export interface TurnInput {
@@ -68,11 +84,21 @@ export interface LoopResult {
   /** §5.4: labels persisted with each turn's final output. */
   output_labels: LabelSet[];
   error?: string;
+  /** §12.1a: every text released to the caller, concatenated in order ("" when nothing was released). */
+  released_output: string;
+  /** §6.1, §12.1 rule 4: everything durably incorporated into the session's history (its messages), in order. */
+  persisted: Json[];
 }
 
 interface Message {
   role: string;
   content: Json;
+}
+
+/** Per session (one run()): what reached the caller and what entered the session's durable history. */
+interface SessionState {
+  released: string[];
+  history: Message[];
 }
 
 type TurnResult = { status: 'completed'; output: Json; labels: LabelSet } | { status: 'blocked' } | { status: 'error'; error: string };
@@ -88,14 +114,29 @@ export function createAgentLoop(options: AgentLoopOptions): AgentLoop {
   const modelId = options.modelId ?? 'mock';
   const posture: ToolSeamPosture = options.toolSeamHostError ?? 'continue';
   const maxCalls = options.maxModelCallsPerTurn ?? 32;
+  const mediation: StreamMediation = options.streamMediation ?? 'buffered';
 
   const emit = (point: Parameters<Emitter['emit']>[0], fields: JsonObject, labels?: LabelSet, selfDeny?: string): Promise<Emission> => {
     const ext = labels ? labelsToExtensions(labels) : undefined;
     return emitter.emit(point, ext ? { ...fields, extensions: ext } : fields, selfDeny ? { selfDeny } : {});
   };
 
+  /** §12.1a: hands released content to the session's caller (text as is, structured content as its JSON text). */
+  const release = (session: SessionState, content: Json | null): void => {
+    if (content === null || content === undefined) return;
+    const text = typeof content === 'string' ? content : JSON.stringify(content);
+    if (text.length === 0) return;
+    session.released.push(text);
+    try {
+      options.onRelease?.(text);
+    } catch {
+      // A failing caller callback must not change what the host enforces.
+    }
+  };
+
   async function run(inputs: TurnInput[]): Promise<LoopResult> {
-    const result: LoopResult = { outcome: 'completed', final_output: null, outputs: [], output_labels: [] };
+    const session: SessionState = { released: [], history: [] };
+    const result: LoopResult = { outcome: 'completed', final_output: null, outputs: [], output_labels: [], released_output: '', persisted: [] };
     let blocked = false;
     let error: string | undefined;
     const names = [...options.tools.names].sort();
@@ -107,7 +148,7 @@ export function createAgentLoop(options: AgentLoopOptions): AgentLoop {
       for (const input of inputs) {
         let turn: TurnResult;
         try {
-          turn = await runTurn(input);
+          turn = await runTurn(input, session);
         } catch (e) {
           // A fault in the loop itself ends the session in error; nothing after it proceeds, shutdown still closes it.
           turn = { status: 'error', error: `loop failure (${(e as Error)?.name ?? typeof e})` };
@@ -139,15 +180,23 @@ export function createAgentLoop(options: AgentLoopOptions): AgentLoop {
       result.outcome = 'blocked';
       result.final_output = null;
     }
+    result.released_output = session.released.join('');
+    result.persisted = session.history as unknown as Json[];
     return result;
   }
 
-  async function runTurn(input: TurnInput): Promise<TurnResult> {
+  async function runTurn(input: TurnInput, session: SessionState): Promise<TurnResult> {
     const inEm = await emit('input', { input: { content: input.content, role: input.role } });
     // §6: at input a deny means the turn does not begin.
     if (!inEm.proceed) return { status: 'blocked' };
     const accepted = inEm.target as JsonObject; // as it stands after the emission (§4.3)
-    const messages: Message[] = [{ role: accepted.role as string, content: accepted.content! }];
+    const messages: Message[] = [];
+    /** §6.1: a message enters agent state (the turn's messages and the session's durable history). */
+    const incorporate = (m: Message) => {
+      messages.push(m);
+      session.history.push(m);
+    };
+    incorporate({ role: accepted.role as string, content: accepted.content! });
     const messageLabels: LabelSet[] = [inEm.labels];
 
     for (let call = 0; ; call++) {
@@ -159,54 +208,98 @@ export function createAgentLoop(options: AgentLoopOptions): AgentLoop {
       try {
         raw = await options.model({ model_id: modelId, messages: pre.target }); // the (possibly transformed) messages
       } catch (e) {
-        // §3.1: every unblocked pre_model_call gets exactly one post_model_call — here an empty error response
-        // (§4.2 shape), recorded for the audit trail and never incorporated: the session ends in error.
-        await emit('post_model_call', { model: { id: modelId }, response: { content: null, tool_calls: [], finish_reason: MODEL_ERROR } }, consumed);
-        return { status: 'error', error: `model call failed (${errorTypeName(e)})` };
+        return modelFailed(consumed, errorTypeName(e));
       }
-      let response: JsonObject;
-      let selfDeny: string | undefined;
-      if (isStream(raw)) {
-        // §12.1: assemble before post_model_call; if impossible, stream_incomplete + streaming_unsupported deny.
-        const assembled = await parts.assembleStream(raw);
-        response = assembled.response as unknown as JsonObject;
-        if (!assembled.complete) selfDeny = HOST_ERROR.streaming_unsupported;
+      let post: Emission;
+      let postLabels: LabelSet;
+      let streamedToCaller = false;
+      if (isStream(raw) && mediation === 'incremental') {
+        // §12.1 exception: one post_model_call per segment, each segment released once its verdict permits.
+        const m = await mediateIncrementally(raw, {
+          parts,
+          emitSegment: (response, selfDeny) => emit('post_model_call', { model: { id: modelId }, response }, consumed, selfDeny),
+          release: (text) => release(session, text),
+        });
+        if (m.outcome === 'errored') return modelFailed(consumed, m.error, m.segments === 0);
+        if (m.outcome === 'terminated') {
+          // Rule 4: nothing withheld at termination, nothing unevaluated, enters the session's history.
+          const kept = parts.incorporateTerminatedStream(m.assembled);
+          if (kept !== null) session.history.push({ role: 'assistant', content: kept });
+          return { status: 'blocked' };
+        }
+        post = m.post;
+        postLabels = m.labels;
+        streamedToCaller = true;
       } else {
-        response = {
-          content: raw?.content ?? null,
-          tool_calls: (raw?.tool_calls ?? []) as unknown as Json, // §4.2: [] when none
-          finish_reason: raw?.finish_reason ?? (raw?.tool_calls?.length ? 'tool_calls' : 'stop'),
-        };
+        let response: JsonObject;
+        let selfDeny: string | undefined;
+        if (isStream(raw)) {
+          // §12.1: assemble before post_model_call; if impossible, stream_incomplete + streaming_unsupported deny.
+          const assembled = await parts.assembleStream(raw);
+          if (assembled.outcome === 'errored') return modelFailed(consumed, assembled.error);
+          response = assembled.response as unknown as JsonObject;
+          if (assembled.outcome === 'incomplete') selfDeny = HOST_ERROR.streaming_unsupported;
+        } else {
+          const projected = responseToWire(raw);
+          if (!projected.ok) return projectionFailed('post_model_call', `the model response could not be projected to JSON (${projected.detail})`);
+          response = projected.value as JsonObject;
+        }
+        // A model layer that reports an unassembled stream gets the same §12.1 treatment.
+        if (response.finish_reason === STREAM_INCOMPLETE) selfDeny = HOST_ERROR.streaming_unsupported;
+        post = await emit('post_model_call', { model: { id: modelId }, response }, consumed, selfDeny);
+        // §12.1: a partial response is never incorporated (not even in evaluate_only).
+        if (selfDeny !== undefined) return { status: 'blocked' };
+        postLabels = post.labels;
       }
-      // A model layer that reports an unassembled stream gets the same §12.1 treatment.
-      if (response.finish_reason === STREAM_INCOMPLETE) selfDeny = HOST_ERROR.streaming_unsupported;
-      const post = await emit('post_model_call', { model: { id: modelId }, response }, consumed, selfDeny);
-      // §6.1: a denied response is discarded; §12.1: a partial one is never incorporated (not even in evaluate_only).
-      if (selfDeny !== undefined || !parts.incorporateModelResponse(post)) return { status: 'blocked' };
+      // §6.1: a denied response is discarded.
+      if (!parts.incorporateModelResponse(post)) return { status: 'blocked' };
       const acted = post.target as JsonObject; // the response as it stands after the emission
-      const responseLabels = mergeLabels(pre.labels, post.labels);
+      const responseLabels = mergeLabels(pre.labels, postLabels);
       const toolCalls = (Array.isArray(acted.tool_calls) ? acted.tool_calls : []) as Array<{ id: string; name: string; args: JsonObject }>;
       if (toolCalls.length === 0) {
-        return finishTurn(acted.content ?? null, responseLabels);
+        return finishTurn(session, acted.content ?? null, responseLabels, streamedToCaller);
       }
       const outcomes = options.parallelTools
         ? await Promise.all(toolCalls.map((tc) => runToolCall(tc, responseLabels)))
         : await sequentially(toolCalls, (tc) => runToolCall(tc, responseLabels), (o) => o.terminate);
       for (const o of outcomes) {
-        messages.push({ role: 'tool', content: o.content });
+        incorporate({ role: 'tool', content: o.content });
         messageLabels.push(o.labels);
       }
       if (outcomes.some((o) => o.terminate)) return { status: 'blocked' };
-      messages.push({ role: 'assistant', content: assistantContent(acted) });
+      incorporate({ role: 'assistant', content: assistantContent(acted) });
       messageLabels.push(responseLabels);
     }
   }
 
-  async function finishTurn(answer: Json, labels: LabelSet): Promise<TurnResult> {
+  /**
+   * §3.1: every unblocked pre_model_call gets exactly one post_model_call — for a failed call an empty error response
+   * (§4.2 shape), recorded for the audit trail and never incorporated: the session ends in error. A stream whose
+   * provider failed is such a call too (§12.1), whatever segments were emitted before.
+   */
+  async function modelFailed(consumed: LabelSet, errorType: string, emitPost = true): Promise<TurnResult> {
+    if (emitPost) await emit('post_model_call', { model: { id: modelId }, response: { content: null, tool_calls: [], finish_reason: MODEL_ERROR } }, consumed);
+    return { status: 'error', error: `model call failed (${errorType})` };
+  }
+
+  /**
+   * §10.3 host projection failure at a model seam: the record of the failed emission, and the action fails — closed
+   * in enforce (the turn is blocked); in evaluate_only it failed on its own, not on a verdict (the session errs).
+   */
+  function projectionFailed(point: 'post_model_call', message: string): TurnResult {
+    emitter.recordHostFailure(point, { message });
+    return emitter.mode === 'enforce' ? { status: 'blocked' } : { status: 'error', error: `host projection failure at ${point}` };
+  }
+
+  async function finishTurn(session: SessionState, answer: Json, labels: LabelSet, alreadyReleased: boolean): Promise<TurnResult> {
     const out = await emit('output', { output: { content: answer } }, labels);
-    // §6: a denied output is not returned to the caller.
+    // §6, §12.1a: a denied output is not returned to the caller.
     if (!out.proceed) return { status: 'blocked' };
-    return { status: 'completed', output: (out.target as JsonObject).content ?? null, labels: mergeLabels(labels, out.labels) };
+    const content = (out.target as JsonObject).content ?? null;
+    // §12.1a: the verdicted content is released (a streamed answer already went out segment by segment).
+    if (!alreadyReleased) release(session, parts.releaseOutput(out, answer));
+    session.history.push({ role: 'assistant', content });
+    return { status: 'completed', output: content, labels: mergeLabels(labels, out.labels) };
   }
 
   interface ToolOutcome {
@@ -220,11 +313,14 @@ export function createAgentLoop(options: AgentLoopOptions): AgentLoop {
     const hostErrorStops = (e: Emission) => !e.proceed && posture === 'terminate' && isHostErrorReason(e.verdict.reason);
     let result: LoopToolResult | undefined;
     const args = pre.target; // §4.2: the post-transform args are what the tool receives
+    let unprojectable: string | undefined;
     if (parts.shouldInvokeTool(pre)) {
       try {
         // §4.2: the tool gets its own copy, so post_tool_call reports the args as passed, whatever the tool does to them.
         const r = await options.tools.invoke({ id: tc.id, name: tc.name, args: deepClone(args) });
-        result = { value: r?.value ?? null, is_error: r?.is_error === true };
+        const value = projectToWire(r?.value ?? null, 'tool_result.value');
+        if (value.ok) result = { value: value.value, is_error: r?.is_error === true };
+        else unprojectable = value.detail;
       } catch (e) {
         result = { value: `tool error: ${(e as Error)?.name ?? 'Error'}`, is_error: true };
       }
@@ -233,8 +329,14 @@ export function createAgentLoop(options: AgentLoopOptions): AgentLoop {
       // §6.2: no post_tool_call after a blocked pre; the block surfaces to the model as a tool error.
       return { content: parts.blockedToolMessage(pre.verdict), labels: {}, terminate: hostErrorStops(pre) };
     }
-    const actual = result ?? { value: null, is_error: true };
     const argLabels = mergeLabels(responseLabels, pre.labels);
+    if (unprojectable !== undefined) {
+      // §10.3 host projection failure: no post_tool_call context can exist; the failed emission is recorded and the
+      // result never enters the messages (it is surfaced like any block, §6.2).
+      const failed = emitter.recordHostFailure('post_tool_call', { message: `the tool result could not be projected to JSON (${unprojectable})` });
+      return { content: parts.incorporateToolResult(failed), labels: {}, terminate: hostErrorStops(failed) };
+    }
+    const actual = result ?? { value: null, is_error: true };
     const post = await emit(
       'post_tool_call',
       { tool_call: { id: tc.id, name: tc.name, args: args as JsonObject }, tool_result: { value: actual.value, is_error: actual.is_error } },
@@ -255,6 +357,27 @@ function assistantContent(response: JsonObject): Json {
   if (typeof c === 'string' || (typeof c === 'object' && c !== null && !Array.isArray(c))) return c;
   if (c === null || c === undefined) return { tool_calls: response.tool_calls ?? [] };
   return toMessageContent(c);
+}
+
+/** The loop's own projection of a model response to the §4.2 wire shape (§10.3: a failure is a host projection failure). */
+function responseToWire(raw: LoopModelResponse): Projection {
+  let content: unknown;
+  let calls: unknown;
+  let finish: unknown;
+  try {
+    content = raw?.content;
+    calls = raw?.tool_calls;
+    finish = raw?.finish_reason;
+  } catch (error) {
+    return { ok: false, detail: `a property getter raised ${errorTypeName(error)} at response` };
+  }
+  const c = projectToWire(content ?? null, 'response.content');
+  if (!c.ok) return c;
+  const t = projectToWire(calls ?? [], 'response.tool_calls'); // §4.2: [] when none
+  if (!t.ok) return t;
+  const f = projectToWire(finish ?? (Array.isArray(t.value) && t.value.length > 0 ? 'tool_calls' : 'stop'), 'response.finish_reason');
+  if (!f.ok) return f;
+  return { ok: true, value: { content: c.value, tool_calls: t.value, finish_reason: f.value } };
 }
 
 /** Runs `fn` over `items` in order; stops after the first result `stop` accepts (posture terminate ends the turn). */

@@ -10,6 +10,7 @@ import { composeParallel, composeSequential, hostDeny } from './profiles.js';
 import { buildRecord, projectVerdict, truncateMessage } from './record.js';
 import { applyTransform } from './transform.js';
 import { assembleStream } from './stream.js';
+import { segmentRelease, type SegmentOutcome } from './incremental.js';
 import { HOST_ERROR } from '../core/index.js';
 import type { Emission } from './types.js';
 
@@ -71,6 +72,22 @@ export interface HostParts {
   blockedToolMessage(verdict: Verdict): string;
   /** §12.1: assemble a streamed model response before post_model_call. */
   assembleStream: typeof assembleStream;
+  // §12.1 exception (incremental mediation) and §12.1a
+  /** Rule 1 / §12.1a: the text a segment's verdict releases now ('' under a deny; null: not releasable as verdicted). */
+  segmentRelease(s: SegmentOutcome): string | null;
+  /** Rule 2: does the stream go on after this segment (a deny terminates it: nothing more is consumed)? */
+  streamGoesOn(post: Emission): boolean;
+  /** Rule 3: a stream that ended without its finish_reason fails closed (streaming_unsupported), whatever it left unevaluated. */
+  residueFailsClosed(residue: string): boolean;
+  /** Rule 4: what of a terminated stream enters agent state (nothing: withheld and unevaluated content is never persisted). */
+  incorporateTerminatedStream(assembled: string): Json | null;
+  /** §12.1a: the content released to the caller after a permitted output emission (the verdicted content), or null. */
+  releaseOutput(out: Emission, answer: Json): Json | null;
+  // §10.3 host projection failure
+  /** The deny synthesized when the host cannot project a value to the wire (§11: host_error:context_invalid). */
+  hostFailureVerdict(message: string): Verdict;
+  /** May the guarded action proceed after a projection failure? Never: enforce fails closed; evaluate_only fails on its own. */
+  hostFailureProceeds(mode: Mode): boolean;
   /** §6.1a: summary.reason for agent_shutdown. */
   shutdownReason(state: { blocked: boolean; error: boolean }): 'completed' | 'error';
   /** §3.1 / §6.1a: agent_shutdown closes every session, including one whose startup was denied. */
@@ -124,6 +141,13 @@ export const DEFAULT_PARTS: Readonly<HostParts> = Object.freeze({
   incorporateModelResponse: (post: Emission) => post.proceed,
   blockedToolMessage,
   assembleStream,
+  segmentRelease,
+  streamGoesOn: (post: Emission) => post.proceed,
+  residueFailsClosed: () => true,
+  incorporateTerminatedStream: () => null,
+  releaseOutput: (out: Emission) => (out.proceed ? ((out.target as JsonObject | null)?.content ?? null) : null),
+  hostFailureVerdict: (message: string) => hostDeny(HOST_ERROR.context_invalid, { message }),
+  hostFailureProceeds: () => false,
   shutdownReason: (state: { blocked: boolean; error: boolean }) => (state.blocked || state.error ? 'error' : 'completed'),
   shouldEmitShutdown: () => true,
 });

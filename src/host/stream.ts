@@ -1,24 +1,45 @@
 // §12.1 assembly of a streamed model response on a buffering host: the complete response is assembled
-// before post_model_call; a stream that cannot be assembled is reported incomplete (never incorporated).
+// before post_model_call; a stream that cannot be assembled is reported incomplete (never incorporated);
+// a stream whose provider fails is an errored model call, not an incomplete one.
 import type { Json, JsonObject } from '../core/types.js';
+import { errorTypeName } from './identity-providers.js';
+
+export interface StreamToolCall {
+  id: string;
+  name: string;
+  args: JsonObject;
+}
 
 /** One streamed update from a model. */
 export interface StreamChunk {
   /** A text delta (concatenated) or, for structured output, the whole content object. */
   content?: string | JsonObject;
   /** A complete tool call (streamed tool calls are delivered whole by the adapter). */
-  tool_call?: { id: string; name: string; args: JsonObject };
+  tool_call?: StreamToolCall;
+  /** Complete tool calls, usually on the final chunk. */
+  tool_calls?: StreamToolCall[];
   /** Present on the final chunk; its arrival is what makes the stream complete. */
   finish_reason?: string;
+  /**
+   * The chunk's boundary never arrived (the stream died mid-chunk): its text is delivered but no segment closes
+   * on it. Only an incremental host treats it differently (§12.1 exception: content no emission evaluated).
+   */
+  partial?: boolean;
 }
 
 export interface AssembledResponse {
   content: Json;
-  tool_calls: Array<{ id: string; name: string; args: JsonObject }>;
+  tool_calls: StreamToolCall[];
   finish_reason: string;
 }
 
-export type Assembly = { complete: true; response: AssembledResponse } | { complete: false; response: AssembledResponse };
+export type Assembly =
+  /** A finish_reason arrived and the stream then ended. */
+  | { outcome: 'complete'; response: AssembledResponse }
+  /** The stream ended without a finish_reason: finish_reason "stream_incomplete" over what was delivered. */
+  | { outcome: 'incomplete'; response: AssembledResponse }
+  /** The provider failed mid-stream (§12.1: an errored model call); `error` is a type name only. */
+  | { outcome: 'errored'; error: string };
 
 /** The finish_reason §12.1 prescribes for a response that could not be assembled. */
 export const STREAM_INCOMPLETE = 'stream_incomplete';
@@ -27,35 +48,39 @@ export function isStream(value: unknown): value is AsyncIterable<StreamChunk> {
   return typeof value === 'object' && value !== null && typeof (value as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function';
 }
 
+/** The tool calls one chunk carries. */
+export function chunkToolCalls(chunk: StreamChunk): StreamToolCall[] {
+  return [...(chunk.tool_call ? [chunk.tool_call] : []), ...(Array.isArray(chunk.tool_calls) ? chunk.tool_calls : [])];
+}
+
 /**
  * Drains the stream, buffering everything (nothing is released before the verdicts, §12.1a). Complete iff a
- * chunk carried finish_reason and the stream then ended without error. An incomplete assembly carries
- * finish_reason "stream_incomplete" and no partial content (§12.1: the partial response is not incorporated).
+ * chunk carried finish_reason and the stream then ended. Ended without one: incomplete, its response the whole
+ * delivered assembly with finish_reason "stream_incomplete" (the loop self-denies it and never incorporates it).
+ * A stream that throws is an errored model call (§12.1 current text), not an incomplete one.
  */
 export async function assembleStream(stream: AsyncIterable<StreamChunk>): Promise<Assembly> {
   let text = '';
   let object: JsonObject | undefined;
   let sawText = false;
-  const toolCalls: AssembledResponse['tool_calls'] = [];
+  const toolCalls: StreamToolCall[] = [];
   let finish: string | undefined;
   try {
     for await (const chunk of stream) {
-      if (finish !== undefined) throw new Error('chunk after finish_reason');
+      if (finish !== undefined) return { outcome: 'errored', error: 'a chunk after finish_reason' };
       if (typeof chunk.content === 'string') {
         text += chunk.content;
         sawText = true;
       } else if (chunk.content !== undefined) {
         object = chunk.content;
       }
-      if (chunk.tool_call) toolCalls.push(chunk.tool_call);
-      if (typeof chunk.finish_reason === 'string') finish = chunk.finish_reason;
+      toolCalls.push(...chunkToolCalls(chunk));
+      if (typeof chunk.finish_reason === 'string' && chunk.partial !== true) finish = chunk.finish_reason;
     }
-  } catch {
-    finish = undefined;
-  }
-  if (finish === undefined) {
-    return { complete: false, response: { content: null, tool_calls: [], finish_reason: STREAM_INCOMPLETE } };
+  } catch (error) {
+    return { outcome: 'errored', error: errorTypeName(error) };
   }
   const content: Json = object ?? (sawText ? text : null);
-  return { complete: true, response: { content, tool_calls: toolCalls, finish_reason: finish } };
+  if (finish === undefined) return { outcome: 'incomplete', response: { content, tool_calls: [], finish_reason: STREAM_INCOMPLETE } };
+  return { outcome: 'complete', response: { content, tool_calls: toolCalls, finish_reason: finish } };
 }

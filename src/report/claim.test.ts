@@ -122,6 +122,8 @@ t.test('disclosures: null provider, unbuffered output, non-default posture, prov
   t.match(c[8], /identity-unbound/);
   t.match(c[8], /cannot retract already-streamed content/);
 
+  t.match(text, /`incremental_output` is not declared/, 'unbuffered without incremental mediation says so');
+
   const quiet = claimDisclosures(surface({ modes: ['enforce'] }));
   t.same(quiet.map((d) => d.short), ['jcs-sha256 is content-derived'], 'a default surface discloses only the provider derivation');
 });
@@ -132,6 +134,20 @@ t.test('hostile names stay inside their cells', async (t) => {
   t.equal(cells(row).length, CLAIM_COLUMNS.length);
   t.notMatch(row, /\n/);
   t.match(row, /\[REPORT\.md\]\(a%20b\/REPORT\.md\)/);
+});
+
+t.test('disclosures (§12.1a, §13.3): an incremental host states incremental_output and its exposure bound', async (t) => {
+  const all = claimDisclosures(
+    surface({ buffered_output: false, capabilities: ['model_calls', 'streaming', 'incremental_output'], exposure_bound: 'none: release is watermark-gated' } as Parameters<typeof surface>[0]),
+  );
+  const shorts = all.map((d) => d.short);
+  t.ok(shorts.includes('buffered_output=false: a deny at output cannot retract already-streamed content'));
+  t.ok(shorts.includes('incremental_output: streamed responses mediated incrementally (§12.1 exception)'));
+  t.ok(shorts.includes('exposure bound: none: release is watermark-gated'));
+  t.match(all.map((d) => d.text).join('\n'), /Exposure bound \(§12\.1a\): none: release is watermark-gated\./);
+  const row = buildClaim(buildReport([pass('AH-CTK-001')], surface({ buffered_output: false, capabilities: ['incremental_output'], exposure_bound: 'none: release is watermark-gated' } as Parameters<typeof surface>[0])), 'R.md').row;
+  t.match(cells(row)[8], /exposure bound: none: release is watermark-gated/);
+  t.match(cells(row)[3], /incremental\\_output/);
 });
 
 t.test('CLAIMS.md uses the same columns as the row claim prints', async (t) => {

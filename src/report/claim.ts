@@ -184,6 +184,7 @@ export function claimDisclosures(surface: HostSurface): Disclosure[] {
         '`buffered_output: false` is declared: a deny at output cannot retract already-streamed content (§12.1a, §13.3). ' +
         'The CTK drives hosts with mocked I/O and cannot exercise streaming egress; this is declaration-only.',
     });
+    out.push(...incrementalDisclosures(surface));
   }
   // §10.1: a claim MUST disclose whether the declared provider is content-derived.
   const derived = (surface as HostSurface & ProviderDisclosureSurface).identity_provider_content_derived ?? {};
@@ -243,6 +244,31 @@ export function claimDisclosures(surface: HostSurface): Disclosure[] {
   if (!surface.sdk) {
     out.push({ short: 'SDK undeclared', text: 'The surface declares no SDK language and version (`sdk`), so the tuple cannot name them.' });
   }
+  return out;
+}
+
+/**
+ * §12.1a, §13.3: with buffered_output false, whether the host mediates incrementally under the §12.1 exception
+ * (incremental_output, so the streaming/incremental vectors ran against its discipline) and the exposure bound it
+ * states: which content can reach the caller ahead of the verdict covering it.
+ */
+function incrementalDisclosures(surface: HostSurface): Disclosure[] {
+  const out: Disclosure[] = [];
+  const bound = surface.exposure_bound;
+  if ((surface.capabilities ?? []).includes('incremental_output')) {
+    out.push({
+      short: 'incremental_output: streamed responses mediated incrementally (§12.1 exception)',
+      text:
+        '`incremental_output` is declared: streamed model responses are evaluated incrementally under the §12.1 exception ' +
+        '(one post_model_call per segment), so the streaming/incremental vectors ran against this accounting discipline (§13.3).',
+    });
+  } else {
+    out.push({
+      short: 'no incremental_output: streamed responses are not mediated incrementally',
+      text: '`incremental_output` is not declared: the host does not mediate streamed responses incrementally under the §12.1 exception, and the streaming/incremental vectors did not run.',
+    });
+  }
+  if (bound !== undefined) out.push({ short: `exposure bound: ${bound}`, text: `Exposure bound (§12.1a): ${bound}.` });
   return out;
 }
 

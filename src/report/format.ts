@@ -118,6 +118,7 @@ export function surfaceSummary(surface: HostSurface): Array<[string, string]> {
   const rows: Array<[string, string]> = [];
   rows.push(['Capabilities', listOrNone([...(surface.capabilities ?? [])].sort())]);
   rows.push(['Buffered output (§12.1a)', surface.buffered_output === false ? 'false (declared)' : 'true']);
+  if (surface.exposure_bound !== undefined) rows.push(['Exposure bound (§12.1a)', surface.exposure_bound]);
   rows.push(['Profiles and knobs (§7.2)', profilesText(surface)]);
   rows.push(['Identity providers (§10.1)', listOrNone((surface.identity_providers ?? []).map(providerText))]);
   rows.push(['Modes (§8)', listOrNone(surface.modes ?? [])]);

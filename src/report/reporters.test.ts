@@ -47,6 +47,10 @@ t.test('markdown: header, surface, part table, every failure, skips', async (t) 
   t.match(md, /## Skipped \(1\)/);
   t.match(md, /host does not declare profile parallel\/unanimous/);
   t.notMatch(md, /<script>/, 'raw HTML from a title never reaches the markdown');
+  t.notMatch(md, /Exposure bound/, 'a buffering host states no exposure bound');
+  const incremental = mixedReport();
+  incremental.host.surface = { ...incremental.host.surface, buffered_output: false, exposure_bound: 'none: release is watermark-gated' };
+  t.match(renderMarkdown(incremental), /\| Exposure bound \(§12\.1a\) \| none: release is watermark-gated \|/);
 });
 
 t.test('junit: parses, one testcase per vector, counts per suite', async (t) => {

@@ -8,7 +8,9 @@ import type { ComposeEnv, ComposeResult } from '../../host/profiles.js';
 import type { Slot } from '../../host/dispatch.js';
 import { createReferenceHarness } from '../../harness/reference-harness.js';
 import type { Postures } from '../../core/postures.js';
-import type { Harness, RunReport, RunSetup, ScriptedInterceptor } from '../../harness/contract.js';
+import { isModelStream, type Harness, type ModelStream, type RunReport, type RunSetup, type ScriptedInterceptor } from '../../harness/contract.js';
+import type { StreamMediation } from '../../host/loop.js';
+import type { StreamChunk } from '../../host/stream.js';
 
 export interface Mutant {
   /** kebab-case, unique. */
@@ -19,12 +21,14 @@ export interface Mutant {
   clause: string;
   /** A fresh broken host. */
   harness(): Harness;
+  /** The reference host configuration the mutant breaks (default buffered); it is scored against that configuration's surface. */
+  streaming?: StreamMediation;
 }
 
 const D: HostParts = DEFAULT_PARTS;
 
-function parts(id: string, clause: string, description: string, override: HostPartsOverride): Mutant {
-  return { id, clause, description, harness: () => createReferenceHarness({ parts: override }) };
+function parts(id: string, clause: string, description: string, override: HostPartsOverride, streaming?: StreamMediation): Mutant {
+  return { id, clause, description, harness: () => createReferenceHarness({ parts: override, ...(streaming ? { streaming } : {}) }), ...(streaming ? { streaming } : {}) };
 }
 
 /** A mutant that behaves under other postures than the ones it declares (describe() keeps the correct host's). */
@@ -41,15 +45,54 @@ function undeclaredPosture(id: string, clause: string, description: string, post
   };
 }
 
-/** A mutant that alters the run setup the host is configured with (host configuration defaults). */
-function configured(id: string, clause: string, description: string, alter: (s: RunSetup) => RunSetup): Mutant {
+/** A mutant of the incremental-mediation configuration (§12.1 exception). */
+const incremental = (id: string, clause: string, description: string, override: HostPartsOverride): Mutant => parts(id, clause, description, override, 'incremental');
+
+/** §12.1 mutant: the buffered host emits post_model_call over the first chunk only (it stops assembling early). */
+function firstChunkOnly(): HostPartsOverride {
+  return {
+    assembleStream: async (stream) => {
+      const chunks: StreamChunk[] = [];
+      const tapped: AsyncIterable<StreamChunk> = {
+        async *[Symbol.asyncIterator]() {
+          for await (const c of stream) {
+            chunks.push(c);
+            yield c;
+          }
+        },
+      };
+      const a = await D.assembleStream(tapped);
+      const first = chunks[0]?.content;
+      return a.outcome === 'complete' && typeof first === 'string' ? { ...a, response: { ...a.response, content: first } } : a;
+    },
+  };
+}
+
+/** A mutant that alters the run setup the host is configured with (host configuration defaults, its model adapter). */
+function configured(id: string, clause: string, description: string, alter: (s: RunSetup) => RunSetup, streaming?: StreamMediation): Mutant {
   return {
     id,
     clause,
     description,
     harness: () => {
-      const inner = createReferenceHarness();
+      const inner = createReferenceHarness(streaming ? { streaming } : {});
       return { ...inner, setup: (s: RunSetup) => inner.setup(alter(s)) };
+    },
+    ...(streaming ? { streaming } : {}),
+  };
+}
+
+/** §12.1 rule 2 mutant: the host's stream adapter prefetches one chunk ahead, so a deny leaves a chunk consumed past it. */
+function readAhead(stream: ModelStream): ModelStream {
+  return {
+    async *[Symbol.asyncIterator]() {
+      const it = stream[Symbol.asyncIterator]();
+      let next = await it.next();
+      while (!next.done) {
+        const ahead = it.next(); // pulled before the current chunk is even evaluated
+        yield next.value;
+        next = await ahead;
+      }
     },
   };
 }
@@ -498,4 +541,37 @@ export const MUTANTS: readonly Mutant[] = [
   configured('knob-default-disagreement-approval', '7.2', 'on_disagreement defaults to approval instead of deny', (s) =>
     s.composition.profile === 'parallel/unanimous' && s.composition.on_disagreement === undefined ? { ...s, composition: { ...s.composition, on_disagreement: 'approval' } } : s,
   ),
+  // --- the spec's current text: §10.3 host projection failure, §12.1 streaming, §12.1a release ---
+  parts('projection-failure-fails-open', '10.3', 'a value the host cannot project to the wire lets the guarded action proceed (the failed emission does not block)', { hostFailureProceeds: () => true }),
+  parts('projection-failure-wrong-reason', '11', 'a host projection failure is recorded as host_error:interceptor_failed instead of host_error:context_invalid', {
+    hostFailureVerdict: (message) => ({ ...D.hostFailureVerdict(message), reason: HOST_ERROR.interceptor_failed }),
+  }),
+  parts('stream-first-chunk-only', '12.1', 'a buffering host emits post_model_call over the first chunk instead of the assembled response', firstChunkOnly()),
+  parts('stream-truncated-settles-clean', '12.1', 'a buffering host treats a stream that ended without finish_reason as complete (no stream_incomplete, the partial response is used)', {
+    assembleStream: async (stream) => {
+      const a = await D.assembleStream(stream);
+      return a.outcome === 'incomplete' ? { outcome: 'complete', response: { ...a.response, finish_reason: 'stop' } } : a;
+    },
+  }),
+  parts('release-unverdicted-output', '12.1a', 'after an output transform the caller receives the answer as it stood before the verdict', {
+    releaseOutput: (out, answer) => (out.proceed ? answer : null),
+  }),
+  incremental('incremental-release-ahead-of-verdict', '12.1', 'incremental mediation releases a segment whose covering verdict denied it', {
+    segmentRelease: (s) => (s.post.proceed ? D.segmentRelease(s) : s.chunk),
+  }),
+  incremental('incremental-deny-does-not-terminate', '12.1', 'incremental mediation goes on consuming and evaluating the stream after a deny', { streamGoesOn: () => true }),
+  configured('incremental-reads-ahead', '12.1', 'incremental mediation prefetches the next chunk before the current segment is evaluated (a deny leaves one consumed)', (s) => ({
+    ...s,
+    model: async (request) => {
+      const reply = await s.model(request);
+      return isModelStream(reply) ? readAhead(reply) : reply;
+    },
+  }), 'incremental'),
+  incremental('incremental-residue-settles-clean', '12.1', 'incremental mediation settles the unevaluated residue of a dead stream clean instead of failing closed', { residueFailsClosed: () => false }),
+  incremental('incremental-persists-withheld', '12.1', 'incremental mediation persists the withheld content of a terminated stream into the session history', {
+    incorporateTerminatedStream: (assembled) => assembled,
+  }),
+  incremental('incremental-releases-raw-chunk', '12.1a', 'incremental mediation releases the raw chunk instead of the verdicted (transformed) content', {
+    segmentRelease: (s) => (s.post.proceed ? s.chunk : ''),
+  }),
 ];

@@ -3,6 +3,7 @@
 // passes on the baseline fails on it. Survivors mean the suite misses a broken host.
 import type { Harness, HostSurface } from '../../harness/contract.js';
 import { createReferenceHarness } from '../../harness/reference-harness.js';
+import type { StreamMediation } from '../../host/loop.js';
 import { runVector } from '../runner.js';
 import type { LoadedVector } from '../vector.js';
 import type { Mutant } from './mutants.js';
@@ -15,11 +16,19 @@ export interface MutantResult {
   killed_by: string[];
 }
 
+export interface Baseline {
+  passed: string[];
+  failed: string[];
+  skipped: string[];
+}
+
 export interface SelftestResult {
   mutants: MutantResult[];
   survived: number;
-  /** Vectors that passed on the correct host: only these can kill. */
-  baseline: { passed: string[]; failed: string[]; skipped: string[] };
+  /** Vectors that passed on the correct (buffered) host: only these can kill its mutants. */
+  baseline: Baseline;
+  /** The same for the incremental configuration, when a scored mutant breaks that one. */
+  baseline_incremental?: Baseline;
 }
 
 export interface SelftestOptions {
@@ -33,6 +42,8 @@ export interface SelftestOptions {
   concurrency?: number;
   /** The correct host; default the reference host. */
   baseline?: () => Harness;
+  /** The correct host for mutants of the incremental configuration; default the reference host's incremental one. */
+  baselineIncremental?: () => Harness;
   onProgress?: (event: { kind: 'baseline'; passed: number; total: number } | { kind: 'mutant'; result: MutantResult; index: number; total: number }) => void;
 }
 
@@ -43,15 +54,15 @@ async function passes(harness: Harness, surface: HostSurface, lv: LoadedVector, 
   return result.status;
 }
 
-export async function runSelftest(opts: SelftestOptions): Promise<SelftestResult> {
-  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const baselineHarness = (opts.baseline ?? (() => createReferenceHarness()))();
-  const surface = await baselineHarness.describe();
-  const baseline: SelftestResult['baseline'] = { passed: [], failed: [], skipped: [] };
+/** Runs the suite on a correct host: the vectors that pass are the only ones that can kill. */
+async function runBaseline(harness: Harness, vectors: readonly LoadedVector[], timeoutMs: number): Promise<{ surface: HostSurface; baseline: Baseline; killers: LoadedVector[] }> {
+  const baseline: Baseline = { passed: [], failed: [], skipped: [] };
   const killers: LoadedVector[] = [];
+  let surface: HostSurface;
   try {
-    for (const lv of opts.vectors) {
-      const status = await passes(baselineHarness, surface, lv, timeoutMs);
+    surface = await harness.describe();
+    for (const lv of vectors) {
+      const status = await passes(harness, surface, lv, timeoutMs);
       if (status === 'pass') {
         baseline.passed.push(lv.vector.id);
         killers.push(lv);
@@ -59,12 +70,26 @@ export async function runSelftest(opts: SelftestOptions): Promise<SelftestResult
       else baseline.skipped.push(lv.vector.id);
     }
   } finally {
-    await baselineHarness.close?.().catch(() => undefined);
+    await harness.close?.().catch(() => undefined);
   }
+  return { surface, baseline, killers };
+}
+
+export async function runSelftest(opts: SelftestOptions): Promise<SelftestResult> {
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const correct: Record<StreamMediation, () => Harness> = {
+    buffered: opts.baseline ?? (() => createReferenceHarness()),
+    incremental: opts.baselineIncremental ?? (() => createReferenceHarness({ streaming: 'incremental' })),
+  };
+  const configurations = new Set<StreamMediation>(['buffered', ...opts.mutants.map((m) => m.streaming ?? 'buffered')]);
+  const runs = new Map<StreamMediation, Awaited<ReturnType<typeof runBaseline>>>();
+  for (const c of configurations) runs.set(c, await runBaseline(correct[c](), opts.vectors, timeoutMs));
+  const baseline = runs.get('buffered')!.baseline;
   opts.onProgress?.({ kind: 'baseline', passed: baseline.passed.length, total: opts.vectors.length });
 
   const results: MutantResult[] = new Array(opts.mutants.length);
   const score = async (mutant: Mutant): Promise<MutantResult> => {
+    const { surface, killers } = runs.get(mutant.streaming ?? 'buffered')!;
     const harness = mutant.harness();
     const killed_by: string[] = [];
     // Fast mode tries the vectors citing the mutant's clause first; killed_by is reported in suite order anyway.
@@ -97,7 +122,10 @@ export async function runSelftest(opts: SelftestOptions): Promise<SelftestResult
   };
   const width = Math.max(1, Math.min(opts.concurrency ?? 4, opts.mutants.length));
   await Promise.all(Array.from({ length: width }, () => worker()));
-  return { mutants: results, survived: results.filter((r) => r.killed_by.length === 0).length, baseline };
+  const result: SelftestResult = { mutants: results, survived: results.filter((r) => r.killed_by.length === 0).length, baseline };
+  const inc = runs.get('incremental');
+  if (inc) result.baseline_incremental = inc.baseline;
+  return result;
 }
 
 /** One line per mutant, survivors flagged. */
@@ -105,6 +133,11 @@ export function renderSelftest(r: SelftestResult): string {
   const lines: string[] = [];
   lines.push(`baseline: ${r.baseline.passed.length} vectors pass on the reference host, ${r.baseline.failed.length} fail, ${r.baseline.skipped.length} skipped`);
   if (r.baseline.failed.length > 0) lines.push(`  failing on the correct host (cannot kill): ${r.baseline.failed.join(', ')}`);
+  const inc = r.baseline_incremental;
+  if (inc) {
+    lines.push(`baseline (incremental configuration): ${inc.passed.length} pass, ${inc.failed.length} fail, ${inc.skipped.length} skipped`);
+    if (inc.failed.length > 0) lines.push(`  failing on the correct incremental host (cannot kill): ${inc.failed.join(', ')}`);
+  }
   for (const m of r.mutants) {
     const status = m.killed_by.length > 0 ? 'killed ' : 'SURVIVED';
     const by = m.killed_by.length > 0 ? ` by ${m.killed_by.length} vector${m.killed_by.length === 1 ? '' : 's'} (${m.killed_by.slice(0, 3).join(', ')}${m.killed_by.length > 3 ? ', …' : ''})` : '';

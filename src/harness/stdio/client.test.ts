@@ -85,6 +85,8 @@ const misbehaviours: Array<[string, RegExp]> = [
   ['huge-line', /longer than the 16777216-byte limit/],
   ['invalid-params', /it called "intercept" with invalid params: intercept\.index 7 is not a registered interceptor/],
   ['bad-report', /run answer is unusable: run\.outcome must be/],
+  ['unknown-stream', /it called "model_chunk" for stream "s99", which no model answer of this run opened/],
+  ['bad-released', /run answer is unusable: run\.released_output must be a string/],
 ];
 
 for (const [vectorId, expected] of misbehaviours) {
@@ -98,6 +100,46 @@ for (const [vectorId, expected] of misbehaviours) {
     t.equal(next.outcome, 'completed', 'the next vector runs (on a restarted process where needed)');
   });
 }
+
+t.test('a streamed model answer crosses as {stream} and is pulled with model_chunk; the CTK counts what the host read', async (t) => {
+  const harness = createStdioHarness({ command: nodeCmd() });
+  t.teardown(() => harness.close?.());
+  await harness.describe();
+  const streamSetup = (id: string, pulled: { n: number; ended: boolean }): RunSetup => ({
+    ...makeSetup(id, { contexts: [], model: [], tools: [] }),
+    model: async () => ({
+      [Symbol.asyncIterator]() {
+        const chunks = [{ content: 'Hel' }, { content: 'lo', finish_reason: 'stop' }];
+        let i = 0;
+        return {
+          async next() {
+            if (i >= chunks.length) {
+              pulled.ended = true;
+              return { done: true as const, value: undefined };
+            }
+            pulled.n++;
+            return { done: false as const, value: chunks[i++]! };
+          },
+        };
+      },
+    }),
+  });
+  for (const [id, expected] of [['stream-all', { n: 2, ended: true }], ['stream-one', { n: 1, ended: false }]] as const) {
+    const pulled = { n: 0, ended: false };
+    await harness.setup(streamSetup(id, pulled));
+    const report = await harness.run();
+    await harness.teardown();
+    t.same(pulled, expected, `${id}: the CTK saw exactly what the host pulled`);
+    t.match(report.final_output, { answer: { stream: 's1' } });
+    t.equal(report.released_output, id === 'stream-all' ? 'Hello' : 'Hel');
+  }
+});
+
+t.test('a stdio host cannot declare projection_faults (values JSON cannot carry do not cross the protocol)', async (t) => {
+  const harness = createStdioHarness({ command: nodeCmd('--projection-faults') });
+  t.teardown(() => harness.close?.());
+  await t.rejects(harness.describe(), /declares projection_faults, which only an in-process harness can carry out/);
+});
 
 t.test('a protocol mismatch is a clear error, repeated on every setup', async (t) => {
   const harness = createStdioHarness({ command: nodeCmd('--protocol', 'agent-hooks-ctk/0') });

@@ -3,7 +3,7 @@
 // requests from the RunSetup. Every host misbehaviour rejects the pending call with an Error that
 // says what happened; the process is killed and a fresh one starts on the next call.
 import { execa, type ResultPromise } from 'execa';
-import type { Harness, HostSurface, RunReport, RunSetup } from '../contract.js';
+import { isModelStream, type Harness, type HostSurface, type ModelStreamChunk, type RunReport, type RunSetup } from '../contract.js';
 import type { ApprovalRequest, JsonObject } from '../../core/types.js';
 import { splitCommandLine } from './command-line.js';
 import { LineSplitter } from './line-splitter.js';
@@ -99,6 +99,8 @@ class StdioHarness implements Harness {
   private runPending = false;
   private describeFailure: string | null = null;
   private log: string[] = [];
+  /** Streamed model answers of the current run, by the id the host pulls them with (model_chunk). */
+  private streams = new Map<string, AsyncIterator<ModelStreamChunk>>();
 
   constructor(private readonly options: StdioHarnessOptions) {
     this.argv = splitCommandLine(options.command);
@@ -124,6 +126,7 @@ class StdioHarness implements Harness {
     this.proc?.abandonIfBusy('the previous vector was abandoned by the runner while its host call was still pending');
     this.current = run;
     this.log = [];
+    this.streams = new Map();
     const proc = await this.readyProcess();
     this.setupGeneration = proc.generation;
     await proc.call('setup', {
@@ -231,8 +234,23 @@ class StdioHarness implements Harness {
           throw new RpcFault(RPC_ERROR.invalidParams, 'no resolver is registered for this vector');
         }
         return run.resolver.decide(p.request as unknown as ApprovalRequest);
-      case 'model':
-        return run.model({ model_id: p.model_id as string, messages: p.messages! });
+      case 'model': {
+        const reply = await run.model({ model_id: p.model_id as string, messages: p.messages! });
+        if (!isModelStream(reply)) return reply;
+        // A streamed answer: the host pulls it chunk by chunk with model_chunk, so the CTK sees how far it read.
+        const id = `s${this.streams.size + 1}`;
+        this.streams.set(id, reply[Symbol.asyncIterator]());
+        return { stream: id };
+      }
+      case 'model_chunk': {
+        const stream = this.streams.get(p.stream as string);
+        if (!stream) {
+          proc.violation(`it called "model_chunk" for stream ${JSON.stringify(p.stream)}, which no model answer of this run opened`);
+          throw new RpcFault(RPC_ERROR.invalidParams, `no stream ${JSON.stringify(p.stream)} in this run`);
+        }
+        const next = await stream.next();
+        return next.done ? null : next.value;
+      }
       case 'tool':
         return run.tools({ id: p.id as string, name: p.name as string, args: p.args! });
     }

@@ -27,21 +27,31 @@ const RESULT_DEF: Record<string, string | null> = {
   intercept: 'InterceptorAction',
   resolve: 'ResolverAction',
   model: 'ModelResponse',
+  model_chunk: 'ModelChunk',
   tool: 'ToolCallResult',
 };
 
-t.test('every message of a real run validates against the protocol schema', async (t) => {
-  const traffic: Array<{ direction: string; message: Record<string, unknown> }> = [];
-  const harness = createStdioHarness({
-    command: `python3 ${JSON.stringify(path.join(PACKAGE_ROOT, 'examples/python-host/host.py'))}`,
-    onMessage: (direction, message) => traffic.push({ direction, message: toPlainJson(message) as Record<string, unknown> }),
-  });
-  t.teardown(() => harness.close?.());
-  const surface = await harness.describe();
-  const vectors = loadVectors(defaultVectorPaths()).filter((lv) => /^(approval_seam|verdict\/transform|evaluate_only|fail_closed)$/.test(lv.part));
-  await runSuite(vectors, { harness, surface, harnessLabel: 'python', timeoutMs: 20_000 });
-  t.ok(traffic.length > 100, `${traffic.length} messages seen`);
+type Traffic = Array<{ direction: string; message: Record<string, unknown> }>;
 
+/** Runs `parts` of the suite against `command` over stdio, recording every message in both directions. */
+async function recordTraffic(command: string, parts: RegExp): Promise<Traffic> {
+  const traffic: Traffic = [];
+  const harness = createStdioHarness({ command, onMessage: (direction, message) => traffic.push({ direction, message: toPlainJson(message) as Record<string, unknown> }) });
+  try {
+    const surface = await harness.describe();
+    const vectors = loadVectors(defaultVectorPaths()).filter((lv) => parts.test(lv.part));
+    await runSuite(vectors, { harness, surface, harnessLabel: 'stdio', timeoutMs: 20_000 });
+  } finally {
+    await harness.close?.();
+  }
+  return traffic;
+}
+
+/** The assertions checkTraffic uses (a tap Test provides them). */
+type Asserts = Pick<typeof t, 'fail' | 'ok' | 'equal'>;
+
+/** Every message validates; every result validates against the $def of its request's method. Returns the methods seen. */
+function checkTraffic(t: Asserts, traffic: Traffic): Set<string> {
   const methodOf = new Map<string, string>();
   const seenMethods = new Set<string>();
   for (const { direction, message } of traffic) {
@@ -63,5 +73,23 @@ t.test('every message of a real run validates against the protocol schema', asyn
       }
     }
   }
+  return seenMethods;
+}
+
+t.test('every message of a real run validates against the protocol schema', async (t) => {
+  const traffic = await recordTraffic(`python3 ${JSON.stringify(path.join(PACKAGE_ROOT, 'examples/python-host/host.py'))}`, /^(approval_seam|verdict\/transform|evaluate_only|fail_closed)$/);
+  t.ok(traffic.length > 100, `${traffic.length} messages seen`);
+  const seenMethods = checkTraffic(t, traffic);
   t.same([...seenMethods].sort(), ['describe', 'intercept', 'model', 'resolve', 'run', 'setup', 'teardown', 'tool']);
+});
+
+t.test('streamed model answers ({stream}, model_chunk) validate too: the incremental reference host over stdio', async (t) => {
+  const command = [process.execPath, path.join(PACKAGE_ROOT, 'bin/agent-hooks-ctk.js'), 'reference-host', '--stdio', '--incremental'].map((a) => JSON.stringify(a)).join(' ');
+  const traffic = await recordTraffic(command, /^streaming\//);
+  const seenMethods = checkTraffic(t, traffic);
+  t.ok(seenMethods.has('model_chunk'), 'the host pulled chunks');
+  const chunks = traffic.filter(({ message }) => 'result' in message && message.result !== null && typeof message.result === 'object' && 'partial' in (message.result as object));
+  t.ok(chunks.length > 0, 'a truncated stream delivered its partial last chunk');
+  const surface = traffic.find(({ message }) => (message.result as { exposure_bound?: string } | undefined)?.exposure_bound !== undefined);
+  t.equal((surface?.message.result as { exposure_bound: string }).exposure_bound, 'none: release is watermark-gated');
 });

@@ -9,7 +9,7 @@ export const CTK_METHODS = ['describe', 'setup', 'run', 'teardown'] as const;
 export type CtkMethod = (typeof CTK_METHODS)[number];
 
 /** Requests the host sends to the CTK while `run` is pending. */
-export const HOST_METHODS = ['intercept', 'resolve', 'model', 'tool'] as const;
+export const HOST_METHODS = ['intercept', 'resolve', 'model', 'model_chunk', 'tool'] as const;
 export type HostMethod = (typeof HOST_METHODS)[number];
 
 /** Hard cap on one line in either direction (the CTK enforces it on host output). */

@@ -91,8 +91,14 @@ def ctk_resolve(request):
 
 
 def ctk_model(model_id, messages):
-    """The mock model: returns {content, tool_calls, finish_reason}."""
+    """The mock model: returns {content, tool_calls, finish_reason}. Only if you declare streaming or
+    incremental_output: {stream: id} for a streamed response; pull it with ctk_model_chunk until None."""
     return call("model", {"model_id": model_id, "messages": messages})
+
+
+def ctk_model_chunk(stream_id):
+    """The next chunk {content, finish_reason?, tool_calls?, partial?} of a streamed response, or None at its end."""
+    return call("model_chunk", {"stream": stream_id})
 
 
 def ctk_tool(call_id, name, args):
@@ -255,8 +261,10 @@ async function teardown(): Promise<null> {
 export const ctkIntercept = (index: number, context: JsonObject) => call('intercept', { index, context });
 /** The §9 approval resolver: {kind: 'return', value: resolution} | {kind: 'raise'}. */
 export const ctkResolve = (request: JsonObject) => call('resolve', { request });
-/** The mock model: {content, tool_calls, finish_reason}. */
+/** The mock model: {content, tool_calls, finish_reason}; {stream: id} for a streamed response (only if you declare streaming or incremental_output). */
 export const ctkModel = (model_id: string, messages: Json) => call('model', { model_id, messages });
+/** The next chunk {content, finish_reason?, tool_calls?, partial?} of a streamed response, or null at its end. */
+export const ctkModelChunk = (stream: string) => call('model_chunk', { stream });
 /** The mock tool: {value, is_error}. */
 export const ctkTool = (id: string, name: string, args: Json) => call('tool', { id, name, args });
 

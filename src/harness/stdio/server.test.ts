@@ -85,6 +85,42 @@ t.test('describe adds the protocol; run proxies every callback to the CTK side',
   await c.done;
 });
 
+t.test('describe drops projection_faults; a {stream} model answer is pulled chunk by chunk with model_chunk, and no further once the host stops', async (t) => {
+  const seen: { setup?: RunSetup } = {};
+  const streaming: Harness = {
+    describe: async () => ({ ...(await fakeHarness(seen).describe()), capabilities: ['model_calls', 'streaming', 'projection_faults'] }),
+    setup: async (run) => {
+      seen.setup = run;
+    },
+    run: async () => {
+      const reply = await seen.setup!.model({ model_id: 'mock', messages: [] });
+      const got: unknown[] = [];
+      for await (const chunk of reply as AsyncIterable<unknown>) {
+        got.push(chunk);
+        if (got.length === 1) break; // the host stops reading: return() ends the stream
+      }
+      return { outcome: 'blocked', final_output: null, identities: [], records: [], released_output: '', persisted: '' , outputs: got as never };
+    },
+    teardown: async () => undefined,
+  };
+  const c = connect(streaming);
+  c.send({ jsonrpc: '2.0', id: 1, method: 'describe', params: {} });
+  t.same(((await c.next()).result as { capabilities: string[] }).capabilities, ['model_calls', 'streaming']);
+  c.send({ jsonrpc: '2.0', id: 2, method: 'setup', params: setupParams('s') });
+  await c.next();
+  c.send({ jsonrpc: '2.0', id: 3, method: 'run', params: {} });
+  const model = await c.next();
+  t.equal(model.method, 'model');
+  c.send({ jsonrpc: '2.0', id: model.id, result: { stream: 's1' } });
+  const pull = await c.next();
+  t.same([pull.method, pull.params], ['model_chunk', { stream: 's1' }]);
+  c.send({ jsonrpc: '2.0', id: pull.id, result: { content: 'Hel' } });
+  const report = await c.next();
+  t.match(report, { id: 3, result: { outcome: 'blocked', outputs: [{ content: 'Hel' }] } }, 'one pull, then the run answered: nothing more was requested');
+  c.end();
+  await c.done;
+});
+
 t.test('errors: unknown method, invalid setup params, a host method that throws', async (t) => {
   const seen: { setup?: RunSetup } = {};
   const c = connect(fakeHarness(seen));

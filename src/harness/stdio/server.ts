@@ -7,6 +7,8 @@ import type {
   Harness,
   InterceptorAction,
   ModelResponse,
+  ModelStream,
+  ModelStreamChunk,
   ResolverAction,
   RunSetup,
   ScriptedInterceptor,
@@ -28,8 +30,12 @@ export function serveHarnessOverStdio(harness: Harness, input: Readable, output:
 
   const handle = async (method: string, params: unknown): Promise<unknown> => {
     switch (method) {
-      case 'describe':
-        return { ...(await native('describe', () => harness.describe())), protocol: HARNESS_PROTOCOL };
+      case 'describe': {
+        const surface = await native('describe', () => harness.describe());
+        // projection_faults needs values JSON cannot carry: it cannot cross this protocol.
+        const capabilities = Array.isArray(surface.capabilities) ? surface.capabilities.filter((c) => c !== 'projection_faults') : surface.capabilities;
+        return { ...surface, capabilities, protocol: HARNESS_PROTOCOL };
+      }
       case 'setup':
         await native('setup', () => harness.setup(runSetupFrom(params, peer)));
         return null;
@@ -81,6 +87,30 @@ function invalid(problem: string): never {
   throw new RpcFault(RPC_ERROR.invalidParams, `invalid setup params: ${problem}`);
 }
 
+/** A streamed model answer: each chunk is pulled from the CTK with model_chunk; null ends the stream. */
+function pulledStream(peer: RpcPeer, id: string): ModelStream {
+  return {
+    [Symbol.asyncIterator]() {
+      let ended = false;
+      return {
+        async next(): Promise<IteratorResult<ModelStreamChunk>> {
+          if (ended) return { done: true, value: undefined };
+          const chunk = (await peer.request('model_chunk', { stream: id })) as ModelStreamChunk | null;
+          if (chunk === null) {
+            ended = true;
+            return { done: true, value: undefined };
+          }
+          return { done: false, value: chunk };
+        },
+        async return(): Promise<IteratorResult<ModelStreamChunk>> {
+          ended = true; // the host stopped reading: nothing more is pulled
+          return { done: true, value: undefined };
+        },
+      };
+    },
+  };
+}
+
 /** Rebuilds the in-process RunSetup from `setup` params, with every callback proxied to the CTK. */
 function runSetupFrom(params: unknown, peer: RpcPeer): RunSetup {
   if (!isObject(params)) invalid('params must be an object');
@@ -117,7 +147,10 @@ function runSetupFrom(params: unknown, peer: RpcPeer): RunSetup {
     redact_for_approval: redact as string[] | null,
     interceptor_timeout_ms: p.interceptor_timeout_ms as number | undefined,
     resolver_timeout_ms: p.resolver_timeout_ms as number | undefined,
-    model: (request) => peer.request('model', request) as Promise<ModelResponse>,
+    model: async (request) => {
+      const answer = (await peer.request('model', request)) as ModelResponse | { stream: string };
+      return isObject(answer) && typeof answer.stream === 'string' ? pulledStream(peer, answer.stream) : (answer as ModelResponse);
+    },
     tools: (call) => peer.request('tool', call) as Promise<ToolCallResult>,
   };
 }

@@ -30,8 +30,14 @@ export function checkSurface(v: unknown): Result<HostSurface> {
   if (!isStringArray(v.capabilities)) return { ok: false, problem: 'describe.capabilities must be an array of strings' };
   const unknownCap = v.capabilities.find((c) => !(CAPABILITIES as readonly string[]).includes(c));
   if (unknownCap !== undefined) return { ok: false, problem: `describe.capabilities contains unknown capability ${JSON.stringify(unknownCap)}` };
+  if (v.capabilities.includes('projection_faults')) {
+    return { ok: false, problem: 'describe.capabilities declares projection_faults, which only an in-process harness can carry out (the CTK would have to send a value JSON cannot carry)' };
+  }
   if (v.buffered_output !== undefined && typeof v.buffered_output !== 'boolean') {
     return { ok: false, problem: 'describe.buffered_output must be a boolean (default true, §12.1a)' };
+  }
+  if (v.exposure_bound !== undefined && typeof v.exposure_bound !== 'string') {
+    return { ok: false, problem: 'describe.exposure_bound must be a string (§12.1a)' };
   }
   if (!isObject(v.profiles)) return { ok: false, problem: 'describe.profiles must be an object mapping profile → {knob: [values]}' };
   for (const [profile, knobs] of Object.entries(v.profiles)) {
@@ -84,6 +90,10 @@ export function checkRunReport(v: unknown): Result<RunReport> {
   if (!Array.isArray(v.records) || !v.records.every(isObject)) return { ok: false, problem: 'run.records must be an array of record objects' };
   if (v.outputs !== undefined && !Array.isArray(v.outputs)) return { ok: false, problem: 'run.outputs must be an array' };
   if (v.log !== undefined && !isStringArray(v.log)) return { ok: false, problem: 'run.log must be an array of strings' };
+  if (v.released_output !== undefined && v.released_output !== null && typeof v.released_output !== 'string') {
+    return { ok: false, problem: 'run.released_output must be a string (the text released to the caller) or null' };
+  }
+  if (v.persisted !== undefined && typeof v.persisted !== 'string') return { ok: false, problem: 'run.persisted must be a string (a serialization of what the host persisted)' };
   return { ok: true, value: v as unknown as RunReport };
 }
 
@@ -105,6 +115,9 @@ export function checkHostParams(method: string, params: unknown, interceptorInde
     case 'model':
       if (typeof params.model_id !== 'string') return 'model.model_id must be a string';
       if (!('messages' in params)) return 'model.messages is missing';
+      return null;
+    case 'model_chunk':
+      if (typeof params.stream !== 'string') return 'model_chunk.stream must be the stream id a model answer gave';
       return null;
     case 'tool':
       if (typeof params.id !== 'string') return 'tool.id must be a string';

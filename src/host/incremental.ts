@@ -1,0 +1,130 @@
+// §12.1 "Exception — incremental mediation" (for a host declaring buffered_output: false and incremental_output):
+// a streamed model response is evaluated segment by segment, one post_model_call per closed chunk, under the
+// four accounting rules, with exposure bound "none": release is watermark-gated.
+//   1. nothing reaches the caller ahead of the verdict covering it (a segment is released after its emission);
+//   2. a deny terminates the stream: nothing more is consumed, nothing not yet released is released;
+//   3. delivered content no emission evaluated (the residue of a stream that died) fails closed at end of stream
+//      with host_error:streaming_unsupported;
+//   4. nothing withheld or unevaluated is persisted (the loop incorporates only a completed, permitted response).
+// §12.1a: what is released is the verdicted content — a transform's value, never the raw chunk.
+import { HOST_ERROR, type JsonObject } from '../core/index.js';
+import { errorTypeName } from './identity-providers.js';
+import { mergeLabels } from './labels.js';
+import type { HostParts } from './parts.js';
+import { chunkToolCalls, STREAM_INCOMPLETE, type StreamChunk, type StreamToolCall } from './stream.js';
+import type { Emission, LabelSet } from './types.js';
+
+/** response.finish_reason of every segment but the last (VECTOR-FORMAT §9). */
+export const INCREMENTAL_FINISH = 'incremental';
+
+/** The exposure bound this discipline enforces (§12.1a: stated in the declaration). */
+export const WATERMARK_EXPOSURE_BOUND = 'none: release is watermark-gated';
+
+/** What segmentRelease is told about one segment's emission. */
+export interface SegmentOutcome {
+  post: Emission;
+  /** Everything released from this response so far. */
+  released: string;
+  /** The raw text this segment added (what the chunk delivered). */
+  chunk: string;
+}
+
+export type Mediation =
+  /** Every segment ran and the last one carried the finish_reason; `post` is the last segment's emission. */
+  | { outcome: 'complete'; post: Emission; labels: LabelSet }
+  /** A deny (or a verdict that cannot be released as verdicted, or an unevaluated residue) ended the stream. */
+  | { outcome: 'terminated'; assembled: string }
+  /** The provider failed mid-stream: an errored model call (§12.1); `segments` emissions had already been made. */
+  | { outcome: 'errored'; error: string; segments: number };
+
+export interface MediationDeps {
+  parts: HostParts;
+  /** Emits one post_model_call over `response`; `selfDeny` is a host self-verdict (§12.1). */
+  emitSegment(response: JsonObject, selfDeny?: string): Promise<Emission>;
+  /** Hands verdicted text to the caller, in order. */
+  release(text: string): void;
+}
+
+/** Consumes the stream chunk by chunk; never pulls a chunk past a deny (rule 2). */
+export async function mediateIncrementally(stream: AsyncIterable<StreamChunk>, deps: MediationDeps): Promise<Mediation> {
+  const { parts } = deps;
+  const it = stream[Symbol.asyncIterator]();
+  let held = ''; // the verdicted prefix: every closed segment as its covering verdict left it
+  let released = '';
+  let pending = ''; // delivered text no emission has covered yet
+  const toolCalls: StreamToolCall[] = [];
+  const labels: LabelSet[] = [];
+  let segments = 0;
+  const stop = async (): Promise<void> => {
+    try {
+      await it.return?.();
+    } catch {
+      // the stream is abandoned either way
+    }
+  };
+  /** Rules 3 and 4 share this ending: one post_model_call with stream_incomplete and the self-deny (§12.1). */
+  const failClosed = async (): Promise<Mediation> => {
+    await stop();
+    await deps.emitSegment({ content: held + pending, tool_calls: [], finish_reason: STREAM_INCOMPLETE }, HOST_ERROR.streaming_unsupported);
+    return { outcome: 'terminated', assembled: held + pending };
+  };
+  /** One segment: its emission, then release under its verdict (rule 1, §12.1a). */
+  const closeSegment = async (finish: string | undefined): Promise<Mediation | undefined> => {
+    const chunk = pending;
+    const response: JsonObject = { content: held + chunk, tool_calls: finish === undefined ? [] : (toolCalls as unknown as JsonObject[]), finish_reason: finish ?? INCREMENTAL_FINISH };
+    const post = await deps.emitSegment(response);
+    segments++;
+    const text = parts.segmentRelease({ post, released, chunk });
+    // A verdict that rewrote already-released text cannot be released as verdicted: fail closed (§12.1a, §11).
+    if (text === null) return failClosed();
+    if (text.length > 0) {
+      deps.release(text);
+      released += text;
+    }
+    if (!parts.streamGoesOn(post)) {
+      await stop();
+      return { outcome: 'terminated', assembled: held + chunk };
+    }
+    labels.push(post.labels);
+    const content = (post.target as JsonObject | null)?.content;
+    held = typeof content === 'string' ? content : held + chunk;
+    pending = '';
+    return finish === undefined ? undefined : { outcome: 'complete', post, labels: mergeLabels(...labels) };
+  };
+
+  for (;;) {
+    let next: IteratorResult<StreamChunk>;
+    try {
+      next = await it.next();
+    } catch (error) {
+      return { outcome: 'errored', error: errorTypeName(error), segments };
+    }
+    if (next.done) break;
+    const chunk: StreamChunk = next.value ?? {};
+    // Structured (non-text) content has no prefix to release: this host cannot mediate it incrementally.
+    if (chunk.content !== undefined && typeof chunk.content !== 'string') {
+      return failClosed();
+    }
+    pending += chunk.content ?? '';
+    toolCalls.push(...chunkToolCalls(chunk));
+    if (chunk.partial === true) continue; // no boundary: no emission covers it (yet)
+    const finish = typeof chunk.finish_reason === 'string' ? chunk.finish_reason : undefined;
+    const done = await closeSegment(finish);
+    if (done) return done;
+  }
+  // The stream ended without its finish_reason: rule 3 for whatever no emission evaluated.
+  if (parts.residueFailsClosed(pending)) return failClosed();
+  return (await closeSegment('stop')) ?? { outcome: 'terminated', assembled: held + pending };
+}
+
+/**
+ * Rule 1 and §12.1a: the text a segment's verdict lets the host release now — nothing under a deny; under a permit
+ * the verdicted content past what was already released. null when the verdicted content does not extend what was
+ * released (a transform rewrote released text, or made the content non-text): it cannot be released as verdicted.
+ */
+export function segmentRelease(s: SegmentOutcome): string | null {
+  if (!s.post.proceed) return '';
+  const content = (s.post.target as JsonObject | null)?.content;
+  if (typeof content !== 'string' || !content.startsWith(s.released)) return null;
+  return content.slice(s.released.length);
+}

@@ -1,0 +1,92 @@
+// The loop's projection of framework values (tool results, model responses) to the JSON wire shape, before
+// anything is emitted. When it throws or meets a value JSON cannot carry, the host cannot construct an
+// AgentContext at all: §10.3 "Host projection failure" (the emitter's recordHostFailure). Failure details name
+// the kind of value and a payload-free location only (§14: never the content that failed to project).
+import { isLosslessNumberLike, isPlainObject, setMember, type Json, type JsonObject } from '../core/index.js';
+import { errorTypeName } from './identity-providers.js';
+import { MASKED_MEMBER } from './locate.js';
+
+export type Projection = { ok: true; value: Json } | { ok: false; detail: string };
+
+/** Guard against runaway recursion; anything this deep is far past the §12.3 depth bound the emitter enforces. */
+const MAX_PROJECTION_DEPTH = 10_000;
+
+class Unprojectable extends Error {
+  constructor(
+    readonly kind: string,
+    readonly at: string,
+  ) {
+    super(`${kind} at ${at}`);
+  }
+}
+
+/**
+ * Projects `value` to JSON, as `JSON.stringify` would (`toJSON` honoured, undefined members omitted), except that a
+ * value JSON cannot carry — a cycle, a BigInt, a function, a symbol, an undefined array item, a class instance
+ * without `toJSON`, a property getter that throws — is a failure instead of being dropped or coerced. `at` names the
+ * root in the detail (e.g. `tool_result.value`); member names below it are payload and appear as `<member>`.
+ */
+export function projectToWire(value: unknown, at: string): Projection {
+  try {
+    return { ok: true, value: project(value, at, new Set(), 0) };
+  } catch (error) {
+    if (error instanceof Unprojectable) return { ok: false, detail: `${error.kind} at ${error.at}` };
+    // A stack overflow or anything else the walk itself hit: still a projection failure, still payload-free.
+    return { ok: false, detail: `the projection raised ${errorTypeName(error)} at ${at}` };
+  }
+}
+
+function project(v: unknown, at: string, ancestors: Set<object>, depth: number): Json {
+  if (depth > MAX_PROJECTION_DEPTH) throw new Unprojectable(`nesting deeper than ${MAX_PROJECTION_DEPTH} levels`, at);
+  if (v === null || typeof v === 'string' || typeof v === 'boolean' || typeof v === 'number') return v; // §4.4 number domain: the emitter's check
+  if (typeof v === 'bigint') throw new Unprojectable('a BigInt', at);
+  if (typeof v === 'function') throw new Unprojectable('a function', at);
+  if (typeof v === 'symbol') throw new Unprojectable('a symbol', at);
+  if (v === undefined) throw new Unprojectable('undefined', at);
+  if (isLosslessNumberLike(v)) return v as unknown as Json; // exact numerals handed over by the CTK stay as they are
+  const obj = v as object;
+  if (ancestors.has(obj)) throw new Unprojectable('a cycle', at);
+  const toJSON = read(obj, 'toJSON', at);
+  if (typeof toJSON === 'function') {
+    let replaced: unknown;
+    try {
+      replaced = (toJSON as () => unknown).call(obj);
+    } catch (error) {
+      throw new Unprojectable(`toJSON raised ${errorTypeName(error)}`, at);
+    }
+    ancestors.add(obj);
+    try {
+      return project(replaced, at, ancestors, depth + 1);
+    } finally {
+      ancestors.delete(obj);
+    }
+  }
+  if (!Array.isArray(obj) && !isPlainObject(obj)) throw new Unprojectable(`a ${errorTypeName(obj)} instance`, at);
+  ancestors.add(obj);
+  try {
+    if (Array.isArray(obj)) {
+      const out: Json[] = [];
+      for (let i = 0; i < obj.length; i++) out.push(project(read(obj, i, `${at}[${i}]`), `${at}[${i}]`, ancestors, depth + 1));
+      return out;
+    }
+    const out: JsonObject = {};
+    for (const key of Object.keys(obj)) {
+      const childAt = `${at}.${MASKED_MEMBER}`;
+      const child = read(obj, key, childAt);
+      if (child === undefined) continue; // JSON: an undefined member is absent
+      setMember(out, key, project(child, childAt, ancestors, depth + 1));
+    }
+    return out;
+  } finally {
+    ancestors.delete(obj);
+  }
+}
+
+/** A property read that may run a getter: a throwing getter is a projection failure (the §10.3 example). */
+function read(obj: object, key: string | number, at: string): unknown {
+  try {
+    return (obj as Record<string | number, unknown>)[key];
+  } catch (error) {
+    throw new Unprojectable(`a property getter raised ${errorTypeName(error)}`, at);
+  }
+}
