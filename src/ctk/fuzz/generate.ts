@@ -13,7 +13,7 @@ export interface GenerateOptions {
   hangTimeoutMs: number;
 }
 
-export const DEFAULT_HANG_TIMEOUT_MS = 40;
+export const DEFAULT_HANG_TIMEOUT_MS = 30;
 
 /** The id of case `index` of the campaign `seed` (the seed and case travel in the id's slug). */
 export function caseId(seed: string | number, index: number): string {
@@ -75,6 +75,8 @@ class CaseBuilder {
   private readonly tools: ToolTemplate[];
   private readonly points: InterceptionPoint[];
   private hangs = { interceptor: false, resolver: false };
+  /** Hangs are rare and at most one per case: each costs a timeout, and throughput matters. */
+  private hangAllowed: boolean;
   private liftable = false;
 
   constructor(
@@ -82,6 +84,7 @@ class CaseBuilder {
     private readonly space: GenerationSpace,
     private readonly options: GenerateOptions,
   ) {
+    this.hangAllowed = space.hangFaults && rng.chance(0.05);
     this.tools = space.tools ? rng.subset(TOOLS, rng.int(1, TOOLS.length)) : [];
     this.points = ['agent_startup', 'input', 'pre_model_call', 'post_model_call', ...(this.tools.length > 0 ? (['pre_tool_call', 'post_tool_call'] as const) : []), 'output', 'agent_shutdown'];
   }
@@ -216,7 +219,7 @@ class CaseBuilder {
       ['raise', 5],
       ['mutate', 5],
       ['malformed_verdict', 2],
-      ['hang', this.space.hangFaults ? 2 : 0],
+      ['hang', this.hangAllowed && !this.hangs.interceptor && !this.hangs.resolver ? 12 : 0],
     ] as const);
     if (f === 'hang') this.hangs.interceptor = true;
     return f;
@@ -389,7 +392,7 @@ class CaseBuilder {
       ['mismatch', 8],
       ['recomputed', 5],
       ['raise', 5],
-      ['hang', this.space.hangFaults ? 3 : 0],
+      ['hang', this.hangAllowed && !this.hangs.interceptor && !this.hangs.resolver ? 20 : 0],
     ] as const);
     switch (kind) {
       case 'approve':
