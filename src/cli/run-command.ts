@@ -113,7 +113,8 @@ export function loadOrExit(paths: string[] | undefined, shown = 20): LoadedVecto
   return vectors;
 }
 
-async function createHarness(flags: RunFlags, timeoutMs: number): Promise<{ harness: Harness; label: string }> {
+/** The harness the flags choose (also used by `fuzz`): --harness, --harness-cmd, or the reference host. */
+export async function createHarness(flags: Pick<RunFlags, 'harness' | 'harnessCmd' | 'verbose'>, timeoutMs: number): Promise<{ harness: Harness; label: string }> {
   if (flags.harness !== undefined && flags.harnessCmd !== undefined) throw new CliError(EXIT.badInput, 'give either --harness or --harness-cmd, not both');
   if (flags.harness !== undefined) {
     try {
@@ -135,7 +136,7 @@ async function createHarness(flags: RunFlags, timeoutMs: number): Promise<{ harn
   return { harness: createReferenceHarness(), label: 'reference' };
 }
 
-async function resolveSurface(harness: Harness, label: string, surfaceFile: string | undefined, timeoutMs: number): Promise<HostSurface> {
+export async function resolveSurface(harness: Harness, label: string, surfaceFile: string | undefined, timeoutMs: number): Promise<HostSurface> {
   const override = surfaceFile ? readSurfaceFileOrExit(surfaceFile) : undefined;
   let described: unknown;
   let timer: NodeJS.Timeout | undefined;
@@ -287,7 +288,7 @@ async function runWithHarness(flags: RunFlags, { all, vectors, reporters, timeou
 }
 
 /** close() once after the last vector, bounded: a close that hangs or throws is reported, never waited on forever. */
-async function closeHarness(harness: Harness, label: string, timeoutMs: number): Promise<void> {
+export async function closeHarness(harness: Harness, label: string, timeoutMs: number): Promise<void> {
   if (!harness.close) return;
   const limit = Math.min(timeoutMs, 10_000);
   let timer: NodeJS.Timeout | undefined;
@@ -309,7 +310,7 @@ async function closeHarness(harness: Harness, label: string, timeoutMs: number):
  * socket, a server) the CTK would never exit. Give it a moment, then exit with the run's code.
  * The timer is unref'd, so a harness that cleaned up never sees it.
  */
-function exitDespiteLeftovers(spec: string): void {
+export function exitDespiteLeftovers(spec: string): void {
   setTimeout(() => {
     process.stderr.write(`warning: the harness ${spec} left work running after the run (timers, sockets); exiting anyway\n`);
     process.exit();

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { PACKAGE_ROOT } from '../../version.js';
 import { HOST_ERROR } from '../../core/reasons.js';
-import type { Json, JsonObject } from '../../core/types.js';
+import { TARGET_FIELD, type InterceptionPoint, type Json, type JsonObject } from '../../core/types.js';
 import { brief, isLosslessNumber, jsonEqual } from '../json.js';
 import type { Vector } from '../vector.js';
 import type { NormalizedTrace } from './normalize.js';
@@ -74,11 +74,24 @@ const rankOfKey = new Map(KEY_ORDER.map((k, i) => [k, i]));
 
 /** The first difference between the host's trace and the oracle's, or undefined when they agree. */
 export function firstDivergence(host: NormalizedTrace, reference: NormalizedTrace, vector: Vector): Divergence | undefined {
+  const scope = { host, reference, vector };
+  if (host.harness !== reference.harness) return name('harness', host.harness, reference.harness, scope);
+  // Emission by emission while both emitted the same points: a different combined verdict is the earliest cause.
+  for (let i = 0; i < Math.min(host.records.length, reference.records.length); i++) {
+    const h = obj(host.records[i]);
+    const r = obj(reference.records[i]);
+    if (!jsonEqual(h?.interception_point, r?.interception_point)) break;
+    for (const member of ['decision', 'reason']) {
+      const hv = obj(h?.verdict)?.[member];
+      const rv = obj(r?.verdict)?.[member];
+      if (!jsonEqual(hv, rv)) return name(`records[${i}].verdict.${member}`, hv, rv, scope);
+    }
+  }
   for (const section of SECTIONS) {
     if (jsonEqual(host[section], reference[section])) continue; // the common case, cheaply
     const [h, r] = alignOptional(section, host[section] as unknown as Json, reference[section] as unknown as Json, vector);
     const diff = firstDiff(h, r, section);
-    if (diff) return name(diff.path, diff.host, diff.ref, { host, reference, vector });
+    if (diff) return name(diff.path, diff.host, diff.ref, scope);
   }
   return undefined;
 }
@@ -293,9 +306,15 @@ const isDeny = (r: unknown): boolean => obj(obj(r)?.verdict)?.decision === 'deny
 /** A different emission list: the blocking rule the reference honoured, or the pairing it kept. */
 function pointRequirement(i: number, host: Json | undefined, ref: Json | undefined, scope: Scope): string {
   const recs = scope.reference.records;
-  if (recs[0] !== undefined && isDeny(recs[0])) return ref === 'agent_shutdown' && host === undefined ? 'REQ-6.1a-startup-deny-shutdown' : 'REQ-6.1a-startup-deny-no-input';
+  if (host === undefined && ref === 'agent_shutdown') return isDeny(recs[0]) ? 'REQ-6.1a-startup-deny-shutdown' : 'REQ-3.1-shutdown-last';
   if (host === 'post_tool_call' && ref !== 'post_tool_call') return 'REQ-6.2-no-post-after-block';
-  if (host === undefined && ref === 'agent_shutdown') return 'REQ-3.1-shutdown-last';
+  // The block (or its absence) just before the lists part: a synthesized deny names its own obligation.
+  for (const rec of [recs[i - 1], scope.host.records[i - 1]]) {
+    const reason = obj(obj(rec)?.verdict)?.reason;
+    if (typeof reason === 'string' && BY_REASON[reason] && obj(obj(rec)?.verdict)?.decision === 'deny') return BY_REASON[reason]!;
+  }
+  if (isDeny(recs[0])) return 'REQ-6.1a-startup-deny-no-input';
+  if ((scope.vector.mode ?? 'enforce') === 'evaluate_only') return 'REQ-8-eval-proceeds';
   const previous = recs[i - 1];
   if (previous !== undefined && isDeny(previous)) {
     switch (obj(previous)?.interception_point) {
@@ -324,13 +343,22 @@ function contextRequirement(p: string, host: Json | undefined, ref: Json | undef
   const profile = profileOf(scope.vector);
   const parallel = profile.startsWith('parallel/');
   if (tail === '' || tail === 'interception_point') {
-    // Invoked at a different set of emissions.
+    // Invoked at a different set of emissions: a synthesized deny there names its own obligation.
+    const rank = obj(host)?.sequence ?? obj(ref)?.sequence;
+    const rec = typeof rank === 'number' ? (obj(scope.reference.records[rank]) ?? obj(scope.host.records[rank])) : undefined;
+    const reason = obj(rec?.verdict)?.reason;
+    if (typeof reason === 'string' && BY_REASON[reason]) return BY_REASON[reason]!;
     if (profile === 'sequential/first_deny') return 'REQ-7.4-first-deny-short';
     if (profile === 'sequential/run_all') return 'REQ-7.4-run-all-every';
     return 'REQ-1.1-invoke-at-points';
   }
   const point = String(obj(host)?.interception_point ?? obj(ref)?.interception_point ?? contextPoint(p, scope) ?? '');
-  if (tail.startsWith('sequence')) return 'REQ-3.1-sequence-increasing';
+  // target aliases the point's conditional field (§4.3): judge a target difference as that field's.
+  if (tail === 'target' || tail.startsWith('target.') || tail.startsWith('target[')) {
+    const field = TARGET_FIELD[point as InterceptionPoint];
+    if (field) return contextRequirement(p.replace(/\.target(?=$|[.[])/, `.${field}`), host, ref, scope, mode);
+  }
+  if (tail.startsWith('sequence')) return (scope.vector.scenario.parallel_tools ? 'REQ-12.2-parallel-sequence' : 'REQ-3.1-sequence-increasing');
   if (tail.startsWith('resurfaced_labels')) return 'REQ-5.4-labels-persist';
   if (tail.startsWith('summary')) return 'REQ-6.1a-startup-deny-shutdown';
   if (point === 'post_model_call' && tail.startsWith('response.tool_calls') && host === undefined) return 'REQ-4.2-empty-tool-calls';
@@ -356,26 +384,42 @@ function recordRequirement(p: string, host: Json | undefined, ref: Json | undefi
   const tail = p.replace(/^records\[\d+\]\.?/, '');
   if (tail === '') return host === undefined || ref === undefined ? 'REQ-10.3-one-record' : 'REQ-1.1-act-on-verdict';
   const [member] = segments(tail);
-  if (member === 'sequence') return i === 0 ? 'REQ-4.1-sequence-zero' : 'REQ-3.1-sequence-increasing';
-  if (member !== 'verdict') return BY_RECORD_MEMBER[member!] ?? 'REQ-10.3-payload-free';
-  const sub = segments(tail)[1];
   const refRec = obj(scope.reference.records[i]);
   const hostRec = obj(scope.host.records[i]);
+  if (member === 'sequence') return scope.vector.scenario.parallel_tools ? 'REQ-12.2-parallel-sequence' : i === 0 ? 'REQ-4.1-sequence-zero' : 'REQ-3.1-sequence-increasing';
+  if (member === 'verdicts' && /\.(reason|decision)$/.test(tail)) {
+    // A slot's verdict differs: the obligation behind the slot's synthesized reason (a §6.3 substitution, …).
+    for (const reason of [ref, host]) if (typeof reason === 'string' && BY_REASON[reason]) return BY_REASON[reason]!;
+  }
+  if (member !== 'verdict') return BY_RECORD_MEMBER[member!] ?? 'REQ-10.3-payload-free';
+  const sub = segments(tail)[1];
+  const presence = (host === undefined) !== (ref === undefined) && segments(tail).length === 2;
   switch (sub) {
     case 'message':
       return 'REQ-10.3-projection-message';
     case 'warnings':
       return /\.message$/.test(tail) && text(host).length > text(ref).length ? 'REQ-10.3-projection-message' : 'REQ-7.3-warnings-union';
     case 'transform':
-      return 'REQ-10.3-projection-transform';
+      return presence ? 'REQ-7.3-severity-order' : 'REQ-10.3-projection-transform';
     case 'approval':
-      return 'REQ-10.3-projection-approval';
+      return presence ? 'REQ-7.3-severity-order' : 'REQ-10.3-projection-approval';
     case 'evidence':
       return 'REQ-5.3-evidence-propagated';
     case 'result_labels':
+      if (host === undefined && ref !== undefined) return 'REQ-5.4-labels-persist';
       return host !== undefined && ref === undefined && obj(refRec?.verdict)?.decision === 'deny' ? 'REQ-5.4-labels-not-on-deny' : 'REQ-7.3-labels-union';
     default: {
-      // decision / reason: the obligation behind the reference's synthesized reason, else the host's.
+      // decision / reason: the obligation behind the first slot whose verdict differs (a §6.3 substitution
+      // hidden under a profile's combined deny), else behind the reference's synthesized reason, else the host's.
+      const hs = Array.isArray(hostRec?.verdicts) ? hostRec.verdicts : [];
+      const rs = Array.isArray(refRec?.verdicts) ? refRec.verdicts : [];
+      for (let k = 0; k < Math.max(hs.length, rs.length); k++) {
+        const hr = obj(hs[k])?.reason;
+        const rr = obj(rs[k])?.reason;
+        if (jsonEqual(hr, rr)) continue;
+        for (const reason of [rr, hr]) if (typeof reason === 'string' && BY_REASON[reason]) return BY_REASON[reason]!;
+        break;
+      }
       for (const reason of [obj(refRec?.verdict)?.reason, obj(hostRec?.verdict)?.reason]) {
         if (typeof reason === 'string' && BY_REASON[reason]) {
           if (reason === HOST_ERROR.transform_target_forbidden && ['agent_startup', 'agent_shutdown'].includes(String(refRec?.interception_point))) return 'REQ-4.3-forbidden-points';

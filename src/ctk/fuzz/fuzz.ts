@@ -152,8 +152,21 @@ async function openWorkers(n: number, opts: CampaignOptions): Promise<Worker[]> 
   return workers;
 }
 
+/** close() every harness, bounded: one that hangs or throws is not waited on (the run's result stands). */
 async function closeWorkers(workers: Worker[]): Promise<void> {
-  await Promise.all(workers.flatMap((w) => [w.host.close?.().catch(() => undefined), w.oracle.close?.().catch(() => undefined)]));
+  const bounded = (h: Harness) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, 10_000);
+      timer.unref();
+      Promise.resolve()
+        .then(() => h.close?.())
+        .catch(() => undefined)
+        .finally(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+    });
+  await Promise.all(workers.flatMap((w) => [bounded(w.host), bounded(w.oracle)]));
 }
 
 /** A campaign: cases, divergences grouped by field and requirement, each group's first case shrunk. */

@@ -72,11 +72,19 @@ interface Turn {
 
 class CaseBuilder {
   private toolCallCounter = 0;
+  private transformCounter = 0;
   private readonly tools: ToolTemplate[];
   private readonly points: InterceptionPoint[];
   private hangs = { interceptor: false, resolver: false };
   /** Hangs are rare and at most one per case: each costs a timeout, and throughput matters. */
   private hangAllowed: boolean;
+  /** Most rules of a case aim at one point, so that interceptors meet at the same emissions (composition, §7). */
+  private readonly hotPoint: InterceptionPoint;
+  /**
+   * A focused case composes at its hot point: every interceptor answers there first (mostly liftable denies and
+   * transforms) and the resolver mostly lifts, so profiles, knobs and approval substitution meet (§7.4–§7.6).
+   */
+  private readonly focus: boolean;
   private liftable = false;
 
   constructor(
@@ -87,6 +95,8 @@ class CaseBuilder {
     this.hangAllowed = space.hangFaults && rng.chance(0.05);
     this.tools = space.tools ? rng.subset(TOOLS, rng.int(1, TOOLS.length)) : [];
     this.points = ['agent_startup', 'input', 'pre_model_call', 'post_model_call', ...(this.tools.length > 0 ? (['pre_tool_call', 'post_tool_call'] as const) : []), 'output', 'agent_shutdown'];
+    this.focus = rng.chance(0.35);
+    this.hotPoint = rng.weighted(this.points.map((p) => [p, p === 'agent_startup' || p === 'agent_shutdown' ? 1 : 4] as const));
   }
 
   build(id: string, title: string): Vector {
@@ -108,13 +118,13 @@ class CaseBuilder {
     const scenario = this.scenario(caps);
 
     // --- interceptors
-    const count = r.weighted([[0, 1], [1, 8], [2, 6], [3, 3], [4, 2]] as const);
+    const count = this.focus ? r.weighted([[2, 5], [3, 3], [4, 2]] as const) : r.weighted([[0, 1], [1, 8], [2, 6], [3, 3], [4, 2]] as const);
     const scripts: InterceptorRule[][] = [];
     for (let i = 0; i < count; i++) scripts.push(this.ruleList(scenario));
 
     // --- approval seam
     const knobAsksSeam = Object.entries(composition).some(([k, val]) => k !== 'profile' && val === 'approval') || composition.on_approval === 'resume';
-    const approval = r.chance(this.liftable || knobAsksSeam ? 0.7 : 0.15) ? this.approvalScript() : [];
+    const approval = r.chance(this.focus ? 0.85 : this.liftable || knobAsksSeam ? 0.7 : 0.15) ? this.approvalScript() : [];
 
     if (composition.profile !== 'sequential/first_deny' || Object.keys(composition).length > 1 || r.chance(0.5)) v.composition = composition;
     if (mode !== 'enforce' || r.chance(0.2)) v.mode = mode;
@@ -197,8 +207,9 @@ class CaseBuilder {
     const r = this.rng;
     const n = r.weighted([[0, 1], [1, 5], [2, 4], [3, 2], [4, 1]] as const);
     const rules: InterceptorRule[] = [];
+    if (this.focus) rules.push({ at: this.hotPoint, return: this.focusVerdict(this.hotPoint) });
     for (let i = 0; i < n; i++) {
-      const at = r.weighted(this.points.map((p) => [p, p === 'agent_startup' || p === 'agent_shutdown' ? 1 : 3] as const));
+      const at = r.chance(0.5) ? this.hotPoint : r.weighted(this.points.map((p) => [p, p === 'agent_startup' || p === 'agent_shutdown' ? 1 : 3] as const));
       const rule: InterceptorRule = { at };
       if (r.chance(0.25)) {
         const match = this.match(at, scenario);
@@ -252,6 +263,17 @@ class CaseBuilder {
     }
   }
 
+  /** A focused case's answer at its hot point: what composition and the approval seam act on. */
+  private focusVerdict(at: InterceptionPoint): Json {
+    const r = this.rng;
+    const kind = r.weighted([['liftable', 35], ['transform', 30], ['deny', 10], ['allow', 25]] as const);
+    if (kind === 'liftable') this.liftable = true;
+    if (kind === 'liftable') return this.decorate({ decision: 'deny', reason: r.pick(REASONS), approval: {} }, false);
+    if (kind === 'transform') return this.decorate({ decision: 'transform', transform: this.transform(at, false) }, true);
+    if (kind === 'deny') return this.decorate({ decision: 'deny', reason: r.pick(REASONS) }, false);
+    return this.decorate({ decision: 'allow' }, true);
+  }
+
   /** A verdict (§5) to return at `at`: valid or deliberately invalid, with decorations. */
   private verdict(at: InterceptionPoint): Json {
     const r = this.rng;
@@ -283,14 +305,15 @@ class CaseBuilder {
   /** Optional members: reason, message (sometimes over 256 bytes), warnings, result_labels, evidence. */
   private decorate(v: JsonObject, permit: boolean): JsonObject {
     const r = this.rng;
+    const more = this.focus ? 2 : 1; // focused cases exercise the §7.3 unions
     if (permit && r.chance(0.3)) v.reason = r.pick(REASONS);
     if (r.chance(0.3)) v.message = r.chance(0.35) ? r.pick(LONG_MESSAGES) : 'scripted message';
-    if (r.chance(0.25)) {
+    if (r.chance(0.25 * more)) {
       const ws = r.subset(WARNINGS, r.int(1, 2)).map((w) => structuredClone(w));
       if (r.chance(0.2)) ws.push({ reason: 'probe:long', message: r.pick(LONG_MESSAGES) });
       v.warnings = ws;
     }
-    if (r.chance(permit ? 0.3 : 0.15)) v.result_labels = r.subset(LABELS, r.int(1, 2));
+    if (r.chance((permit ? 0.3 : 0.15) * more)) v.result_labels = r.subset(LABELS, r.int(1, 2));
     if (r.chance(0.1)) v.evidence = { artefact: 'ev-17', verification_pointers: { ticket: 'https://example.invalid/tickets/17' } };
     return v;
   }
@@ -303,45 +326,55 @@ class CaseBuilder {
     const r = this.rng;
     const root = r.chance(0.1) ? '$policy_target' : '$target';
     const bad = mayFail && r.chance(0.25);
+    const n = ++this.transformCounter; // distinct values, so two transforms never coincide by accident
     let path: string;
     let value: Json | undefined;
+    let nullOk = false; // may the value be left out (≡ null, §5.2) without breaking the point's shape?
     if (mayFail && r.chance(0.08)) {
       path = r.pick(BAD_PATHS);
       value = 'x';
     } else {
       switch (at) {
         case 'input':
-          [path, value] = bad ? [r.pick([`${root}.missing`, `${root}.content.deeper`, `${root}[0]`]), 'x'] : [`${root}.content`, 'rewritten input'];
+          if (bad) [path, value] = [r.pick([`${root}.missing`, `${root}.content.deeper`, `${root}[0]`]), 'x'];
+          else [path, value] = r.chance(0.8) ? [`${root}.content`, `rewritten input ${n}`] : [`${root}.role`, r.pick(ROLES)];
           break;
         case 'pre_model_call':
-          [path, value] = bad ? [r.pick([`${root}[9].content`, `${root}.messages`]), 'x'] : r.chance(0.7) ? [`${root}[0].content`, 'rewritten prompt'] : [root, [{ role: 'user', content: 'replaced conversation' }]];
+          [path, value] = bad ? [r.pick([`${root}[9].content`, `${root}.messages`]), 'x'] : r.chance(0.7) ? [`${root}[0].content`, `rewritten prompt ${n}`] : [root, [{ role: 'user', content: `replaced conversation ${n}` }]];
           break;
         case 'post_model_call':
           if (bad) [path, value] = [r.pick([`${root}.tool_calls[7]`, `${root}.missing.x`]), 'x'];
-          else [path, value] = r.weighted([
-            [[`${root}.content`, 'rewritten answer'], 3],
-            [[`${root}.tool_calls[0].args`, { order: 'ord-0' }], this.tools.length > 0 ? 1 : 0],
-            [[`${root}.tool_calls`, []], this.tools.length > 0 ? 1 : 0],
-          ] as const) as [string, Json];
+          else {
+            [path, value] = r.weighted([
+              [[`${root}.content`, `rewritten answer ${n}`], 3],
+              [[`${root}.finish_reason`, 'stop'], 1],
+              [[`${root}.tool_calls[0].args`, { order: `ord-${n}` }], this.tools.length > 0 ? 1 : 0],
+              [[`${root}.tool_calls`, []], this.tools.length > 0 ? 1 : 0],
+            ] as const) as [string, Json];
+            nullOk = path.endsWith('.content');
+          }
           break;
         case 'pre_tool_call': {
           const tool = r.pick(this.tools);
           const key = r.pick(Object.keys(tool.args[0]!));
-          [path, value] = bad ? [r.pick([`${root}.nope`, `${root}[0]`, `${root}.${key}.deeper`]), 'x'] : r.chance(0.7) ? [`${root}.${key}`, 'rewritten-arg'] : [root, { order: 'ord-0', amount: 1 }];
+          [path, value] = bad ? [r.pick([`${root}.nope`, `${root}[0]`, `${root}.${key}.deeper`]), 'x'] : r.chance(0.75) ? [`${root}.${key}`, `rewritten-arg-${n}`] : [root, { order: `ord-${n}`, amount: n }];
+          nullOk = !bad && path !== root;
           break;
         }
         case 'post_tool_call':
-          [path, value] = bad ? [r.pick([`${root}.nope.deeper`, `${root}[3]`]), 'x'] : r.chance(0.6) ? [root, { redacted: true }] : [`${root}.status`, 'masked'];
+          [path, value] = bad ? [r.pick([`${root}.nope.deeper`, `${root}[3]`]), 'x'] : r.chance(0.6) ? [root, { redacted: n }] : [`${root}.status`, `masked-${n}`];
+          nullOk = !bad;
           break;
         case 'output':
-          [path, value] = bad ? [`${root}.missing`, 'x'] : [`${root}.content`, 'rewritten output'];
+          [path, value] = bad ? [`${root}.missing`, 'x'] : r.chance(0.8) ? [`${root}.content`, `rewritten output ${n}`] : [root, { content: { text: `replaced output ${n}` } }];
           break;
         default: // agent_startup / agent_shutdown: a transform is forbidden whatever the path (§4.3)
           [path, value] = [r.pick([`${root}.tools_registered`, `${root}.reason`, root]), ['x']];
+          nullOk = true;
       }
     }
     const t: JsonObject = { path };
-    if (!r.chance(0.1)) t.value = value ?? null; // absent value ≡ null (§5.2)
+    if (!(nullOk || bad) || !r.chance(0.15)) t.value = value ?? null;
     return t;
   }
 
@@ -372,7 +405,7 @@ class CaseBuilder {
     const n = r.weighted([[1, 3], [2, 2], [3, 1]] as const);
     const rules: ApprovalRule[] = [];
     for (let i = 0; i < n; i++) {
-      const at = i < n - 1 || r.chance(0.3) ? r.pick(this.points.filter((p) => p !== 'agent_shutdown')) : undefined;
+      const at = (this.focus && i === 0) || i < n - 1 || r.chance(0.3) ? ((this.focus || r.chance(0.6)) && this.hotPoint !== 'agent_shutdown' ? this.hotPoint : r.pick(this.points.filter((p) => p !== 'agent_shutdown'))) : undefined;
       const rule: ApprovalRule = { resolve: this.resolution(at) };
       if (at !== undefined) rule.match = { interception_point: at };
       rules.push(rule);
@@ -383,9 +416,10 @@ class CaseBuilder {
   /** A resolution; a transforming one only where the rule names its point (the path must fit that target). */
   private resolution(at: InterceptionPoint | undefined): ApprovalRule['resolve'] {
     const r = this.rng;
+    const lift = this.focus ? 3 : 1;
     const kind = r.weighted([
-      ['approve', 30],
-      ['approve-transform', at !== undefined ? 8 : 0],
+      ['approve', 30 * lift],
+      ['approve-transform', at !== undefined ? 8 * lift * lift : 0],
       ['reject', 15],
       ['unresolved', 8],
       ['invalid', 12],
@@ -413,12 +447,12 @@ class CaseBuilder {
           () => ({ outcome: 'approve', verdict: { decision: 'allow', reason: 'host_error:approval_unresolved' } }),
         ])();
       case 'mismatch': {
-        const approve = r.chance(0.6);
-        return {
-          outcome: approve ? 'approve' : 'reject',
-          verdict: approve ? { decision: 'allow' } : { decision: 'deny', reason: 'probe:rejected' },
-          identity_override: r.pick<string | null>(['sha256:' + '0'.repeat(64), null, 'not-an-identity']),
-        };
+        // The echo rule, alone or together with a later check (§9 validation order: echo first).
+        const outcome = r.weighted([['approve', 4], ['reject', 2], ['maybe', 1], ['unresolved', 1]] as const);
+        const resolution: ApprovalRule['resolve'] = { outcome, identity_override: r.pick<string | null>(['sha256:' + '0'.repeat(64), null, 'not-an-identity']) };
+        if (outcome === 'reject') resolution.verdict = { decision: 'deny', reason: 'probe:rejected' };
+        else if (outcome !== 'unresolved' && r.chance(0.8)) resolution.verdict = r.chance(0.8) ? { decision: 'allow' } : { decision: 'deny', reason: 'probe:x' };
+        return resolution;
       }
       case 'recomputed':
         return { outcome: 'approve', verdict: { decision: 'allow' }, echo_recomputed: true };

@@ -125,14 +125,15 @@ export function normalizeExecution(ex: Execution, opts: NormalizeOptions): Norma
   const invocations = ex.mocks.tool_invocations.map((t) => ({ id: t.id ?? '<absent>', name: t.name ?? '<absent>', args: t.args ?? '<absent>' }) as JsonObject);
   if (parallel) invocations.sort((a, b) => naturalCompare(String(a.id), String(b.id)));
 
+  const sortedRecords = sortToolRuns(records, parallel);
   return {
     harness: null,
-    points: sortToolRunsBy(rawRecords.map((r) => obj(r)?.interception_point ?? '<absent>'), parallel, (p) => p),
+    points: sortedRecords.map((r) => obj(r)?.interception_point ?? '<absent>'),
     tool_invocations: invocations,
     model_calls: ex.mocks.model_calls.map((m) => m.messages ?? null),
     contexts,
     approval_requests: sortToolRuns(approvals, parallel),
-    records: sortToolRuns(records, parallel),
+    records: sortedRecords,
     identities: { distinct_across_emissions: !repeats, report_pairs_match_records: pairsMatch },
     sequence: { first: values.length > 0 ? (values[0] ?? '<not a number>') : null, unique: new Set(values).size === values.length },
     outcome: report.outcome,
