@@ -74,7 +74,7 @@ t.test('shrinking keeps the divergence and makes the case smaller; the written v
   const g = r.groups[0]!;
   t.ok(g, 'diverges');
   const s = g.shrunk!;
-  t.ok(s.shrunk_bytes < s.original_bytes, `${s.original_bytes} → ${s.shrunk_bytes} bytes`);
+  t.ok(s.size.case_shrunk < s.size.case_original, `case ${s.size.case_original} → ${s.size.case_shrunk} bytes`);
   t.equal(s.divergence.field, g.field, 'same field');
   t.equal(s.divergence.requirement, g.requirement, 'same requirement');
   t.same(s.check, { reference: 'pass', host: 'fail', host_failure: s.check.host_failure }, 'fails on the host, passes on the reference');

@@ -14,7 +14,7 @@ import { normalizeExecution } from './normalize.js';
 import type { Oracle } from './oracle.js';
 import { shrinkCase } from './shrink.js';
 import { generationSpace, type GenerationSpace } from './space.js';
-import { partForClause, toVector, vectorBytes } from './to-vector.js';
+import { caseBytes, partForClause, toVector, vectorBytes } from './to-vector.js';
 
 export interface FuzzHost {
   /** How the host was chosen, for the summary. */
@@ -67,11 +67,19 @@ export interface ShrunkDivergence {
   vector: Vector;
   divergence: Divergence;
   case_index: number;
-  original_bytes: number;
-  shrunk_bytes: number;
+  size: ShrinkSize;
   shrink_attempts: number;
   /** The written vector run as a vector: it should fail on the host and pass on the reference host. */
   check: { reference: 'pass' | 'fail' | 'skip'; host: 'pass' | 'fail' | 'skip'; host_failure?: string; reference_failure?: string };
+}
+
+/** JSON bytes before and after shrinking: of the case (what the host is given) and of the complete vector. */
+export interface ShrinkSize {
+  case_original: number;
+  case_shrunk: number;
+  /** Both with an expect filled from the oracle the same way. */
+  vector_original: number;
+  vector_shrunk: number;
 }
 
 export interface DivergenceGroup {
@@ -273,7 +281,12 @@ async function shrinkGroups(groups: DivergenceGroup[], outcomes: CaseOutcome[], 
 
 /** The one-line explanation a written vector carries as its title. */
 export function explain(d: Divergence, seed: string, index: number): string {
-  const show = (v: unknown) => (v === undefined ? '(absent)' : JSON.stringify(v)?.slice(0, 60) ?? String(v));
+  const show = (v: unknown): string => {
+    if (v === undefined) return '(absent)';
+    if (typeof v === 'string' && v.length > 24) return `${JSON.stringify(v.slice(0, 12)).slice(0, -1)}…" (${Buffer.byteLength(v)} bytes)`;
+    const text = JSON.stringify(v) ?? String(v);
+    return text.length > 40 ? `${text.slice(0, 39)}…` : text;
+  };
   return `fuzz: ${d.path} differs from the reference host (§${d.clause}): host ${show(d.host)}, reference ${show(d.reference)} — seed ${seed}, case ${index}`;
 }
 
@@ -283,7 +296,13 @@ async function shrinkOne(w: Worker, origin: CaseOutcome, opts: CampaignOptions):
   const result = await shrinkCase(origin.vector, {
     budget: opts.shrinkBudget ?? 600,
     reproduces: async (candidate) => {
-      const c = await checkCase(w, candidate, opts);
+      let c: Checked;
+      try {
+        c = await checkCase(w, candidate, opts);
+      } catch (error) {
+        if (error instanceof FuzzInternalError) return false; // a reduction the oracle cannot run is no reduction
+        throw error;
+      }
       // A candidate on which the oracle overruns the model script would not make a vector that passes on it.
       const ok = sameDivergence(c.divergence, target) && c.oracle.mocks.overruns.length === 0;
       if (ok) last = c;
@@ -301,8 +320,7 @@ async function shrinkOne(w: Worker, origin: CaseOutcome, opts: CampaignOptions):
     vector,
     divergence,
     case_index: origin.index,
-    original_bytes: vectorBytes(original),
-    shrunk_bytes: vectorBytes(vector),
+    size: { case_original: caseBytes(origin.vector), case_shrunk: caseBytes(vector), vector_original: vectorBytes(original), vector_shrunk: vectorBytes(vector) },
     shrink_attempts: result.attempts,
     check: await checkWrittenVector(w, vector, opts),
   };

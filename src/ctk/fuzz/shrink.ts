@@ -27,6 +27,9 @@ const PROTECTED = new Set(['id', 'title', 'spec_clause', 'part', 'expect', 'capa
 
 type Segment = string | number;
 
+/** Members whose strings are names or closed vocabularies, not free text: shortening them is never simpler. */
+const CLOSED_VALUES = new Set(['identity_provider', 'mode', 'profile', 'on_approval', 'on_disagreement', 'on_transform_conflict', 'at', 'fault', 'decision', 'outcome', 'role', 'finish_reason', 'name', 'id', 'path', 'interception_point', 'identity_override']);
+
 export async function shrinkCase(start: Vector, opts: ShrinkOptions): Promise<ShrinkResult> {
   let current = tidy(cloneJson(start));
   let attempts = 0;
@@ -89,7 +92,7 @@ function* reductionsAt(v: Vector, path: Segment[]): Generator<Vector> {
     if (Array.isArray(parent)) parent.splice(key as number, 1);
     else delete (parent as Record<string, unknown>)[key as string];
   });
-  if (typeof value === 'string' && value.length > 8) {
+  if (typeof value === 'string' && value.length > 8 && !CLOSED_VALUES.has(String(key))) {
     for (const shorter of [value.slice(0, Math.ceil(value.length / 2)), value.slice(0, 4)]) {
       yield withEdit(v, parentPath, (parent) => {
         (parent as Record<string | number, unknown>)[key] = shorter;
@@ -97,6 +100,15 @@ function* reductionsAt(v: Vector, path: Segment[]): Generator<Vector> {
     }
   }
   if (isObject(value) && Object.keys(value).length > 1) yield withEdit(v, parentPath, (parent) => ((parent as Record<string | number, unknown>)[key] = {}));
+  // A verdict that transforms or asks for approval: the plainer verdict, keeping its other members.
+  if (isObject(value) && (value.decision === 'transform' || (value.decision === 'deny' && 'approval' in value))) {
+    yield withEdit(v, path, (verdict) => {
+      const o = verdict as Record<string, unknown>;
+      delete o.transform;
+      delete o.approval;
+      o.decision = o.decision === 'transform' ? 'allow' : 'deny';
+    });
+  }
 }
 
 function withEdit(v: Vector, parentPath: Segment[], edit: (parent: unknown) => void): Vector {
@@ -146,7 +158,7 @@ export function tidy(v: Vector): Vector {
   const toolCalls = (s?.model_script ?? []).some((m) => Array.isArray((m?.respond as JsonObject | undefined)?.tool_calls) && ((m!.respond as JsonObject).tool_calls as Json[]).length > 0);
   if ((s?.tools ?? []).length > 0 || toolCalls) caps.add('tool_calls');
   try {
-    for (const c of impliedCapabilities(out)) if (!['hang_faults', 'raw_interceptor_return'].includes(c)) caps.add(c);
+    for (const c of impliedCapabilities({ ...out, capabilities: [] })) if (!['hang_faults', 'raw_interceptor_return'].includes(c)) caps.add(c);
   } catch {
     // malformed candidate
   }

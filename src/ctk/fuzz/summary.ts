@@ -3,7 +3,7 @@
 // reference host", with the clause a person needs to decide whether the host or the reference is right.
 import { SPEC_VERSION } from '../../core/types.js';
 import { CTK_NAME, CTK_VERSION } from '../../version.js';
-import type { CampaignResult, DivergenceGroup } from './fuzz.js';
+import type { CampaignResult, DivergenceGroup, ShrinkSize } from './fuzz.js';
 
 export const DIVERGENCE_MEANING =
   'A divergence means the host behaved differently from the reference host on a generated case; it does not prove the host wrong. ' +
@@ -27,8 +27,7 @@ export interface DivergenceEntry {
     title: string;
     file?: string;
     case: number;
-    original_bytes: number;
-    shrunk_bytes: number;
+    size: ShrinkSize;
     shrink_attempts: number;
     /** Run as a vector: expected to fail on the host and pass on the reference host. */
     check: { reference: string; host: string; host_failure?: string; reference_failure?: string };
@@ -68,8 +67,7 @@ function entry(g: DivergenceGroup): DivergenceEntry {
       id: g.shrunk.vector.id,
       title: g.shrunk.vector.title,
       case: g.shrunk.case_index,
-      original_bytes: g.shrunk.original_bytes,
-      shrunk_bytes: g.shrunk.shrunk_bytes,
+      size: g.shrunk.size,
       shrink_attempts: g.shrunk.shrink_attempts,
       check: g.shrunk.check,
     };
@@ -117,8 +115,8 @@ export function renderSummary(s: FuzzSummary): string {
       if (d.harness_message) lines.push(`  harness: ${show(d.harness_message, 300)}`);
       if (d.vector) {
         const v = d.vector;
-        const ratio = v.original_bytes > 0 ? ` (${Math.round((100 * v.shrunk_bytes) / v.original_bytes)}%)` : '';
-        lines.push(`  shrunk: ${v.original_bytes} → ${v.shrunk_bytes} bytes${ratio} in ${v.shrink_attempts} runs${v.file ? `: ${v.file}` : ` (give --out DIR to write it)`}`);
+        const ratio = ` (${Math.round((100 * v.size.case_shrunk) / Math.max(1, v.size.case_original))}%)`;
+        lines.push(`  shrunk: case ${v.size.case_original} → ${v.size.case_shrunk} bytes${ratio} in ${v.shrink_attempts} runs${v.file ? `: ${v.file}` : ` (give --out DIR to write it)`}`);
         const ok = v.check.reference === 'pass' && v.check.host === 'fail';
         lines.push(
           ok
@@ -151,8 +149,7 @@ export interface MutantDetection {
   field?: string;
   divergence_clause?: string;
   requirement?: string | null;
-  original_bytes?: number;
-  shrunk_bytes?: number;
+  size?: ShrinkSize;
   vector_file?: string;
   vector_check?: { reference: string; host: string };
 }
@@ -165,8 +162,10 @@ export interface MutantsSummary {
   detected: number;
   total: number;
   detection_rate: number;
-  /** Median over detected mutants of shrunk bytes / original bytes (both as complete vectors). */
+  /** Median over shrunk divergences of shrunk / original case bytes (what the host is given). */
   median_shrink_ratio: number | null;
+  /** The same over complete vectors, both with an expect filled from the oracle. */
+  median_vector_shrink_ratio: number | null;
   elapsed_ms: number;
   cases_per_second: number;
 }
@@ -180,9 +179,10 @@ export function median(values: number[]): number | null {
 
 export function buildMutantsSummary(rows: MutantDetection[], seed: string, budget: number, elapsedMs: number): MutantsSummary {
   const detected = rows.filter((r) => r.detected).length;
-  const ratios = rows.filter((r) => r.original_bytes && r.shrunk_bytes).map((r) => r.shrunk_bytes! / r.original_bytes!);
+  const sized = rows.filter((r) => r.size !== undefined).map((r) => r.size!);
+  const m = median(sized.map((s) => s.case_shrunk / s.case_original));
+  const mv = median(sized.map((s) => s.vector_shrunk / s.vector_original));
   const cases = rows.reduce((n, r) => n + r.cases, 0);
-  const m = median(ratios);
   return {
     ctk: { name: CTK_NAME, version: CTK_VERSION },
     seed,
@@ -192,6 +192,7 @@ export function buildMutantsSummary(rows: MutantDetection[], seed: string, budge
     total: rows.length,
     detection_rate: rows.length > 0 ? Math.round((detected / rows.length) * 1000) / 1000 : 0,
     median_shrink_ratio: m === null ? null : Math.round(m * 1000) / 1000,
+    median_vector_shrink_ratio: mv === null ? null : Math.round(mv * 1000) / 1000,
     elapsed_ms: Math.round(elapsedMs),
     cases_per_second: elapsedMs > 0 ? Math.round((cases / elapsedMs) * 10_000) / 10 : 0,
   };
@@ -201,12 +202,12 @@ export function renderMutantsSummary(s: MutantsSummary): string {
   const lines: string[] = [];
   for (const m of s.mutants) {
     if (m.detected) {
-      const shrink = m.original_bytes ? `, shrunk ${m.original_bytes} → ${m.shrunk_bytes} bytes` : '';
+      const shrink = m.size ? `, case shrunk ${m.size.case_original} → ${m.size.case_shrunk} bytes` : '';
       lines.push(`detected ${m.id} §${m.clause}: case ${m.case} (${m.cases} run), ${m.field} §${m.divergence_clause}${shrink}`);
     } else lines.push(`MISSED   ${m.id} §${m.clause}: ${m.description} (no divergence in ${m.cases} cases)`);
   }
   lines.push('');
-  const ratio = s.median_shrink_ratio === null ? '' : `; median shrunk/original size ${s.median_shrink_ratio}`;
+  const ratio = s.median_shrink_ratio === null ? '' : `; median shrunk/original size ${s.median_shrink_ratio} (case), ${s.median_vector_shrink_ratio} (complete vector)`;
   lines.push(`${s.detected}/${s.total} mutants detected (${(s.detection_rate * 100).toFixed(1)}%) with a budget of ${s.budget} cases each, seed ${s.seed}${ratio}`);
   lines.push(`${(s.elapsed_ms / 1000).toFixed(1)} s, ${s.cases_per_second} cases/s`);
   return lines.join('\n') + '\n';

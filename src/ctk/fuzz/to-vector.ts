@@ -52,9 +52,18 @@ export function toVector(source: Vector, oracle: Execution, divergence: Divergen
   return out as unknown as Vector;
 }
 
-/** JSON bytes of a vector (the shrink ratio's unit). */
+/** JSON bytes of a complete vector. */
 export function vectorBytes(v: unknown): number {
   return Buffer.byteLength(stringifyLossless(v));
+}
+
+/**
+ * JSON bytes of a case: what the host is given (scenario, scripts, composition, mode, provider, timeouts, …),
+ * without the vector's identity (id, title, spec_clause, part) or its expect. The shrink ratio's unit.
+ */
+export function caseBytes(v: unknown): number {
+  const { id: _id, title: _title, spec_clause: _clause, part: _part, expect: _expect, ...rest } = v as Record<string, unknown>;
+  return vectorBytes(rest);
 }
 
 function expectFromOracle(v: Vector, ex: Execution, d: Divergence): Expect {
@@ -81,10 +90,14 @@ function expectFromOracle(v: Vector, ex: Execution, d: Divergence): Expect {
   e.record_count = records.length;
   if (report.identities.length > 0) e.identities_equal = report.identities.every((p) => p.input_identity === p.enforced_identity);
 
+  // Records that say something (a block, a winner, a consultation, a truncated fold); a plain allow is covered by
+  // the counts and the interception list. A composition the vector sets is asserted once, resolved (§10.3);
+  // resolved_by's absence only where a resolver could have been consulted.
   const expected: ExpectedRecord[] = [];
+  const resolver = (v.approval_script ?? []).length > 0;
   records.forEach((r, i) => {
     if (parallel && TOOL_POINTS.has(r.interception_point as string)) return;
-    expected.push(recordExpectation(r, i));
+    if (telling(r) || (i === 0 && v.composition !== undefined)) expected.push(recordExpectation(r, i, i === 0 && v.composition !== undefined, resolver));
   });
   e.records = expected;
   aimAt(e, v, ex, d, parallel);
@@ -92,8 +105,13 @@ function expectFromOracle(v: Vector, ex: Execution, d: Divergence): Expect {
   return e;
 }
 
-/** The members the authoring rules assert on every record. */
-function recordExpectation(r: JsonObject, index: number): ExpectedRecord {
+function telling(r: JsonObject): boolean {
+  const verdict = obj(r.verdict) ?? {};
+  return verdict.decision !== 'allow' || verdict.reason !== undefined || r.decided_by !== null || r.resolved_by !== undefined || r.fold_truncated === true || r.input_identity === null;
+}
+
+/** The members the authoring rules assert on a record. */
+function recordExpectation(r: JsonObject, index: number, withComposition: boolean, resolver: boolean): ExpectedRecord {
   const verdict = obj(r.verdict) ?? {};
   const assert: JsonObject = { 'verdict.decision': verdict.decision ?? null };
   if (verdict.reason !== undefined) assert['verdict.reason'] = verdict.reason;
@@ -102,10 +120,10 @@ function recordExpectation(r: JsonObject, index: number): ExpectedRecord {
   const profile = obj(r.composition)?.profile;
   // run_all may leave fold_truncated out when false (VECTOR-FORMAT §5): assert it only when it says true there.
   if (r.fold_truncated !== undefined && (profile !== 'sequential/run_all' || r.fold_truncated === true)) assert.fold_truncated = r.fold_truncated;
-  assert.composition = cloneJson(r.composition ?? null);
+  if (withComposition) assert.composition = cloneJson(r.composition ?? null);
   if (r.input_identity === null) assert.input_identity = null;
   const out: ExpectedRecord = { interception_point: r.interception_point as ExpectedRecord['interception_point'], index, assert };
-  if (r.resolved_by === undefined) out.absent = ['resolved_by'];
+  if (r.resolved_by === undefined && resolver) out.absent = ['resolved_by'];
   return out;
 }
 
@@ -135,7 +153,20 @@ function aimAt(e: Expect, v: Vector, ex: Execution, d: Divergence, parallel: boo
     else entry.absent = [...new Set([...(entry.absent ?? []), rest])];
     return;
   }
-  if (section === 'contexts' && i === 0 && b !== undefined && rest && !parallel && !ABSTRACTED.test(rest) && !rest.startsWith('resurfaced_labels')) {
+  if (section === 'contexts' && i === 0 && b !== undefined && rest.startsWith('resurfaced_labels') && !parallel) {
+    // §5.4 labels resurface under a namespace the host chooses: assert them as substrings of the context.
+    const j = Number(b);
+    const slot = e.interceptions[j];
+    const refLabels = new Set(Array.isArray(d.reference) ? d.reference.map(String) : typeof d.reference === 'string' ? [d.reference] : []);
+    const hostLabels = Array.isArray(d.host) ? d.host.map(String) : typeof d.host === 'string' ? [d.host] : [];
+    const extensions = JSON.stringify(getDotted(ex.recording[j] ?? {}, 'extensions').value ?? {});
+    const must = [...refLabels].filter((l) => extensions.includes(JSON.stringify(l)));
+    const mustNot = hostLabels.filter((l) => !refLabels.has(l) && !stringifyLossless(ex.recording[j] ?? {}).includes(l));
+    if (slot && must.length > 0) slot.context_must_contain = [...new Set([...(slot.context_must_contain ?? []), ...must.map((l) => JSON.stringify(l))])];
+    if (slot && mustNot.length > 0) slot.context_must_not_contain = [...new Set([...(slot.context_must_not_contain ?? []), ...mustNot])];
+    return;
+  }
+  if (section === 'contexts' && i === 0 && b !== undefined && rest && !parallel && !ABSTRACTED.test(rest)) {
     const j = Number(b);
     const got = getDotted(ex.recording[j] ?? {}, rest);
     const slot = e.interceptions[j];
