@@ -545,10 +545,11 @@ class Emitter:
             self._record(ctx, verdict, None, None, None, [], len(self.interceptors) > 0, None)
             return Emission(self.mode == "evaluate_only", verdict, ctx)
         if not self.interceptors:
-            # §7: enforce with zero interceptors → deny no_interceptor; evaluate_only proceeds.
-            verdict = host_deny("host_error:no_interceptor") if self.mode == "enforce" else {"decision": "allow"}
+            # §7: zero interceptors → deny no_interceptor, decided_by null. evaluate_only records that same deny and
+            # proceeds anyway (§8), as the published corpus pins.
+            verdict = host_deny("host_error:no_interceptor")
             self._record(ctx, verdict, input_identity, input_identity, None, [], False, None)
-            return Emission(self.mode == "evaluate_only" or verdict["decision"] != "deny", verdict, ctx)
+            return Emission(self.mode == "evaluate_only", verdict, ctx)
         winner, decided_by, final_ctx, slots, truncated, resolved_by, resolutions = self._first_deny(ctx)
         enforced_identity = input_identity
         if self.mode == "enforce" and final_ctx is not ctx:
@@ -698,7 +699,7 @@ class Emitter:
             return False, host_deny("host_error:verdict_invalid"), None
         if outcome == "approve":
             return True, verdict, verdict
-        return False, deny, verdict  # reject: the triggering deny stands
+        return False, verdict, verdict  # reject (§9): the resolver's own deny stands, as written
 
 
 def redact(ctx, paths):

@@ -5,6 +5,7 @@ import { defaultVectorPaths, display, loadVectors, VectorLoadError } from '../ct
 import { runSuite, verdictOf } from '../ctk/runner.js';
 import type { LoadedVector } from '../ctk/vector.js';
 import type { Harness, HostSurface } from '../harness/contract.js';
+import { resolvePostures } from '../core/postures.js';
 import { createReferenceHarness } from '../harness/reference-harness.js';
 import { createStdioHarness, StdioStartError } from '../harness/stdio/client.js';
 import { CommandLineError } from '../harness/stdio/command-line.js';
@@ -132,6 +133,14 @@ export async function createHarness(flags: Pick<RunFlags, 'harness' | 'harnessCm
       if (error instanceof CommandLineError) throw new CliError(EXIT.badInput, `--harness-cmd: ${error.message}`);
       throw error;
     }
+  }
+  // The built-in reference host runs under the postures a --surface file declares (it honours every registered
+  // value), so the surface the report states is the one the host actually ran.
+  const postures = flags.surface ? readSurfaceFileOrExit(flags.surface).postures : undefined;
+  if (postures !== undefined) {
+    const checked = resolvePostures(postures);
+    if (!checked.ok) throw new CliError(EXIT.badInput, `invalid declared surface: ${flags.surface}: /postures${checked.name ? '/' + checked.name : ''}: ${checked.problem}`);
+    return { harness: createReferenceHarness({ postures: checked.postures }), label: 'reference' };
   }
   return { harness: createReferenceHarness(), label: 'reference' };
 }

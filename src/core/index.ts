@@ -11,3 +11,4 @@ export * from './identity.js';
 export * from './verdict-gate.js';
 export * from './schemas.js';
 export * from './json-text.js';
+export * from './postures.js';

@@ -122,7 +122,7 @@ t.test('InterceptionRecord (§10.3)', async (t) => {
   const good: Array<[string, object]> = [
     ['run_all with verdicts', { ...base, composition: { profile: 'sequential/run_all' }, verdicts: [{ index: 0, decision: 'allow', name: 'a' }] }],
     ['strictest', { ...base, composition: { profile: 'parallel/strictest', on_transform_conflict: 'deny' }, verdicts: [] }],
-    ['unanimous', { ...base, composition: { profile: 'parallel/unanimous', on_disagreement: 'approval', on_transform_conflict: 'deny' }, verdicts: [] }],
+    ['unanimous', { ...base, composition: { profile: 'parallel/unanimous', on_disagreement: 'approval' }, verdicts: [] }],
     ['null provider', { ...base, identity_provider: null, input_identity: null, enforced_identity: null }],
     ['custom provider', { ...base, identity_provider: 'hmac-sha256-k1', input_identity: 'opaque', enforced_identity: 'opaque' }],
     ['rejected emission', { ...base, input_identity: null, enforced_identity: null, decided_by: null, verdict: { decision: 'deny', reason: 'host_error:context_invalid' } }],
@@ -139,7 +139,8 @@ t.test('InterceptionRecord (§10.3)', async (t) => {
     ['first_deny with a foreign knob', { ...base, composition: { profile: 'sequential/first_deny', on_approval: 'stop', on_disagreement: 'deny' } }, /first_deny/],
     ['run_all with a knob', { ...base, composition: { profile: 'sequential/run_all', on_approval: 'stop' }, verdicts: [] }, /run_all consults no knob/],
     ['strictest without its knob', { ...base, composition: { profile: 'parallel/strictest' }, verdicts: [] }, /on_transform_conflict/],
-    ['unanimous missing on_disagreement', { ...base, composition: { profile: 'parallel/unanimous', on_transform_conflict: 'deny' }, verdicts: [] }, /on_disagreement/],
+    ['unanimous missing on_disagreement', { ...base, composition: { profile: 'parallel/unanimous' }, verdicts: [] }, /on_disagreement/],
+    ['unanimous with on_transform_conflict (§7.2: unanimous consults on_disagreement only)', { ...base, composition: { profile: 'parallel/unanimous', on_disagreement: 'deny', on_transform_conflict: 'deny' }, verdicts: [] }, /unanimous consults on_disagreement only/],
     ['multi-verdict profile without verdicts', { ...base, composition: { profile: 'sequential/run_all' } }, /verdicts/],
     ['unknown profile', { ...base, composition: { profile: 'quorum' } }, /profile/],
     ['null provider with identities', { ...base, identity_provider: null }, /input_identity/],

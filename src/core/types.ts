@@ -106,12 +106,16 @@ export const KNOB_DEFAULTS: Readonly<Record<Knob, string>> = {
   on_transform_conflict: 'deny',
 };
 
-/** §7.2 / §10.3: which knobs each profile consults (the others MUST be absent from records). */
+/**
+ * §7.2 / §10.3: which knobs each profile consults (the others MUST be absent from records). parallel/unanimous
+ * consults on_disagreement only: §7.2 names it as that profile's knob, and under §7.5 any transform is already a
+ * disagreement, so a transform conflict never arises there.
+ */
 export const PROFILE_KNOBS: Readonly<Record<Profile, readonly Knob[]>> = {
   'sequential/first_deny': ['on_approval'],
   'sequential/run_all': [],
   'parallel/strictest': ['on_transform_conflict'],
-  'parallel/unanimous': ['on_disagreement', 'on_transform_conflict'],
+  'parallel/unanimous': ['on_disagreement'],
 };
 
 export interface Composition {

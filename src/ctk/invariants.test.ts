@@ -1,6 +1,6 @@
 import t from 'tap';
 import type { JsonObject } from '../core/types.js';
-import { checkOneRecordPerEmission, checkOrdering, checkPayloadFree, checkSequence, targetStrings } from './invariants.js';
+import { checkFoldTruncated, checkOneRecordPerEmission, checkOrdering, checkPayloadFree, checkSequence, targetStrings } from './invariants.js';
 import { baseVector } from './test-vectors.test.util.js';
 import type { Vector } from './vector.js';
 
@@ -94,4 +94,21 @@ t.test('one record per emission: order is checked, except across interleaved par
   t.match(checkOneRecordPerEmission(records, recording, 1, report)[0], { clause: '10.3', message: /not in emission order/ });
   t.same(checkOneRecordPerEmission(records, recording, 1, report, true), []);
   t.match(checkOneRecordPerEmission(records.slice(0, 3), recording, 1, { ...report, records: records.slice(0, 3), identities: report.identities.slice(0, 3) }, true)[0], { message: /saw agent_shutdown \(sequence 3\) but the host produced no record/ });
+});
+
+t.test('§10.3 fold_truncated: absent means false; true must be present when interceptors were skipped', async (t) => {
+  const runAll = { profile: 'sequential/run_all' };
+  const firstDeny = { profile: 'sequential/first_deny', on_approval: 'stop' };
+  const summary = (n: number) => Array.from({ length: n }, (_, index) => ({ index, decision: 'allow' }));
+  const record = (composition: JsonObject, invoked: number, registered: number, extra: JsonObject = {}): JsonObject =>
+    rec('pre_tool_call', 'deny', { composition, verdicts: summary(invoked), interceptors_registered: registered, ...extra });
+  t.same(checkFoldTruncated([record(runAll, 3, 3)]), [], 'run_all, nothing skipped, member absent: fine');
+  t.same(checkFoldTruncated([record(runAll, 3, 3, { fold_truncated: false })]), [], 'run_all, nothing skipped, false: fine');
+  t.match(messages(checkFoldTruncated([record(runAll, 3, 3, { fold_truncated: true })])), /fold_truncated true, yet every one of its 3 registered interceptors is in verdicts/);
+  t.match(messages(checkFoldTruncated([record(runAll, 1, 3)])), /summarizes 1 of 3 registered interceptors, so some were never invoked, yet fold_truncated is absent/);
+  t.match(messages(checkFoldTruncated([record(firstDeny, 1, 2, { fold_truncated: false })])), /yet fold_truncated is false/);
+  t.same(checkFoldTruncated([record(firstDeny, 1, 2, { fold_truncated: true })]), []);
+  t.same(checkFoldTruncated([record(firstDeny, 2, 2, { fold_truncated: true, resolved_by: 'approval' })]), [], 'an approved stop is the posture\'s to decide');
+  t.same(checkFoldTruncated([record(runAll, 0, 2, { verdict: { decision: 'deny', reason: 'host_error:context_invalid' } })]), [], 'rejected before dispatch: not judged');
+  t.same(checkFoldTruncated([record({ profile: 'parallel/strictest', on_transform_conflict: 'deny' }, 1, 2)]), [], 'parallel profiles: fold_truncated is not defined');
 });

@@ -35,6 +35,7 @@ export function checkInvariants(o: Observation): Failure[] {
     ...checkContextsValid(o.recording),
     ...checkRecordsValid(records),
     ...checkRecordConfiguration(records, o.vector),
+    ...checkFoldTruncated(records),
     ...checkPayloadFree(records, o.vector),
   ];
 }
@@ -253,6 +254,36 @@ export function checkRecordConfiguration(records: JsonObject[], vector: Vector):
     }
   }
   if (sessions.size > 1) f.push({ clause: '4.1', check: 'invariant.session', got: [...sessions], message: 'session_id changes between records of one session' });
+  return f;
+}
+
+/**
+ * §10.3 fold_truncated, in the sequential profiles, read from the record alone (`verdicts` against
+ * `interceptors_registered`): when interceptors were skipped it MUST be present and true; when none was it is not
+ * true — absent means false (the canonical host leaves it out of run_all records). Not judged: records rejected
+ * before dispatch (no verdicts, READINGS.md) and an approved first_deny stop, which posture
+ * stop_approval_fold_truncated decides (§7.4 vs §10.3). A first_deny record without `verdicts` (OPTIONAL there) is
+ * left to the vectors.
+ */
+export function checkFoldTruncated(records: JsonObject[]): Failure[] {
+  const f: Failure[] = [];
+  for (const [i, rec] of records.entries()) {
+    const profile = obj(rec.composition)?.profile;
+    if (profile !== 'sequential/first_deny' && profile !== 'sequential/run_all') continue;
+    const verdicts = rec.verdicts;
+    const registered = rec.interceptors_registered;
+    if (!Array.isArray(verdicts) || typeof registered !== 'number' || verdicts.length === 0) continue;
+    const skipped = verdicts.length < registered;
+    const value = rec.fold_truncated;
+    const at = `records[${i}].fold_truncated`;
+    if (skipped && value !== true) {
+      f.push({ clause: '10.3', check: 'invariant.fold_truncated', path: at, expected: true, got: value, message: `record ${i} (${String(rec.interception_point)}) summarizes ${verdicts.length} of ${registered} registered interceptors, so some were never invoked, yet fold_truncated is ${value === undefined ? 'absent' : String(value)}` });
+    }
+    const approvedStop = profile === 'sequential/first_deny' && rec.resolved_by === 'approval' && obj(rec.composition)?.on_approval === 'stop';
+    if (!skipped && value === true && !approvedStop) {
+      f.push({ clause: '10.3', check: 'invariant.fold_truncated', path: at, expected: 'false or absent', got: true, message: `record ${i} (${String(rec.interception_point)}) says fold_truncated true, yet every one of its ${registered} registered interceptors is in verdicts` });
+    }
+  }
   return f;
 }
 

@@ -77,6 +77,15 @@ t.test('semantic rules the schema cannot state', async (t) => {
   t.match(checkVector({ ...v, approval_script: [{ resolve: { fault: 'raise', outcome: 'approve' } }] }), /a fault resolve carries only "fault"/);
   t.match(checkVector({ ...v, expect: { ...(v.expect as object), outputs: ['a'] } }), /per-turn outputs need scenario.inputs/);
   t.match(checkVector({ ...v, redact_for_approval: ['$target.*'] }), /\/redact_for_approval\/0: must match pattern/);
+  t.match(checkVector({ ...v, composition: { profile: 'parallel/unanimous', on_transform_conflict: 'deny' } }), /\/composition\/on_transform_conflict: profile parallel\/unanimous never consults on_transform_conflict/, '§7.2: unanimous consults on_disagreement only');
+});
+
+t.test('vector-level postures name registered postures and values only (§13.1)', async (t) => {
+  const v = baseVector();
+  t.equal(checkVector({ ...v, postures: { tool_seam_host_error: 'terminate' } }), undefined);
+  t.match(checkVector({ ...v, postures: { retry_policy: 'twice' } }), /\/postures\/retry_policy: unknown posture \(known: tool_seam_host_error, stop_approval_fold_truncated\)/);
+  t.match(checkVector({ ...v, postures: { tool_seam_host_error: 'retry' } }), /\/postures\/tool_seam_host_error: "retry" is not one of continue, terminate/);
+  t.match(checkVector({ ...v, postures: {} }), /\/postures: must NOT have fewer than 1 properties/);
 });
 
 t.test('duplicate ids across the suite are an error naming both files', async (t) => {

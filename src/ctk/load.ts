@@ -1,6 +1,7 @@
 // Vector loading: files or directories (recursive *.json), lossless parse, ajv validation
 // against schema/vectors.schema.json, the semantic rules a schema cannot state, duplicate ids.
 // Every problem names the file and the JSON pointer; the CLI turns VectorLoadError into exit 2.
+import { POSTURES, POSTURE_NAMES, isPostureName } from '../core/postures.js';
 import { readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
@@ -167,7 +168,7 @@ function describeAjvError(errors: ErrorObject[]): string {
   }
   if (best.keyword === 'additionalProperties') {
     const extra = (best.params as { additionalProperty: string }).additionalProperty;
-    return `${where}: unknown member "${extra}" (vector objects are closed; see VECTOR-FORMAT.md and HARNESS.md)`;
+    return `${where}: unknown member "${extra}" (vector objects are closed; HARNESS.md §4 lists the grammar and schema/vectors.schema.json states it)`;
   }
   if (best.keyword === 'required') {
     const missing = (best.params as { missingProperty: string }).missingProperty;
@@ -184,19 +185,19 @@ function describeAjvError(errors: ErrorObject[]): string {
 function semanticProblem(v: Vector): string | undefined {
   const hasOne = v.interceptor_script !== undefined;
   const hasMany = v.interceptor_scripts !== undefined;
-  if (hasOne === hasMany) return '/: exactly one of "interceptor_script" or "interceptor_scripts" is required (VECTOR-FORMAT §1)';
+  if (hasOne === hasMany) return '/: exactly one of "interceptor_script" or "interceptor_scripts" is required (HARNESS.md §4)';
   const lists = hasMany ? v.interceptor_scripts! : [v.interceptor_script!];
   for (const [i, rules] of lists.entries()) {
     for (const [j, rule] of rules.entries()) {
       const ptr = hasMany ? `/interceptor_scripts/${i}/${j}` : `/interceptor_script/${j}`;
       const hasReturn = Object.prototype.hasOwnProperty.call(rule, 'return');
-      if (hasReturn === (rule.fault !== undefined)) return `${ptr}: a rule has exactly one of "return" or "fault" (VECTOR-FORMAT §3)`;
+      if (hasReturn === (rule.fault !== undefined)) return `${ptr}: a rule has exactly one of "return" or "fault" (HARNESS.md §4)`;
     }
   }
   for (const [i, rule] of (v.approval_script ?? []).entries()) {
     const r = rule.resolve as Record<string, unknown>;
     if ('fault' in r) {
-      if (Object.keys(r).length !== 1) return `/approval_script/${i}/resolve: a fault resolve carries only "fault" (VECTOR-FORMAT §4)`;
+      if (Object.keys(r).length !== 1) return `/approval_script/${i}/resolve: a fault resolve carries only "fault" (HARNESS.md §4)`;
     } else if (!('outcome' in r)) return `/approval_script/${i}/resolve: missing required member "outcome"`;
   }
   if (v.scenario.input !== undefined && v.scenario.inputs !== undefined) return '/scenario: give "input" or "inputs", not both';
@@ -215,9 +216,15 @@ function semanticProblem(v: Vector): string | undefined {
   }
   const pathProblem = dottedPathProblem(v);
   if (pathProblem !== undefined) return pathProblem;
+  // §13.1: a vector-level posture gate names registered postures and their values only.
+  for (const [name, value] of Object.entries(v.postures ?? {})) {
+    if (!isPostureName(name)) return `/postures/${name}: unknown posture (known: ${POSTURE_NAMES.join(', ')})`;
+    const values: readonly string[] = POSTURES[name].values;
+    if (!values.includes(value)) return `/postures/${name}: ${JSON.stringify(value)} is not one of ${values.join(', ')} (${POSTURES[name].clause})`;
+  }
   const byPosture = v.expect.run_outcome_by_posture;
   if (byPosture && byPosture.outcomes.continue !== undefined && byPosture.outcomes.continue !== v.expect.run_outcome)
-    return `/expect/run_outcome_by_posture/outcomes/continue: "${byPosture.outcomes.continue}" must equal expect.run_outcome "${v.expect.run_outcome}" (VECTOR-FORMAT §5)`;
+    return `/expect/run_outcome_by_posture/outcomes/continue: "${byPosture.outcomes.continue}" must equal expect.run_outcome "${v.expect.run_outcome}" (HARNESS.md §4)`;
   return undefined;
 }
 

@@ -8,6 +8,8 @@ import { suiteDigest } from '../report/digest.js';
 import { CTK_NAME, CTK_VERSION } from '../version.js';
 import { checkExpectations } from './assertions.js';
 import { checkInvariants } from './invariants.js';
+import { foldRepeatedFailures } from './failures.js';
+import { repeatNote } from '../report/format.js';
 import { cloneJson } from './json.js';
 import { display } from './load.js';
 import { createMockModel, createMockTools, newMockLog, type MockLog } from './mocks.js';
@@ -199,11 +201,12 @@ export async function runVector(lv: LoadedVector, opts: RunOptions): Promise<{ r
     }
   }
 
-  const status = failures.length === 0 ? 'pass' : 'fail';
+  const folded = foldRepeatedFailures(failures);
+  const status = folded.length === 0 ? 'pass' : 'fail';
   trace.status = status;
-  trace.failures = failures;
-  const result: VectorResult = { ...base, status, failures, duration_ms: Date.now() - started };
-  if (status === 'fail') result.reason = `${failures.length} failed check${failures.length === 1 ? '' : 's'}: ${failures[0]!.message}`;
+  trace.failures = folded;
+  const result: VectorResult = { ...base, status, failures: folded, duration_ms: Date.now() - started };
+  if (status === 'fail') result.reason = `${folded.length} failed check${folded.length === 1 ? '' : 's'}: ${folded[0]!.message}${repeatNote(folded[0]!, 3)}`;
   return { result, trace };
 }
 

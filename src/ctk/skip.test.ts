@@ -10,7 +10,7 @@ const surface: HostSurface = {
   buffered_output: true,
   profiles: {
     'sequential/first_deny': { on_approval: ['stop'] },
-    'parallel/unanimous': { on_disagreement: ['deny'], on_transform_conflict: ['deny', 'approval'] },
+    'parallel/unanimous': { on_disagreement: ['deny'] },
   },
   identity_providers: ['jcs-sha256', null],
   modes: ['enforce'],
@@ -20,7 +20,7 @@ const surface: HostSurface = {
 t.test('applicable vectors are not skipped', async (t) => {
   t.equal(skipReason(loaded(baseVector()), surface), undefined);
   t.equal(skipReason(loaded(baseVector({ identity_provider: null })), surface), undefined);
-  t.equal(skipReason(loaded(baseVector({ composition: { profile: 'parallel/unanimous', on_transform_conflict: 'approval' } })), surface), undefined);
+  t.equal(skipReason(loaded(baseVector({ composition: { profile: 'parallel/unanimous' } })), surface), undefined, 'unanimous needs on_disagreement only (§7.2)');
 });
 
 t.test('each part of the declared surface decides a skip, with the exact reason', async (t) => {
@@ -37,4 +37,13 @@ t.test('each part of the declared surface decides a skip, with the exact reason'
   const noDefaultKnob: HostSurface = { ...surface, profiles: { 'sequential/first_deny': { on_approval: ['resume'] } } };
   t.equal(skipReason(loaded(baseVector()), noDefaultKnob), 'host does not declare profile sequential/first_deny with on_approval=stop', 'an unset knob uses its §7.2 default, which must be declared too');
   t.equal(skipReason(loaded(baseVector({ identity_provider: null })), { ...surface, identity_providers: ['jcs-sha256'] }), 'host does not declare identity provider null');
+});
+
+t.test('§13.1 postures: a posture-gated vector runs only on a host declaring exactly that value', async (t) => {
+  const terminate = loaded(baseVector({ postures: { tool_seam_host_error: 'terminate' } }));
+  t.equal(skipReason(terminate, surface), 'host declares posture tool_seam_host_error=continue; the vector applies to tool_seam_host_error=terminate');
+  t.equal(skipReason(terminate, { ...surface, postures: { tool_seam_host_error: 'terminate' } }), undefined);
+  const always = loaded(baseVector({ postures: { stop_approval_fold_truncated: 'always' } }));
+  t.equal(skipReason(always, { ...surface, postures: {} }), 'host declares posture stop_approval_fold_truncated=when_skipped; the vector applies to stop_approval_fold_truncated=always', 'an undeclared posture is its registry default');
+  t.equal(skipReason(loaded(baseVector({ postures: { stop_approval_fold_truncated: 'when_skipped' } })), { ...surface, postures: {} }), undefined);
 });

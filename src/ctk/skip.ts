@@ -1,6 +1,7 @@
 // Skips by the whole declared surface (§13.1): capabilities, profile and every knob value,
-// identity provider, mode. A skip always names exactly what the host did not declare.
+// identity provider, mode, posture. A skip always names exactly what the host did not declare.
 import { KNOB_DEFAULTS, PROFILE_KNOBS, type Knob, type Profile } from '../core/types.js';
+import { POSTURES, isPostureName } from '../core/postures.js';
 import type { HostSurface } from '../harness/contract.js';
 import type { LoadedVector } from './vector.js';
 
@@ -29,5 +30,11 @@ export function skipReason(lv: LoadedVector, surface: HostSurface): string | und
 
   const mode = v.mode ?? 'enforce';
   if (!(surface.modes ?? []).includes(mode)) return `host does not declare mode ${mode}`;
+
+  // §13.1: a posture-gated vector runs only on a host declaring exactly that value (undeclared = the default).
+  for (const [name, value] of Object.entries(v.postures ?? {})) {
+    const declared = (surface.postures as Record<string, string | undefined> | undefined)?.[name] ?? (isPostureName(name) ? POSTURES[name].default : undefined);
+    if (declared !== value) return `host declares posture ${name}=${declared ?? '(none)'}; the vector applies to ${name}=${value}`;
+  }
   return undefined;
 }

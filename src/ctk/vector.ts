@@ -82,6 +82,8 @@ export interface Vector {
   interceptor_script?: InterceptorRule[];
   interceptor_scripts?: InterceptorRule[][];
   approval_script?: ApprovalRule[];
+  /** Extension (§13.1 postures): applies only to a host declaring exactly these values; others skip it. */
+  postures?: Record<string, string>;
   /** Extensions (hang_faults): per-vector timeouts handed to the host. */
   interceptor_timeout_ms?: number;
   resolver_timeout_ms?: number;

@@ -12,6 +12,7 @@ import type {
   Mode,
   Profile,
 } from '../core/types.js';
+import type { Postures } from '../core/postures.js';
 
 export const HARNESS_PROTOCOL = 'agent-hooks-ctk/1';
 
@@ -33,7 +34,7 @@ export const CAPABILITIES = [
 ] as const;
 export type Capability = (typeof CAPABILITIES)[number];
 
-export type ToolSeamPosture = 'continue' | 'terminate';
+export type ToolSeamPosture = Postures['tool_seam_host_error'];
 
 /** §13.1: the declared surface. Everything a vector may need is declared here, and skips are decided against it. */
 export interface HostSurface {
@@ -52,8 +53,11 @@ export interface HostSurface {
   identity_providers: Array<string | null>;
   /** §8 */
   modes: Mode[];
-  /** VECTOR-FORMAT §2.7: declared postures; tool_seam_host_error defaults to "continue". */
-  postures: { tool_seam_host_error: ToolSeamPosture; [name: string]: string };
+  /**
+   * §13.1: declared postures (src/core/postures.ts). A posture left out means its registry default; validation
+   * (surface.ts, stdio validate.ts) fills every default in and rejects an unknown name or value.
+   */
+  postures: Partial<Postures>;
   /** §12.3 bounds the host enforces, for the report (informative). */
   bounds?: { max_context_bytes?: number; max_depth?: number };
 }

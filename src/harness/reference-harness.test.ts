@@ -43,9 +43,9 @@ t.test('describe(): the full surface, valid against the surface validator', asyn
   for (const c of ['int64_json', 'bigint_json', 'streaming', 'incremental_output']) t.notOk(s.capabilities.includes(c), c);
   t.same(s.identity_providers, ['jcs-sha256', null, 'ctk-fault']);
   t.same(s.profiles['sequential/first_deny'], { on_approval: ['stop', 'resume'] });
-  t.same(s.profiles['parallel/unanimous'], { on_disagreement: ['deny', 'approval'], on_transform_conflict: ['deny', 'approval'] });
+  t.same(s.profiles['parallel/unanimous'], { on_disagreement: ['deny', 'approval'] }, '§7.2: unanimous consults on_disagreement only');
   t.equal(s.buffered_output, true);
-  t.same(s.postures, { tool_seam_host_error: 'continue' });
+  t.same(s.postures, { tool_seam_host_error: 'continue', stop_approval_fold_truncated: 'when_skipped' }, 'every registered posture, at its default');
 });
 
 t.test('a basic run reports outcome, final output, identities and records in order', async (t) => {

@@ -8,6 +8,7 @@ import { writeBackTarget } from '../host/context.js';
 import type { HostPartsOverride } from '../host/parts.js';
 import type { ApprovalRedactor, ApprovalResolver, CustomIdentityProvider, IdentityProviderOption, Interceptor } from '../host/types.js';
 import { CTK_VERSION } from '../version.js';
+import { resolvePostures, type Postures } from '../core/postures.js';
 import type { Harness, HostSurface, InterceptorAction, ResolverAction, RunReport, RunSetup, ScriptedInterceptor, ScriptedResolver } from './contract.js';
 
 export interface ReferenceHarnessOptions {
@@ -16,6 +17,11 @@ export interface ReferenceHarnessOptions {
    * Undefined: the correct host.
    */
   parts?: HostPartsOverride;
+  /**
+   * §13.1 postures to run under (src/core/postures.ts); the ones left out take the registry default. The reference
+   * host honours every registered posture value, and describe() declares exactly what it runs under.
+   */
+  postures?: Partial<Postures>;
 }
 
 /** §10.1 host-defined provider the CTK uses for provider faults: compute throws on every call. */
@@ -24,8 +30,10 @@ export const CTK_FAULT_PROVIDER = 'ctk-fault';
 /** Hang faults wait this many times the configured timeout before answering (they must lose the race). */
 const HANG_FACTOR = 20;
 
-/** §13.1: the full declared surface of the reference host. */
-export function referenceSurface(): HostSurface {
+/** §13.1: the full declared surface of the reference host, under the given postures (registry defaults otherwise). */
+export function referenceSurface(postures?: Partial<Postures>): HostSurface {
+  const declared = resolvePostures(postures ?? {});
+  if (!declared.ok) throw new Error(`reference host postures: ${declared.name}: ${declared.problem}`);
   const profiles: HostSurface['profiles'] = {};
   for (const p of PROFILES as readonly Profile[]) {
     const knobs: Partial<Record<Knob, string[]>> = {};
@@ -41,12 +49,14 @@ export function referenceSurface(): HostSurface {
     profiles,
     identity_providers: ['jcs-sha256', null, CTK_FAULT_PROVIDER],
     modes: [...MODES],
-    postures: { tool_seam_host_error: 'continue' },
+    postures: declared.postures,
     bounds: { max_context_bytes: DEFAULT_MAX_BYTES, max_depth: DEFAULT_MAX_DEPTH },
   };
 }
 
 export function createReferenceHarness(options: ReferenceHarnessOptions = {}): Harness {
+  const surface = referenceSurface(options.postures); // validates the postures up front
+  const postures = surface.postures as Postures;
   let current: RunSetup | null = null;
   const hangTimers = new Set<NodeJS.Timeout>();
 
@@ -99,7 +109,7 @@ export function createReferenceHarness(options: ReferenceHarnessOptions = {}): H
 
   return {
     async describe() {
-      return referenceSurface();
+      return structuredClone(surface);
     },
 
     async setup(run: RunSetup) {
@@ -126,6 +136,7 @@ export function createReferenceHarness(options: ReferenceHarnessOptions = {}): H
         redactor: run.redact_for_approval ? pathRedactor(run.redact_for_approval) : null,
         interceptorTimeoutMs,
         resolverTimeoutMs,
+        stopApprovalFoldTruncated: postures.stop_approval_fold_truncated,
         ...(options.parts ? { parts: options.parts } : {}),
       });
       const scenario = run.scenario;
@@ -135,7 +146,7 @@ export function createReferenceHarness(options: ReferenceHarnessOptions = {}): H
         tools: { names: (scenario.tools ?? []).map((t) => t.name), invoke: (call) => run.tools({ id: call.id, name: call.name, args: call.args }) },
         modelId: 'mock',
         parallelTools: scenario.parallel_tools === true,
-        toolSeamHostError: 'continue',
+        toolSeamHostError: postures.tool_seam_host_error,
       });
       const inputs: TurnInput[] = scenario.inputs ?? (scenario.input ? [scenario.input] : []);
       const result = await loop.run(inputs);

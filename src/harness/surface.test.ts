@@ -12,7 +12,7 @@ t.test('defaults are filled', async (t) => {
   t.equal(s.buffered_output, true);
   t.same(s.identity_providers, ['jcs-sha256']);
   t.same(s.modes, ['enforce', 'evaluate_only']);
-  t.same(s.postures, { tool_seam_host_error: 'continue' });
+  t.same(s.postures, { tool_seam_host_error: 'continue', stop_approval_fold_truncated: 'when_skipped' }, 'every registered posture at its default');
 });
 
 t.test('bad surfaces are rejected with the member named', async (t) => {
@@ -24,7 +24,10 @@ t.test('bad surfaces are rejected with the member named', async (t) => {
     [{ ...minimal, profiles: { 'sequential/first_deny': { on_approval: ['maybe'] } } }, /must be one of stop, resume/],
     [{ ...minimal, identity_providers: ['JCS'] }, /\/identity_providers\/0/],
     [{ ...minimal, modes: ['observe'] }, /\/modes\/0/],
-    [{ ...minimal, postures: { tool_seam_host_error: 'retry' } }, /\/postures\/tool_seam_host_error/],
+    [{ ...minimal, postures: { tool_seam_host_error: 'retry' } }, /\/postures\/tool_seam_host_error: must be one of "continue" or "terminate"/],
+    [{ ...minimal, postures: { retry_policy: 'twice' } }, /\/postures\/retry_policy: unknown posture \(known: tool_seam_host_error, stop_approval_fold_truncated\)/],
+    [{ ...minimal, postures: { stop_approval_fold_truncated: 'never' } }, /\/postures\/stop_approval_fold_truncated: must be one of "when_skipped" or "always"/],
+    [{ ...minimal, profiles: { 'parallel/unanimous': { on_disagreement: ['deny'], on_transform_conflict: ['deny'] } } }, /\/profiles\/parallel\/unanimous\/on_transform_conflict: profile parallel\/unanimous does not consult on_transform_conflict: it consults on_disagreement only/],
     [{ ...minimal, colour: 'blue' }, /\/colour: unknown member/],
     [{ ...minimal, capabilities: ['incremental_output'] }, /contradicts buffered_output/],
   ];

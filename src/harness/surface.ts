@@ -1,9 +1,10 @@
 // The declared surface (§13.1): validated from a harness's describe() or a --surface YAML/JSON file.
-// Defaults: buffered_output true (§12.1a), postures.tool_seam_host_error "continue" (VECTOR-FORMAT §2.7),
+// Defaults: buffered_output true (§12.1a), every registered posture at its default (src/core/postures.ts),
 // identity_providers ["jcs-sha256"] (§10.1 default provider), modes both (§8 MUST support both), capabilities [].
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { KNOB_VALUES, PROFILE_KNOBS, PROFILES, MODES, type Knob, type Profile } from '../core/types.js';
+import { resolvePostures } from '../core/postures.js';
 import { CAPABILITIES, type HostSurface } from './contract.js';
 import { decodeUtf8, Utf8Error } from '../ctk/utf8.js';
 
@@ -69,7 +70,7 @@ export function validateSurface(value: unknown, source: string): HostSurface {
     if (!isObj(k)) return bad(`/profiles/${profile}`, 'must map knob names to lists of values');
     const out: Partial<Record<Knob, string[]>> = {};
     for (const [knob, values] of Object.entries(k)) {
-      if (!(PROFILE_KNOBS[profile as Profile] as readonly string[]).includes(knob)) bad(`/profiles/${profile}/${knob}`, `profile ${profile} does not consult ${knob} (§7.2)`);
+      if (!(PROFILE_KNOBS[profile as Profile] as readonly string[]).includes(knob)) bad(`/profiles/${profile}/${knob}`, knobNotConsulted(profile as Profile, knob));
       if (!Array.isArray(values) || values.length === 0) return bad(`/profiles/${profile}/${knob}`, 'must be a non-empty list of values');
       values.forEach((v, i) => {
         if (!KNOB_VALUES[knob as Knob].includes(v as string)) bad(`/profiles/${profile}/${knob}/${i}`, `must be one of ${KNOB_VALUES[knob as Knob].join(', ')}`);
@@ -88,11 +89,9 @@ export function validateSurface(value: unknown, source: string): HostSurface {
   modes.forEach((m, i) => {
     if (!(MODES as readonly unknown[]).includes(m)) bad(`/modes/${i}`, `must be one of ${MODES.join(', ')}`);
   });
-  const postures = value.postures ?? {};
-  if (!isObj(postures)) return bad('/postures', 'must be a mapping');
-  for (const [k, v] of Object.entries(postures)) if (typeof v !== 'string') bad(`/postures/${k}`, 'must be a string');
-  const tsh = postures.tool_seam_host_error ?? 'continue';
-  if (tsh !== 'continue' && tsh !== 'terminate') bad('/postures/tool_seam_host_error', 'must be "continue" or "terminate"');
+  // §13.1: postures are the registry's (src/core/postures.ts); an unknown name or value is a surface error.
+  const postures = resolvePostures(value.postures);
+  if (!postures.ok) return bad(postures.name === '' ? '/postures' : `/postures/${postures.name}`, postures.problem);
   if (value.bounds !== undefined && !isObj(value.bounds)) bad('/bounds', 'must be a mapping');
   const surface: HostSurface = {
     name: value.name as string,
@@ -102,7 +101,7 @@ export function validateSurface(value: unknown, source: string): HostSurface {
     profiles,
     identity_providers: providers as Array<string | null>,
     modes: modes as HostSurface['modes'],
-    postures: { ...(postures as Record<string, string>), tool_seam_host_error: tsh as 'continue' | 'terminate' },
+    postures: postures.postures,
   };
   if (value.protocol !== undefined) surface.protocol = value.protocol as string;
   if (value.sdk !== undefined) surface.sdk = value.sdk as HostSurface['sdk'] & object;
@@ -118,4 +117,12 @@ export function effectiveSurface(described: unknown, override: Record<string, un
   if (!override) return validateSurface(described, describedSource);
   const base = isObj(described) ? described : {};
   return validateSurface({ ...base, ...override }, overrideSource ?? '--surface');
+}
+
+/** §7.2 / §10.3: the one-line problem for a knob declared under a profile that never consults it. */
+export function knobNotConsulted(profile: Profile, knob: string): string {
+  const consulted = PROFILE_KNOBS[profile];
+  const which = consulted.length === 0 ? 'no knob' : consulted.join(', ') + ' only';
+  const why = profile === 'parallel/unanimous' && knob === 'on_transform_conflict' ? '; under unanimous any transform is a disagreement, handled per on_disagreement (§7.5)' : '';
+  return `profile ${profile} does not consult ${knob}: it consults ${which} (§7.2, §10.3)${why}`;
 }

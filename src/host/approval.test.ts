@@ -69,11 +69,17 @@ t.test('§9 in the emitter: each validation failure is the combined deny, resolv
   }
 });
 
-t.test('§9: reject leaves the triggering deny standing', async (t) => {
-  const em = await emitterWith([answering(escalate('over_cap'))], { resolver: (req) => ({ outcome: 'reject', context_identity: req.context_identity, verdict: deny('human said no') }) }).emit('pre_tool_call', toolFields());
-  t.equal(em.verdict.reason, 'over_cap');
+t.test("§9: on reject the resolver's deny stands as the combined verdict, reason and all", async (t) => {
+  const em = await emitterWith([answering(escalate('over_cap'))], { resolver: (req) => ({ outcome: 'reject', context_identity: req.context_identity, verdict: { ...deny('human said no'), message: 'not today' } }) }).emit('pre_tool_call', toolFields());
+  t.equal(em.verdict.reason, 'human said no');
+  t.equal(em.verdict.message, 'not today');
+  t.notOk('approval' in em.verdict, 'the triggering liftable deny does not stand');
   t.equal(em.record.resolved_by, 'rejection');
+  t.equal(em.record.decided_by, 0, '§7.6/§10.3: decided_by stays the consulted interceptor');
   t.equal(em.proceed, false);
+  const bare = await emitterWith([answering(escalate('over_cap'))], { resolver: (req) => ({ outcome: 'reject', context_identity: req.context_identity, verdict: { decision: 'deny' } }) }).emit('pre_tool_call', toolFields());
+  t.same(bare.record.verdict, { decision: 'deny' }, 'a bare resolver deny stands as written: no reason borrowed from the triggering deny');
+  t.equal(bare.record.resolved_by, 'rejection');
 });
 
 t.test('§9: a resolver that raises → approval_resolver_failed', async (t) => {

@@ -119,8 +119,10 @@ export async function consultSeam(deny: Verdict, ctx: JsonObject, deps: ConsultD
     const check = deps.validateResolution(answer.value, request);
     if (!check.ok) return failed(check.reason, check.detail);
     if (check.outcome === 'approve') return { lifted: true, verdict: check.verdict, resolutionVerdict: check.verdict };
-    // reject: the triggering deny stands (§9 "The triggering deny (or the resolver's deny) stands").
-    return { lifted: false, verdict: deny, resolutionVerdict: check.verdict };
+    // reject (§9): the resolution always carries its own deny (step 4 checked it), and that deny stands as the combined
+    // verdict exactly as the resolver wrote it, reason and all, even {"decision":"deny"} with no reason. The published
+    // corpus pins this; the triggering deny still joins the §7.3 warnings union as a returned verdict.
+    return { lifted: false, verdict: check.verdict, resolutionVerdict: check.verdict };
   } catch {
     return failed(HOST_ERROR.approval_resolver_failed, 'the approval consultation failed');
   } finally {

@@ -271,6 +271,16 @@ t.test('§7: zero interceptors in enforce → deny no_interceptor (decided_by nu
   t.equal(ev.proceed, true, 'evaluate_only proceeds');
 });
 
+t.test('§7, §8: evaluate_only with zero interceptors records the no_interceptor deny enforce would compute, and proceeds', async (t) => {
+  for (const profile of ['sequential/first_deny', 'sequential/run_all', 'parallel/strictest', 'parallel/unanimous'] as const) {
+    const ev = await emitterWith([], { mode: 'evaluate_only', composition: { profile } }).emit('pre_tool_call', toolFields());
+    t.same(ev.record.verdict, { decision: 'deny', reason: HOST_ERROR.no_interceptor }, profile);
+    t.equal(ev.record.decided_by, null);
+    t.equal(ev.record.mode, 'evaluate_only');
+    t.equal(ev.proceed, true, 'the action proceeds (§8)');
+  }
+});
+
 t.test('§7.2: the profile set is closed and knob values are validated at construction', async (t) => {
   t.throws(() => emitterWith([], { composition: { profile: 'parallel/quorum' as never } }), HostConfigError);
   t.throws(() => emitterWith([], { composition: { profile: 'sequential/first_deny', on_approval: 'maybe' as never } }), HostConfigError);

@@ -91,6 +91,10 @@ export function createEmitter(options: EmitterOptions): Emitter {
   const interceptorTimeoutMs = positive(options.interceptorTimeoutMs, DEFAULT_INTERCEPTOR_TIMEOUT_MS, 'interceptorTimeoutMs');
   const resolverTimeoutMs = positive(options.resolverTimeoutMs, DEFAULT_RESOLVER_TIMEOUT_MS, 'resolverTimeoutMs');
   const resolver = options.resolver ?? null;
+  const stopApprovalFoldTruncated = options.stopApprovalFoldTruncated ?? 'when_skipped';
+  if (stopApprovalFoldTruncated !== 'when_skipped' && stopApprovalFoldTruncated !== 'always') {
+    throw new HostConfigError(`stopApprovalFoldTruncated must be "when_skipped" or "always" (posture stop_approval_fold_truncated, §7.4, §10.3)`);
+  }
   const redactor = options.redactor ?? null;
   const now = options.now ?? (() => new Date());
   const agent = { ...options.agent } as JsonObject;
@@ -194,7 +198,8 @@ export function createEmitter(options: EmitterOptions): Emitter {
     let result: ComposeResult;
     const zero = interceptors.length === 0 ? parts.zeroInterceptorVerdict(emissionMode) : null;
     if (zero) {
-      // §7: zero interceptors in enforce → deny no_interceptor (decided_by null), profile-independent.
+      // §7: zero interceptors → the deny no_interceptor (decided_by null), profile-independent; in evaluate_only it
+      // is recorded and the action proceeds anyway (§8), as the published corpus pins.
       result = { winner: zero, decidedBy: null, context: ctx, slots: [], truncated: false, resolutionVerdicts: [] };
     } else {
       // §12.1 self-deny is a plain deny: it dominates any liftable one, so consulting an approver is pointless (§5.1).
@@ -214,6 +219,7 @@ export function createEmitter(options: EmitterOptions): Emitter {
         applyTransform: parts.applyTransform,
         severity: parts.severity,
         selectWinner: (vs) => parts.selectWinner(vs, parts.severity),
+        stopApprovalFoldTruncated,
       };
       if (consultAllowed) {
         env.consult = (deny, c) =>

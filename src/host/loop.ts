@@ -42,7 +42,11 @@ export interface AgentLoopOptions {
   modelId?: string;
   /** §12.2: run one response's tool calls concurrently (default false: in order). */
   parallelTools?: boolean;
-  /** VECTOR-FORMAT §2.7 posture for host_error:* denies at the tool seam (default "continue", §6.2). */
+  /**
+   * Posture tool_seam_host_error (§6.2, §13.1; HARNESS.md "The reference agent loop"): "continue" (default) surfaces a
+   * host_error:* deny at pre_tool_call/post_tool_call as a tool error and goes on; "terminate" ends the turn there
+   * (no further tool call of that response, no model call, no output): the run is blocked.
+   */
   toolSeamHostError?: ToolSeamPosture;
   /** Bound on model calls per turn (default 32): a model that never answers ends the run in error. */
   maxModelCallsPerTurn?: number;
@@ -187,7 +191,7 @@ export function createAgentLoop(options: AgentLoopOptions): AgentLoop {
       }
       const outcomes = options.parallelTools
         ? await Promise.all(toolCalls.map((tc) => runToolCall(tc, responseLabels)))
-        : await sequentially(toolCalls, (tc) => runToolCall(tc, responseLabels));
+        : await sequentially(toolCalls, (tc) => runToolCall(tc, responseLabels), (o) => o.terminate);
       for (const o of outcomes) {
         messages.push({ role: 'tool', content: o.content });
         messageLabels.push(o.labels);
@@ -253,9 +257,14 @@ function assistantContent(response: JsonObject): Json {
   return toMessageContent(c);
 }
 
-async function sequentially<T, R>(items: T[], fn: (item: T) => Promise<R>): Promise<R[]> {
+/** Runs `fn` over `items` in order; stops after the first result `stop` accepts (posture terminate ends the turn). */
+async function sequentially<T, R>(items: T[], fn: (item: T) => Promise<R>, stop: (r: R) => boolean = () => false): Promise<R[]> {
   const out: R[] = [];
-  for (const item of items) out.push(await fn(item));
+  for (const item of items) {
+    const r = await fn(item);
+    out.push(r);
+    if (stop(r)) break;
+  }
   return out;
 }
 

@@ -27,7 +27,10 @@ export interface HostParts {
   gateVerdict(value: unknown): GateResult;
   /** §6.3 failure rows. */
   mapInterceptorFailure: typeof mapInterceptorFailure;
-  /** §7 zero-interceptor rule: the verdict of an emission with no interceptors (null: dispatch normally). */
+  /**
+   * §7 zero-interceptor rule: the verdict recorded for an emission with no interceptors (null: dispatch normally).
+   * The deny is the same in both modes; §8 (shouldProceed) lets the action proceed in evaluate_only.
+   */
   zeroInterceptorVerdict(mode: Mode): Verdict | null;
   // §7.3
   severity: typeof severity;
@@ -93,8 +96,9 @@ export const DEFAULT_PARTS: Readonly<HostParts> = Object.freeze({
   copyForInterceptor,
   gateVerdict: validateVerdict,
   mapInterceptorFailure,
-  // §7: enforce with zero interceptors → deny no_interceptor (profile-independent); evaluate_only proceeds.
-  zeroInterceptorVerdict: (mode: Mode) => (mode === 'enforce' ? hostDeny(HOST_ERROR.no_interceptor) : ({ decision: 'allow' } as Verdict)),
+  // §7: zero interceptors → deny no_interceptor (profile-independent). evaluate_only records the same deny enforce
+  // would compute and proceeds (§8: "as if the combined verdict were allow"), as the published corpus pins.
+  zeroInterceptorVerdict: (_mode: Mode) => hostDeny(HOST_ERROR.no_interceptor),
   severity,
   selectWinner,
   unionWarnings,

@@ -22,6 +22,8 @@ export interface ComposeEnv {
   consult?: (deny: Verdict, ctx: JsonObject) => Promise<SeamOutcome>;
   severity(v: Verdict): number;
   selectWinner(verdicts: readonly Verdict[]): number;
+  /** Posture stop_approval_fold_truncated (§7.4 vs §10.3); absent: "when_skipped". */
+  stopApprovalFoldTruncated?: 'when_skipped' | 'always';
 }
 
 export interface ComposeResult {
@@ -64,7 +66,7 @@ export async function composeSequential(env: ComposeEnv): Promise<ComposeResult>
   /** The verdict each slot contributes to aggregation (an approval substitute, or a transform-failure deny). */
   const effective: Verdict[] = [];
   let resolvedBy: 'approval' | 'rejection' | undefined;
-  let stop: { verdict: Verdict; decidedBy: number | null } | undefined;
+  let stop: { verdict: Verdict; decidedBy: number | null; approvedStop?: boolean } | undefined;
   let failedTransformAt = -1;
   let approvedAt: number | null = null;
 
@@ -103,7 +105,7 @@ export async function composeSequential(env: ComposeEnv): Promise<ComposeResult>
               break;
             }
           }
-          stop = { verdict: v, decidedBy: i };
+          stop = { verdict: v, decidedBy: i, approvedStop: true };
           effective.push(v);
           break;
         }
@@ -125,7 +127,8 @@ export async function composeSequential(env: ComposeEnv): Promise<ComposeResult>
     }
     effective.push(v);
   }
-  const truncated = slots.length < env.count;
+  // §10.3 "iff" interceptors were skipped; posture "always" follows §7.4's stop sentence even when none was.
+  const truncated = slots.length < env.count || (stop?.approvedStop === true && env.stopApprovalFoldTruncated === 'always');
   const base = { slots, truncated, resolutionVerdicts, returned, context: ctx, ...(resolvedBy ? { resolvedBy } : {}) };
 
   if (!runAll) {

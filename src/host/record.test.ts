@@ -75,7 +75,7 @@ t.test('§10.3 composition: consulted knobs with resolved defaults, others absen
     'sequential/first_deny': { profile: 'sequential/first_deny', on_approval: 'stop' },
     'sequential/run_all': { profile: 'sequential/run_all' },
     'parallel/strictest': { profile: 'parallel/strictest', on_transform_conflict: 'deny' },
-    'parallel/unanimous': { profile: 'parallel/unanimous', on_disagreement: 'deny', on_transform_conflict: 'deny' },
+    'parallel/unanimous': { profile: 'parallel/unanimous', on_disagreement: 'deny' },
   } as const;
   for (const [profile, composition] of Object.entries(expect)) {
     const em = await emitterWith([answering(allow)], { composition: { profile: profile as never, on_approval: 'resume', on_disagreement: 'deny' } }).emit('pre_tool_call', toolFields());

@@ -79,6 +79,11 @@ export interface EmitterOptions {
   onRecord?: (record: InterceptionRecord) => void;
   /** Clock for timestamps (tests). */
   now?: () => Date;
+  /**
+   * §7.4 vs §10.3 (posture stop_approval_fold_truncated, READINGS.md): "when_skipped" (default) records
+   * fold_truncated true after an approved stop only if interceptors were skipped; "always" records it after every one.
+   */
+  stopApprovalFoldTruncated?: 'when_skipped' | 'always';
   /** Mutation seam: override named obligation-bearing steps (see README). */
   parts?: Partial<import('./parts.js').HostParts>;
 }

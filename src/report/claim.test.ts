@@ -5,7 +5,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { PACKAGE_ROOT } from '../version.js';
 import { buildClaim, claimDisclosures, claimRefusals, claimTableHeader, ClaimRefused, CLAIM_COLUMNS, rowCells, upsertClaimRow } from './claim.js';
-import { buildReport, fail, mixedReport, pass, skip, surface } from './report-fixture.test.helper.js';
+import { buildReport, fail, failure, mixedReport, pass, skip, surface } from './report-fixture.test.helper.js';
 import { writeReports } from './write.js';
 import { suiteDigest } from './digest.js';
 
@@ -54,10 +54,12 @@ t.test('refusals: failures, foreign skips, nothing ran, inconsistent reports', a
   t.same(claimRefusals(passingReport()), []);
   const failing = claimRefusals(mixedReport());
   t.equal(failing.length, 1);
-  t.match(failing[0], /1 vector failed; a claim needs 100% .*AH-CTK-003 \(deny/);
+  t.match(failing[0], /1 vector failed; a claim needs 100% of the applicable vectors to pass \(§13\.2\):\n {6}AH-CTK-003 \(deny/, 'one failure per line');
+  const two = claimRefusals(buildReport([fail('AH-CTK-001', 'core', [failure({ message: 'first reason' })]), fail('AH-CTK-002', 'core', [failure({ message: 'second reason' })])]));
+  t.match(two[0], /:\n {6}AH-CTK-001 \(first reason\)\n {6}AH-CTK-002 \(second reason\)$/, 'each failed vector on its own line');
 
   const foreign = buildReport([pass('AH-CTK-001'), skip('AH-CTK-002', 'core', 'filtered out by --only')]);
-  t.match(claimRefusals(foreign).join('\n'), /1 vector was skipped for a reason other than .*AH-CTK-002 \(filtered out by --only\)/);
+  t.match(claimRefusals(foreign).join("\n"), /1 vector was skipped for a reason other than [^\n]*:\n {6}AH-CTK-002 \(filtered out by --only\)/);
 
   const kindOther = buildReport([pass('AH-CTK-001'), skip('AH-CTK-002', 'core', 'host does not declare x', { skip_kind: 'other' })]);
   t.equal(claimRefusals(kindOther).length, 1, 'skip_kind wins over the reason text');
@@ -94,14 +96,15 @@ t.test('disclosures: null provider, unbuffered output, non-default posture, prov
       identity_providers: ['jcs-sha256', null, 'ctk-fault', 'hmac-sha256-k1', 'opaque-ids', 'mystery'],
       buffered_output: false,
       capabilities: ['tool_calls'],
-      postures: { tool_seam_host_error: 'terminate' },
+      postures: { tool_seam_host_error: 'terminate', stop_approval_fold_truncated: 'always' },
       identity_provider_content_derived: { 'hmac-sha256-k1': true, 'opaque-ids': false },
     } as Parameters<typeof surface>[0]),
   );
   const text = all.map((d) => d.text).join('\n');
   t.match(text, /approvals and records are identity-unbound/);
   t.match(text, /a deny at output cannot retract already-streamed content/);
-  t.match(text, /tool_seam_host_error: terminate`: a `host_error:\*` deny at pre_tool_call or post_tool_call terminates the run/);
+  t.match(text, /Non-default posture `tool_seam_host_error: terminate` \(§6\.2, §13\.1\): a `host_error:\*` deny at pre_tool_call or post_tool_call terminates the turn/);
+  t.match(text, /Non-default posture `stop_approval_fold_truncated: always` \(§7\.4, §10\.3\)/, 'every registered posture is disclosed from the registry');
   t.match(text, /`jcs-sha256` is content-derived/);
   t.match(text, /`ctk-fault` is the CTK's fault-injection provider/);
   t.match(text, /`hmac-sha256-k1` is content-derived/);

@@ -3,6 +3,7 @@
 // CLAIMS.md table row and a per-part REPORT.md carrying every disclosure §10.1, §12.1a and §13.3 require.
 // A claim is refused unless 100% of the applicable vectors passed (§13.2) and every skip is the host
 // not declaring something (§13.1).
+import { POSTURES, nonDefaultPostures, type PostureSpec } from '../core/postures.js';
 import type { HostSurface } from '../harness/contract.js';
 import type { ConformanceReport, VectorResult } from './model.js';
 import { suiteDigest } from './digest.js';
@@ -116,15 +117,15 @@ export function claimRefusals(report: ConformanceReport): string[] {
   const failed = report.results.filter((r) => r.status === 'fail');
   if (failed.length > 0) {
     reasons.push(
-      `${failed.length} vector${failed.length === 1 ? '' : 's'} failed; a claim needs 100% of the applicable vectors to pass (§13.2): ` +
-        failed.map((r) => `${r.id}${r.reason ? ` (${r.reason})` : ''}`).join('; '),
+      `${failed.length} vector${failed.length === 1 ? '' : 's'} failed; a claim needs 100% of the applicable vectors to pass (§13.2):` +
+        failed.map((r) => `\n      ${r.id}${r.reason ? ` (${r.reason})` : ''}`).join(''),
     );
   }
   const badSkips = report.results.filter((r) => r.status === 'skip' && !isUndeclaredSkip(r));
   if (badSkips.length > 0) {
     reasons.push(
-      `${badSkips.length} vector${badSkips.length === 1 ? ' was' : 's were'} skipped for a reason other than the host not declaring a capability, profile, knob value, identity provider or mode (§13.1): ` +
-        badSkips.map((r) => `${r.id} (${r.reason ?? 'no reason given'})`).join('; '),
+      `${badSkips.length} vector${badSkips.length === 1 ? ' was' : 's were'} skipped for a reason other than the host not declaring a capability, profile, knob value, identity provider, mode or posture (§13.1):` +
+        badSkips.map((r) => `\n      ${r.id} (${r.reason ?? 'no reason given'})`).join(''),
     );
   }
   const selection = selectionText(report);
@@ -216,19 +217,13 @@ export function claimDisclosures(surface: HostSurface): Disclosure[] {
       });
     }
   }
-  // VECTOR-FORMAT §2.7 / §6.2: a non-default posture is disclosed, not papered over.
-  for (const [name, value] of Object.entries(surface.postures ?? {})) {
-    if (name === 'tool_seam_host_error') {
-      if (value === 'continue') continue;
-      out.push({
-        short: `posture tool_seam_host_error=${value}`,
-        text:
-          `Non-default posture \`tool_seam_host_error: ${value}\`: a \`host_error:*\` deny at pre_tool_call or post_tool_call ` +
-          `${value === 'terminate' ? 'terminates the run' : `is handled as "${value}"`} instead of surfacing as a tool error and continuing (§6.2 allows the host's own semantics to end the turn).`,
-      });
-    } else {
-      out.push({ short: `posture ${name}=${value}`, text: `Declared posture \`${name}: ${value}\`.` });
-    }
+  // §13.3: a non-default posture is disclosed (every registered posture, src/core/postures.ts), not papered over.
+  for (const { name, value } of nonDefaultPostures(surface.postures)) {
+    const spec: PostureSpec = POSTURES[name];
+    out.push({
+      short: `posture ${name}=${value}`,
+      text: `Non-default posture \`${name}: ${value}\` (${spec.clause}): ${spec.disclosure[value] ?? spec.reading}`,
+    });
   }
   // §14: evaluate_only MUST NOT be presented as enforcement.
   if ((surface.modes ?? []).includes('evaluate_only')) {

@@ -1,7 +1,7 @@
 // Shared, format-neutral helpers for the reporters: grouping by part, value display, surface summary.
 import { stringify } from 'lossless-json';
 import type { HostSurface } from '../harness/contract.js';
-import type { ConformanceReport, VectorResult } from './model.js';
+import type { ConformanceReport, Failure, VectorResult } from './model.js';
 
 /** VECTOR-FORMAT §1: vectors without a part group under "core". */
 export const DEFAULT_PART = 'core';
@@ -162,4 +162,12 @@ function listOrNone(items: readonly string[]): string {
 /** Control characters (other than tab/LF/CR) shown as visible "\u{XXXX}" text instead of passing through raw. */
 export function visibleControls(text: string): string {
   return text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, (c) => `\\u{${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}}`);
+}
+
+/** " — the same failure 9 times: records[0], records[1], …" for every renderer; "" when the failure occurred once. */
+export function repeatNote(f: Failure, shown = 8): string {
+  if (f.repeated === undefined || f.repeated.count < 2) return '';
+  const { count, paths } = f.repeated;
+  const where = paths.length === 0 ? '' : `: ${paths.slice(0, shown).join(', ')}${paths.length > shown ? `, … (${paths.length - shown} more)` : ''}`;
+  return ` — the same failure ${count} times${where}`;
 }

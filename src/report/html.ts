@@ -2,7 +2,7 @@
 // The declared surface on top, then a per-part matrix readable at a glance, then every failure
 // in an expandable <details>, then skips and the digest of every vector. All text is HTML-escaped.
 import type { ConformanceReport, VectorResult } from './model.js';
-import { formatValue, groupByPart, partName, selectionText, surfaceSummary, tally, verdictOf, visibleControls } from './format.js';
+import { formatValue, groupByPart, partName, repeatNote, selectionText, surfaceSummary, tally, verdictOf, visibleControls } from './format.js';
 
 export function htmlEscape(text: string): string {
   return visibleControls(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -126,7 +126,7 @@ function renderFailed(r: VectorResult): string {
         f.expected !== undefined || f.got !== undefined
           ? `<pre>expected: ${e(formatValue(f.expected))}\ngot:      ${e(formatValue(f.got))}</pre>`
           : '';
-      return `<li><code>${e(f.check)}</code> (§${e(f.clause)})${f.path ? ` at <code>${e(f.path)}</code>` : ''}: ${e(f.message)}${values}</li>`;
+      return `<li><code>${e(f.check)}</code> (§${e(f.clause)})${f.path ? ` at <code>${e(f.path)}</code>` : ''}: ${e(f.message + repeatNote(f))}${values}</li>`;
     })
     .join('');
   return (

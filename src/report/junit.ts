@@ -1,7 +1,7 @@
 // junit.xml: one <testsuite> per part, one <testcase> per vector (classname = part, name = "id title"),
 // skips as <skipped message="reason"/>, failures as <failure message=… type=…>body</failure>.
 import type { ConformanceReport, VectorResult } from './model.js';
-import { formatValue, groupByPart, partName, tally, vectorName } from './format.js';
+import { formatValue, groupByPart, partName, repeatNote, tally, vectorName } from './format.js';
 import { xmlEscape, xmlEscapeText } from './xml.js';
 
 export function renderJunit(report: ConformanceReport): string {
@@ -58,7 +58,7 @@ export function failureBody(r: VectorResult): string {
   if (r.failures.length === 0) lines.push(r.reason ?? 'failed (no individual check recorded)');
   for (const f of r.failures) {
     lines.push('');
-    lines.push(`${f.check} (§${f.clause})${f.path ? ` at ${f.path}` : ''}: ${f.message}`);
+    lines.push(`${f.check} (§${f.clause})${f.path ? ` at ${f.path}` : ''}: ${f.message}${repeatNote(f)}`);
     if (f.expected !== undefined || f.got !== undefined) {
       lines.push(`  expected: ${formatValue(f.expected)}`);
       lines.push(`  got:      ${formatValue(f.got)}`);

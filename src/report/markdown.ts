@@ -1,7 +1,7 @@
 // report.md: a human-readable report for a pull request or a claim (§13.1: per declared part, which
 // vectors ran and whether they passed), then every failure in full, then every skip with its reason.
 import type { ConformanceReport, Failure, VectorResult } from './model.js';
-import { formatValue, groupByPart, oneLine, partName, selectionText, surfaceSummary, tally, verdictOf, visibleControls } from './format.js';
+import { formatValue, groupByPart, oneLine, partName, repeatNote, selectionText, surfaceSummary, tally, verdictOf, visibleControls } from './format.js';
 
 /** Escapes text for a Markdown table cell or a line of prose (no raw HTML, no table breaks). */
 export function mdText(text: string): string {
@@ -107,7 +107,7 @@ function renderFailedVector(r: VectorResult): string[] {
 
 function renderFailure(f: Failure, n: number): string[] {
   const where = f.path ? ` at ${mdCode(f.path)}` : '';
-  const out = [`${n}. ${mdCode(f.check)} (§${mdText(f.clause)})${where}: ${mdText(f.message)}`];
+  const out = [`${n}. ${mdCode(f.check)} (§${mdText(f.clause)})${where}: ${mdText(f.message + repeatNote(f))}`];
   if (f.expected !== undefined || f.got !== undefined) {
     out.push('', indent(mdBlock(`expected: ${formatValue(f.expected)}\ngot:      ${formatValue(f.got)}`), 3));
   }

@@ -17,6 +17,8 @@ export interface Failure {
   expected?: unknown;
   got?: unknown;
   message: string;
+  /** The same failure at several places (e.g. one invariant on 9 records), folded into this one (src/ctk/failures.ts). */
+  repeated?: { count: number; paths: string[] };
 }
 
 export interface VectorResult {

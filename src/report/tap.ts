@@ -2,7 +2,7 @@
 // YAML diagnostic block (indented two spaces, between "  ---" and "  ..."), skips as "# SKIP reason".
 import { stringify as yamlStringify } from 'yaml';
 import type { ConformanceReport, VectorResult } from './model.js';
-import { formatValue, oneLine, partName, vectorName } from './format.js';
+import { formatValue, oneLine, partName, repeatNote, vectorName } from './format.js';
 
 /** TAP 14 escaping of a description or directive text: "\" and "#" are escaped, line breaks folded. */
 export function tapEscape(text: string): string {
@@ -37,7 +37,8 @@ function renderPoint(r: VectorResult, n: number): string[] {
       check: f.check,
       clause: f.clause,
       ...(f.path ? { path: f.path } : {}),
-      message: f.message,
+      message: f.message + repeatNote(f),
+      ...(f.repeated ? { count: f.repeated.count } : {}),
       ...(f.expected !== undefined || f.got !== undefined ? { expected: formatValue(f.expected), got: formatValue(f.got) } : {}),
     })),
   };

@@ -3,6 +3,7 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import { stringify } from 'lossless-json';
 import type { ConformanceReport, Failure, VectorResult } from './model.js';
+import { repeatNote } from './format.js';
 
 export interface TerminalOptions {
   color: boolean;
@@ -69,7 +70,7 @@ export function compactDiff(expected: unknown, got: unknown, c: ChalkInstance): 
 }
 
 export function renderFailure(f: Failure, c: ChalkInstance): string[] {
-  const head = `${c.yellow(`§${f.clause}`)} ${c.dim(f.check)}${f.path ? ' ' + c.cyan(f.path) : ''}: ${f.message}`;
+  const head = `${c.yellow(`§${f.clause}`)} ${c.dim(f.check)}${f.path ? ' ' + c.cyan(f.path) : ''}: ${f.message}${repeatNote(f)}`;
   return [head, ...compactDiff(f.expected, f.got, c).map((l) => '    ' + l)];
 }
 

@@ -7,6 +7,7 @@ import { DEFAULT_PARTS, type HostParts, type HostPartsOverride } from '../../hos
 import type { ComposeEnv, ComposeResult } from '../../host/profiles.js';
 import type { Slot } from '../../host/dispatch.js';
 import { createReferenceHarness } from '../../harness/reference-harness.js';
+import type { Postures } from '../../core/postures.js';
 import type { Harness, RunReport, RunSetup, ScriptedInterceptor } from '../../harness/contract.js';
 
 export interface Mutant {
@@ -24,6 +25,20 @@ const D: HostParts = DEFAULT_PARTS;
 
 function parts(id: string, clause: string, description: string, override: HostPartsOverride): Mutant {
   return { id, clause, description, harness: () => createReferenceHarness({ parts: override }) };
+}
+
+/** A mutant that behaves under other postures than the ones it declares (describe() keeps the correct host's). */
+function undeclaredPosture(id: string, clause: string, description: string, postures: Partial<Postures>): Mutant {
+  return {
+    id,
+    clause,
+    description,
+    harness: () => {
+      const inner = createReferenceHarness({ postures });
+      const declared = createReferenceHarness();
+      return { ...inner, describe: () => declared.describe() };
+    },
+  };
 }
 
 /** A mutant that alters the run setup the host is configured with (host configuration defaults). */
@@ -440,8 +455,10 @@ export const MUTANTS: readonly Mutant[] = [
     },
   }),
   parts('context-invalid-decided-by-zero', '10.3', 'a fail-closed context_invalid record names interceptor 0 as decided_by', recordEdit((r) => (r.verdict.reason === HOST_ERROR.context_invalid && r.decided_by === null ? { ...r, decided_by: 0 } : r))),
-  parts('fold-truncated-omitted-when-false', '10.3', 'sequential records omit fold_truncated when it is false', recordEdit((r) => {
-    if (r.fold_truncated !== false) return r;
+  // Revised (issue 11): absent means false in run_all (the canonical host omits it), so only first_deny records,
+  // which the published corpus pins at false, are mutated.
+  parts('fold-truncated-omitted-when-false', '10.3', 'sequential/first_deny records omit fold_truncated when it is false', recordEdit((r) => {
+    if (r.fold_truncated !== false || r.composition.profile !== 'sequential/first_deny') return r;
     const { fold_truncated: _gone, ...rest } = r;
     return rest as InterceptionRecord;
   })),
@@ -459,11 +476,25 @@ export const MUTANTS: readonly Mutant[] = [
   parts('truncation-ellipsis-extra', '10.3', 'record messages are cut to 256 bytes and then get the … on top (259 bytes)', {
     truncateMessage: (m) => (Buffer.byteLength(m, 'utf8') <= 256 ? m : D.truncateMessage(m, 259)),
   }),
+  parts('run-all-fold-truncated-always-true', '10.3', 'sequential/run_all records fold_truncated true even when every interceptor ran', recordEdit((r) =>
+    r.composition.profile === 'sequential/run_all' && (r.verdicts?.length ?? 0) > 0 ? { ...r, fold_truncated: true } : r,
+  )),
+  parts('reject-keeps-triggering-deny', '9', 'on reject the triggering deny stands and the resolver\'s own deny is dropped from the combined verdict', {
+    consultSeam: async (deny, ctx, deps) => {
+      const r = await D.consultSeam(deny, ctx, deps);
+      return !r.lifted && r.resolutionVerdict?.decision === 'deny' ? { ...r, verdict: deny } : r;
+    },
+  }),
+  parts('evaluate-only-zero-interceptors-allow', '7', 'evaluate_only with zero interceptors records allow instead of the no_interceptor deny enforce would compute', {
+    zeroInterceptorVerdict: (mode) => (mode === 'evaluate_only' ? { decision: 'allow' } : D.zeroInterceptorVerdict(mode)),
+  }),
   // --- concurrency and configuration ---
   parts('sequence-reused-under-concurrency', '12.2', 'sequence numbers are assigned lazily and repeat across concurrent emissions', { nextSequence: lazySequence }),
   configured('knob-default-resume', '7.2', 'on_approval defaults to resume instead of stop', (s) =>
     s.composition.profile === 'sequential/first_deny' && s.composition.on_approval === undefined ? { ...s, composition: { ...s.composition, on_approval: 'resume' } } : s,
   ),
+  undeclaredPosture('tool-seam-terminates-undeclared', '6.2', 'a host_error:* deny at the tool seam ends the turn though the host declares tool_seam_host_error continue', { tool_seam_host_error: 'terminate' }),
+  undeclaredPosture('stop-approval-always-truncated-undeclared', '10.3', 'an approved stop for the last interceptor records fold_truncated true though the host declares stop_approval_fold_truncated when_skipped', { stop_approval_fold_truncated: 'always' }),
   configured('knob-default-disagreement-approval', '7.2', 'on_disagreement defaults to approval instead of deny', (s) =>
     s.composition.profile === 'parallel/unanimous' && s.composition.on_disagreement === undefined ? { ...s, composition: { ...s.composition, on_disagreement: 'approval' } } : s,
   ),

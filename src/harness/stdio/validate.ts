@@ -1,7 +1,9 @@
 // Shape checks for what a stdio host sends: its describe/run results and the params of its
 // requests. Each returns a one-line problem naming the member, or the typed value.
 import { CAPABILITIES, type HostSurface, type RunReport } from '../contract.js';
-import { PROFILES, MODES, KNOB_VALUES, type Knob } from '../../core/types.js';
+import { PROFILES, PROFILE_KNOBS, MODES, KNOB_VALUES, type Knob, type Profile } from '../../core/types.js';
+import { resolvePostures } from '../../core/postures.js';
+import { knobNotConsulted } from '../surface.js';
 import { HARNESS_PROTOCOL } from './protocol.js';
 
 type Result<T> = { ok: true; value: T } | { ok: false; problem: string };
@@ -11,7 +13,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
 }
 const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
 
-/** describe → HostSurface. Fills the documented defaults (buffered_output true, posture continue). */
+/** describe → HostSurface. Fills the documented defaults (buffered_output true, every posture at its registry default). */
 export function checkSurface(v: unknown): Result<HostSurface> {
   if (!isObject(v)) return { ok: false, problem: 'the describe result is not an object' };
   if (!('protocol' in v)) {
@@ -38,6 +40,7 @@ export function checkSurface(v: unknown): Result<HostSurface> {
     for (const [knob, values] of Object.entries(knobs)) {
       const allowed = KNOB_VALUES[knob as Knob];
       if (!allowed) return { ok: false, problem: `describe.profiles["${profile}"] has unknown knob ${JSON.stringify(knob)}` };
+      if (!(PROFILE_KNOBS[profile as Profile] as readonly string[]).includes(knob)) return { ok: false, problem: `describe.profiles["${profile}"].${knob}: ${knobNotConsulted(profile as Profile, knob)}` };
       if (!isStringArray(values) || values.some((x) => !allowed.includes(x))) {
         return { ok: false, problem: `describe.profiles["${profile}"].${knob} must be an array of ${allowed.join('/')}` };
       }
@@ -49,21 +52,16 @@ export function checkSurface(v: unknown): Result<HostSurface> {
   if (!isStringArray(v.modes) || v.modes.some((m) => !(MODES as readonly string[]).includes(m))) {
     return { ok: false, problem: 'describe.modes must be an array of "enforce" / "evaluate_only"' };
   }
-  const postures = v.postures === undefined ? {} : v.postures;
-  if (!isObject(postures) || Object.values(postures).some((p) => typeof p !== 'string')) {
-    return { ok: false, problem: 'describe.postures must be an object of posture → string' };
-  }
-  const seam = postures.tool_seam_host_error ?? 'continue';
-  if (seam !== 'continue' && seam !== 'terminate') {
-    return { ok: false, problem: 'describe.postures.tool_seam_host_error must be "continue" or "terminate"' };
-  }
+  // §13.1: the posture registry (src/core/postures.ts) decides names and values.
+  const postures = resolvePostures(v.postures);
+  if (!postures.ok) return { ok: false, problem: `describe.postures${postures.name === '' ? '' : '.' + postures.name} ${postures.problem}` };
   if (v.sdk !== undefined && (!isObject(v.sdk) || typeof v.sdk.lang !== 'string' || typeof v.sdk.version !== 'string')) {
     return { ok: false, problem: 'describe.sdk must be {lang: string, version: string}' };
   }
   const surface = {
     ...v,
     buffered_output: v.buffered_output ?? true,
-    postures: { ...(postures as Record<string, string>), tool_seam_host_error: seam },
+    postures: postures.postures,
   } as unknown as HostSurface;
   return { ok: true, value: surface };
 }
