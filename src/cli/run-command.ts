@@ -115,7 +115,7 @@ export function loadOrExit(paths: string[] | undefined, shown = 20): LoadedVecto
 }
 
 /** The harness the flags choose (also used by `fuzz`): --harness, --harness-cmd, or the reference host. */
-export async function createHarness(flags: Pick<RunFlags, 'harness' | 'harnessCmd' | 'verbose'>, timeoutMs: number): Promise<{ harness: Harness; label: string }> {
+export async function createHarness(flags: Pick<RunFlags, 'harness' | 'harnessCmd' | 'verbose' | 'surface'>, timeoutMs: number): Promise<{ harness: Harness; label: string }> {
   if (flags.harness !== undefined && flags.harnessCmd !== undefined) throw new CliError(EXIT.badInput, 'give either --harness or --harness-cmd, not both');
   if (flags.harness !== undefined) {
     try {

@@ -3,7 +3,8 @@
 // This factory is the one place that chooses the reference configuration; a configuration the reference host
 // cannot take is bad input, never a silent choice.
 import type { Harness, HostSurface } from '../../harness/contract.js';
-import { createReferenceHarness, type ReferenceHarnessOptions } from '../../harness/reference-harness.js';
+import { createReferenceHarness } from '../../harness/reference-harness.js';
+import { resolvePostures, type Postures } from '../../core/postures.js';
 
 export class OracleConfigError extends Error {
   constructor(message: string) {
@@ -19,17 +20,11 @@ export interface Oracle {
   label: string;
 }
 
-/** The options the reference harness takes to honour the host's postures (agreed interface: `{ postures }`). */
-type OracleOptions = ReferenceHarnessOptions & { postures?: Record<string, string> };
-
-/**
- * The oracle for a host surface. Seam: a host declaring `incremental_output` will be compared against the
- * reference host's incremental configuration once it exists (issue 14); today every generated case is a
- * non-streamed one, which both configurations mediate the same way.
- */
 export async function createOracle(surface: HostSurface): Promise<Oracle> {
-  const options: OracleOptions = { postures: { ...surface.postures } };
-  const create = (): Harness => createReferenceHarness(options);
+  const check = resolvePostures(surface.postures);
+  if (!check.ok) throw new OracleConfigError(`the declared posture ${check.name} ${check.problem}`);
+  const postures: Partial<Postures> = check.postures;
+  const create = (): Harness => createReferenceHarness({ postures });
   // The reference host declares the postures it runs with: every posture the host declares must be one it took.
   const probe = create();
   let declared: Record<string, string>;
@@ -38,7 +33,7 @@ export async function createOracle(surface: HostSurface): Promise<Oracle> {
   } finally {
     await probe.close?.();
   }
-  const refused = Object.entries(surface.postures).filter(([name, value]) => declared[name] !== value);
+  const refused = Object.entries(surface.postures as Record<string, string>).filter(([name, value]) => declared[name] !== value);
   if (refused.length > 0) {
     const list = refused.map(([name, value]) => `${name}=${value} (the reference host runs ${name}=${declared[name] ?? '(undeclared)'})`).join(', ');
     throw new OracleConfigError(
