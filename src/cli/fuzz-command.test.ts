@@ -5,13 +5,36 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PACKAGE_ROOT } from '../version.js';
+import { main } from './main.js';
 
 const BIN = path.join(PACKAGE_ROOT, 'bin', 'agent-hooks-ctk.js');
 const dist = (p: string) => JSON.stringify(pathToFileURL(path.join(PACKAGE_ROOT, 'dist', 'src', p)).href);
 
 function cli(args: string[]) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '', FORCE_COLOR: '' } });
+  const env = { ...process.env };
+  delete env.NO_COLOR;
+  delete env.FORCE_COLOR;
+  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env });
   return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+/** The CLI in this process (fast): for usage errors, which stop before any case runs. */
+async function inProcess(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const o = process.stdout.write.bind(process.stdout);
+  const e = process.stderr.write.bind(process.stderr);
+  process.stdout.write = ((s: string) => ((out += String(s)), true)) as typeof process.stdout.write;
+  process.stderr.write = ((s: string) => ((err += String(s)), true)) as typeof process.stderr.write;
+  try {
+    process.exitCode = undefined;
+    const code = await main(['node', 'agent-hooks-ctk', ...args]);
+    return { code, out, err };
+  } finally {
+    process.stdout.write = o;
+    process.stderr.write = e;
+    process.exitCode = undefined;
+  }
 }
 
 function workspace(): { dir: string; mutantHost: (id: string) => string; throwingHost: string } {
@@ -43,12 +66,12 @@ t.test('a divergent host: exit 1, grouped by field and clause, shrunk vectors th
   const w = workspace();
   const host = w.mutantHost('labels-kept-on-deny');
   const out = path.join(w.dir, 'out');
-  const r = cli(['fuzz', '--harness', host, '--runs', '150', '--jobs', '2', '--out', out, '--shrink-budget', '200']);
+  const r = cli(['fuzz', '--harness', host, '--runs', '60', '--jobs', '2', '--out', out, '--shrink-budget', '120']);
   t.equal(r.code, 1, r.err);
   t.match(r.out, /DIVERGES records\[\*\]\.verdict\.result_labels §5\.4 REQ-5\.4-labels-not-on-deny/);
   t.match(r.out, /differs from the reference host|does not prove the host wrong/);
   const summary = JSON.parse(readFileSync(path.join(out, 'fuzz-summary.json'), 'utf8'));
-  t.match(summary, { seed: '1', cases: 150, divergences: Array, meaning: /does not prove the host wrong/ });
+  t.match(summary, { seed: '1', cases: 60, divergences: Array, meaning: /does not prove the host wrong/ });
   const files = readdirSync(path.join(out, 'divergences'));
   t.ok(files.length >= 1, `${files.length} vectors written`);
   t.ok(files.every((f) => /^AH-CTK-999-fuzz-s1-c\d+\.json$/.test(f)), files.join(', '));
@@ -86,8 +109,6 @@ t.test('fuzz --mutants scores the fuzzer on the selftest mutants', async (t) => 
   t.equal(r.code, 0, r.out + r.err);
   t.match(r.out, /detected guard-throws-action-runs/);
   t.match(r.out, /2\/2 mutants detected \(100\.0%\) with a budget of 300 cases each/);
-  const strict = cli(['fuzz', '--mutants', '--only', 'fold-truncated-wrong', '--budget', '1', '--require', '100', '--no-shrink']);
-  t.ok(strict.code === 0 || strict.code === 1);
 });
 
 t.test('bad input exits 2 with one clear message and no stack trace', async (t) => {
@@ -118,7 +139,7 @@ t.test('bad input exits 2 with one clear message and no stack trace', async (t) 
     [['fuzz', '--bogus'], /unknown option/],
   ];
   for (const [args, message] of cases) {
-    const r = cli(args);
+    const r = await inProcess(args);
     t.equal(r.code, 2, `${args.join(' ')} → exit 2 (${r.err.trim()})`);
     t.match(r.err, message, args.join(' '));
     noStack(t, r.err);

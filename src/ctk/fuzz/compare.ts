@@ -169,6 +169,39 @@ export function firstDiff(h: Json | undefined, r: Json | undefined, at: string):
   return jsonEqual(h, r) ? undefined : { path: at, host: h, ref: r };
 }
 
+/**
+ * Can a vector assert this difference (VECTOR-FORMAT §5 and the CTK extensions)? Not: what interceptors other than
+ * the first saw, the approval requests the resolver got, identity values beyond null-ness and (in)equality, sequence
+ * uniqueness, and under parallel tool calls anything inside a run of tool emissions.
+ */
+export function assertable(d: Divergence, vector: Vector): boolean {
+  const p = d.path;
+  if (/^(approval_requests|identities|sequence\.unique)/.test(p)) return false;
+  if (/^contexts\[[1-9]\d*\]/.test(p)) return false;
+  if (vector.scenario.parallel_tools === true && /^(contexts|records)/.test(p)) return false;
+  if (/^records\[\d+\]\.(input|enforced)_identity$/.test(p)) return d.reference === null;
+  return true;
+}
+
+/** The host's trace with what a vector cannot assert taken from the reference's (to find a later, assertable difference). */
+export function maskUnassertable(host: NormalizedTrace, reference: NormalizedTrace): NormalizedTrace {
+  return {
+    ...host,
+    contexts: host.contexts.map((c, k) => (k === 0 ? c : (reference.contexts[k] ?? c))),
+    approval_requests: reference.approval_requests,
+    identities: reference.identities,
+    sequence: { ...host.sequence, unique: reference.sequence.unique },
+    records: host.records.map((r, i) => {
+      const o = obj(r);
+      const ref = obj(reference.records[i]);
+      if (!o || !ref) return r;
+      const out = { ...o };
+      for (const m of ['input_identity', 'enforced_identity']) if (ref[m] !== null && out[m] !== undefined) out[m] = ref[m]!;
+      return out;
+    }),
+  };
+}
+
 /** `records[3].verdicts[0].reason` → `records[*].verdicts[*].reason`. */
 export function generalize(p: string): string {
   return p.replace(/\[\d+\]/g, '[*]');

@@ -8,7 +8,7 @@ import { executeVector, runVector, type Execution } from '../runner.js';
 import { checkVector, vectorFromValue } from '../load.js';
 import { parseLossless, stringifyLossless } from '../json.js';
 import type { Vector } from '../vector.js';
-import { firstDivergence, type Divergence } from './compare.js';
+import { assertable, firstDivergence, maskUnassertable, type Divergence } from './compare.js';
 import { caseId, DEFAULT_HANG_TIMEOUT_MS, generateCase } from './generate.js';
 import { normalizeExecution } from './normalize.js';
 import type { Oracle } from './oracle.js';
@@ -60,6 +60,8 @@ export interface CaseOutcome {
   harness_message?: string;
   /** The oracle's execution of this case (for the written vector). */
   oracle: Execution;
+  /** Some difference of this case is one a vector can assert (the divergence itself or a later one). */
+  pinnable: boolean;
 }
 
 export interface ShrunkDivergence {
@@ -126,6 +128,8 @@ interface Worker {
 
 interface Checked {
   divergence?: Divergence;
+  /** The first difference a vector can assert, when the first difference is not one (compare.ts pinnable). */
+  pin?: Divergence;
   harness_message?: string;
   oracle: Execution;
   host: Execution;
@@ -148,6 +152,10 @@ async function checkCase(w: Worker, v: Vector, opts: CampaignOptions): Promise<C
   const divergence = firstDivergence(h, r, v);
   const out: Checked = { oracle, host };
   if (divergence) out.divergence = divergence;
+  if (divergence && !assertable(divergence, v)) {
+    const pin = firstDivergence(maskUnassertable(h, r), r, v);
+    if (pin) out.pin = pin;
+  }
   if (host.failures.length > 0) out.harness_message = host.failures.map((f) => f.message).join('; ');
   return out;
 }
@@ -212,7 +220,8 @@ export async function runCampaign(opts: CampaignOptions): Promise<CampaignResult
       if (first.divergence) {
         const again = await checkCase(w, v, opts);
         if (sameDivergence(first.divergence, again.divergence)) {
-          divergent.set(k, { index, vector: v, divergence: first.divergence, oracle: first.oracle, ...(first.harness_message ? { harness_message: first.harness_message } : {}) });
+          const pinnable = assertable(first.divergence, v) || first.pin !== undefined;
+          divergent.set(k, { index, vector: v, divergence: first.divergence, oracle: first.oracle, pinnable, ...(first.harness_message ? { harness_message: first.harness_message } : {}) });
           if (opts.stopAtFirstDivergence) stopAt = Math.min(stopAt, k);
         } else unstable.push({ index, field: first.divergence.field, clause: first.divergence.clause });
       }
@@ -303,8 +312,12 @@ async function shrinkOne(w: Worker, origin: CaseOutcome, opts: CampaignOptions):
         if (error instanceof FuzzInternalError) return false; // a reduction the oracle cannot run is no reduction
         throw error;
       }
-      // A candidate on which the oracle overruns the model script would not make a vector that passes on it.
-      const ok = sameDivergence(c.divergence, target) && c.oracle.mocks.overruns.length === 0;
+      // A candidate on which the oracle overruns the model script would not make a vector that passes on it; one
+      // that loses the last difference a vector can assert would not make a vector that fails on the host.
+      const ok =
+        sameDivergence(c.divergence, target) &&
+        c.oracle.mocks.overruns.length === 0 &&
+        (!origin.pinnable || assertable(c.divergence!, candidate) || c.pin !== undefined);
       if (ok) last = c;
       return ok;
     },
@@ -314,7 +327,7 @@ async function shrinkOne(w: Worker, origin: CaseOutcome, opts: CampaignOptions):
   const idBase = caseId(opts.seed, origin.index);
   const id = opts.idTag ? idBase.replace('AH-CTK-999-fuzz-', `AH-CTK-999-fuzz-${opts.idTag}-`) : idBase;
   const meta = { id, title: explain(divergence, opts.seed, origin.index), part: partForClause(divergence.clause, result.vector) };
-  const vector = toVector(result.vector, final.oracle, divergence, meta);
+  const vector = toVector(result.vector, final.oracle, divergence, meta, final.pin);
   const original = toVector(origin.vector, origin.oracle, origin.divergence, { ...meta, title: explain(origin.divergence, opts.seed, origin.index) });
   return {
     vector,

@@ -138,7 +138,8 @@ export function normalizeExecution(ex: Execution, opts: NormalizeOptions): Norma
     sequence: { first: values.length > 0 ? (values[0] ?? '<not a number>') : null, unique: new Set(values).size === values.length },
     outcome: report.outcome,
     final_output: report.final_output ?? null,
-    outputs: report.outputs ?? null,
+    // Per-turn outputs are an extension of multi_turn scenarios; a single-turn host need not report them.
+    outputs: opts.vector.scenario.inputs !== undefined ? (report.outputs ?? null) : null,
   };
 }
 

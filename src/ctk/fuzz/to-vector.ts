@@ -38,13 +38,13 @@ export function partForClause(clause: string, vector: Vector): string {
 }
 
 /** The vector: the case's members (tidied), the oracle-derived expect, the divergence's one-line title. */
-export function toVector(source: Vector, oracle: Execution, divergence: Divergence, meta: VectorMeta): Vector {
+export function toVector(source: Vector, oracle: Execution, divergence: Divergence, meta: VectorMeta, pin?: Divergence): Vector {
   const v = cloneJson(source) as unknown as Record<string, unknown>;
   v.id = meta.id;
   v.title = meta.title;
   v.spec_clause = divergence.clause;
   v.part = meta.part;
-  v.expect = expectFromOracle(source, oracle, divergence);
+  v.expect = expectFromOracle(source, oracle, divergence, pin);
   // Member order as hand-written vectors have it: identity first, expect last.
   const order = ['id', 'title', 'spec_clause', 'part', 'mode', 'capabilities', 'composition', 'identity_provider', 'redact_for_approval', 'interceptor_timeout_ms', 'resolver_timeout_ms', 'scenario', 'interceptor_script', 'interceptor_scripts', 'approval_script', 'expect'];
   const out: Record<string, unknown> = {};
@@ -66,7 +66,8 @@ export function caseBytes(v: unknown): number {
   return vectorBytes(rest);
 }
 
-function expectFromOracle(v: Vector, ex: Execution, d: Divergence): Expect {
+/** `pin`: a later difference the grammar can assert, aimed at too when `d` itself cannot be (compare.ts assertable). */
+function expectFromOracle(v: Vector, ex: Execution, d: Divergence, pin?: Divergence): Expect {
   const report = ex.report!;
   const parallel = v.scenario.parallel_tools === true;
   const records = report.records as JsonObject[];
@@ -101,6 +102,7 @@ function expectFromOracle(v: Vector, ex: Execution, d: Divergence): Expect {
   });
   e.records = expected;
   aimAt(e, v, ex, d, parallel);
+  if (pin) aimAt(e, v, ex, pin, parallel);
   if (e.records.length === 0) delete e.records;
   return e;
 }
