@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PACKAGE_ROOT } from '../version.js';
-import { main } from './main.js';
+import { runCliInProcess as inProcess } from './cli.test.util.js';
 
 const BIN = path.join(PACKAGE_ROOT, 'bin', 'agent-hooks-ctk.js');
 const dist = (p: string) => JSON.stringify(pathToFileURL(path.join(PACKAGE_ROOT, 'dist', 'src', p)).href);
@@ -16,25 +16,6 @@ function cli(args: string[]) {
   delete env.FORCE_COLOR;
   const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env });
   return { code: r.status, out: r.stdout, err: r.stderr };
-}
-
-/** The CLI in this process (fast): for usage errors, which stop before any case runs. */
-async function inProcess(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const o = process.stdout.write.bind(process.stdout);
-  const e = process.stderr.write.bind(process.stderr);
-  process.stdout.write = ((s: string) => ((out += String(s)), true)) as typeof process.stdout.write;
-  process.stderr.write = ((s: string) => ((err += String(s)), true)) as typeof process.stderr.write;
-  try {
-    process.exitCode = undefined;
-    const code = await main(['node', 'agent-hooks-ctk', ...args]);
-    return { code, out, err };
-  } finally {
-    process.stdout.write = o;
-    process.stderr.write = e;
-    process.exitCode = undefined;
-  }
 }
 
 function workspace(): { dir: string; mutantHost: (id: string) => string; throwingHost: string } {

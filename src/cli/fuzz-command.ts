@@ -4,13 +4,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { CliError, EXIT, EXIT_CODES_HELP } from './exit.js';
-import { parseTimeoutMs, prepareOutputDir, requireNonEmpty } from './flags.js';
+import { parseTimeoutMs, prepareOutputDir, requireNonEmpty, selectMutants } from './flags.js';
 import { closeHarness, createHarness, exitDespiteLeftovers, resolveSurface } from './run-command.js';
 import { containHarness } from '../harness/containment.js';
 import type { Harness } from '../harness/contract.js';
 import { display } from '../ctk/load.js';
 import { stringifyLossless } from '../ctk/json.js';
-import { MUTANTS } from '../ctk/mutants/mutants.js';
 import { DEFAULT_FUZZ_TIMEOUT_MS, DEFAULT_RUNS, runCampaign, type FuzzHost } from '../ctk/fuzz/fuzz.js';
 import { DEFAULT_HANG_TIMEOUT_MS } from '../ctk/fuzz/generate.js';
 import { DEFAULT_MUTANT_BUDGET, fuzzMutants } from '../ctk/fuzz/mutants.js';
@@ -242,13 +241,7 @@ async function mutantsCommand(flags: FuzzFlags): Promise<number> {
   const budget = positiveInt(flags.budget, '--budget');
   const required = /^[0-9]+(\.[0-9]+)?$/.test(flags.require) ? Number(flags.require) : NaN;
   if (!(required >= 0 && required <= 100)) throw new CliError(EXIT.badInput, `--require: expected a percentage from 0 to 100, got ${JSON.stringify(flags.require)}`);
-  let mutants = MUTANTS;
-  if (flags.only && flags.only.length > 0) {
-    const known = new Set(MUTANTS.map((m) => m.id));
-    const unknown = flags.only.filter((id) => !known.has(id));
-    if (unknown.length > 0) throw new CliError(EXIT.badInput, `--only: unknown mutant id ${unknown.join(', ')} (known: ${[...known].join(', ')})`);
-    mutants = MUTANTS.filter((m) => flags.only!.includes(m.id));
-  }
+  const mutants = selectMutants(flags.only);
   if (flags.out !== undefined) prepareOutputDir(flags.out, '--out');
   const bar = progress(process.stderr.isTTY === true && !flags.json);
   const started = performance.now();
