@@ -54,15 +54,21 @@ export interface CampaignOptions {
 
 export interface CaseOutcome {
   index: number;
-  vector: Vector;
   divergence: Divergence;
   /** The host harness's failure message, for a `harness` divergence. */
   harness_message?: string;
+}
+
+/** What shrinking needs of a group's first case; kept for that case only, so memory stays flat on a broken host. */
+interface CaseDetail extends CaseOutcome {
+  vector: Vector;
   /** The oracle's execution of this case (for the written vector). */
   oracle: Execution;
   /** Some difference of this case is one a vector can assert (the divergence itself or a later one). */
   pinnable: boolean;
 }
+
+const groupKey = (d: Divergence) => `${d.field}\u0000${d.requirement}`;
 
 export interface ShrunkDivergence {
   /** The vector to write to DIR/divergences/<id>.json. */
@@ -204,6 +210,7 @@ export async function runCampaign(opts: CampaignOptions): Promise<CampaignResult
 
   const workers = await openWorkers(jobs, opts);
   const divergent = new Map<number, CaseOutcome>();
+  const firstOfGroup = new Map<string, { k: number; detail: CaseDetail }>();
   const unstable: CampaignResult['unstable'] = [];
   let next = 0;
   let done = 0;
@@ -220,8 +227,14 @@ export async function runCampaign(opts: CampaignOptions): Promise<CampaignResult
       if (first.divergence) {
         const again = await checkCase(w, v, opts);
         if (sameDivergence(first.divergence, again.divergence)) {
-          const pinnable = assertable(first.divergence, v) || first.pin !== undefined;
-          divergent.set(k, { index, vector: v, divergence: first.divergence, oracle: first.oracle, pinnable, ...(first.harness_message ? { harness_message: first.harness_message } : {}) });
+          const outcome: CaseOutcome = { index, divergence: first.divergence, ...(first.harness_message ? { harness_message: first.harness_message } : {}) };
+          divergent.set(k, outcome);
+          const key = groupKey(first.divergence);
+          const held = firstOfGroup.get(key);
+          if (!held || k < held.k) {
+            const pinnable = assertable(first.divergence, v) || first.pin !== undefined;
+            firstOfGroup.set(key, { k, detail: { ...outcome, vector: v, oracle: first.oracle, pinnable } });
+          }
           if (opts.stopAtFirstDivergence) stopAt = Math.min(stopAt, k);
         } else unstable.push({ index, field: first.divergence.field, clause: first.divergence.clause });
       }
@@ -237,7 +250,7 @@ export async function runCampaign(opts: CampaignOptions): Promise<CampaignResult
     const counted = [...divergent.entries()].filter(([k]) => k <= stopAt).sort(([a], [b]) => a - b).map(([, o]) => o);
     const cases = Number.isFinite(stopAt) ? stopAt + 1 : done;
     const groups = groupDivergences(counted);
-    if (opts.shrink !== false) await shrinkGroups(groups, counted, workers, opts);
+    if (opts.shrink !== false) await shrinkGroups(groups, new Map([...firstOfGroup].map(([key, held]) => [key, held.detail])), workers, opts);
     unstable.sort((a, b) => a.index - b.index);
     return {
       seed: opts.seed,
@@ -258,7 +271,7 @@ export async function runCampaign(opts: CampaignOptions): Promise<CampaignResult
 function groupDivergences(outcomes: CaseOutcome[]): DivergenceGroup[] {
   const groups = new Map<string, DivergenceGroup>();
   for (const o of outcomes) {
-    const key = `${o.divergence.field}\u0000${o.divergence.requirement}`;
+    const key = groupKey(o.divergence);
     const g = groups.get(key);
     if (g) g.cases.push(o.index);
     else
@@ -276,12 +289,12 @@ function groupDivergences(outcomes: CaseOutcome[]): DivergenceGroup[] {
 }
 
 /** Shrinks each group's first case on the workers (one group per worker at a time) and builds its vector. */
-async function shrinkGroups(groups: DivergenceGroup[], outcomes: CaseOutcome[], workers: Worker[], opts: CampaignOptions): Promise<void> {
+async function shrinkGroups(groups: DivergenceGroup[], firsts: Map<string, CaseDetail>, workers: Worker[], opts: CampaignOptions): Promise<void> {
   let next = 0;
   const work = async (w: Worker): Promise<void> => {
     while (next < groups.length) {
       const g = groups[next++]!;
-      const origin = outcomes.find((o) => o.index === g.cases[0])!;
+      const origin = firsts.get(groupKey(g.first))!;
       g.shrunk = await shrinkOne(w, origin, opts);
     }
   };
@@ -299,7 +312,7 @@ export function explain(d: Divergence, seed: string, index: number): string {
   return `fuzz: ${d.path} differs from the reference host (§${d.clause}): host ${show(d.host)}, reference ${show(d.reference)} — seed ${seed}, case ${index}`;
 }
 
-async function shrinkOne(w: Worker, origin: CaseOutcome, opts: CampaignOptions): Promise<ShrunkDivergence> {
+async function shrinkOne(w: Worker, origin: CaseDetail, opts: CampaignOptions): Promise<ShrunkDivergence> {
   const target = origin.divergence;
   let last: Checked | undefined;
   const result = await shrinkCase(origin.vector, {
