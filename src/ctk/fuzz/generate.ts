@@ -108,6 +108,11 @@ class CaseBuilder {
     const ps = r.pick(this.space.profiles);
     const composition: JsonObject = { profile: ps.profile };
     for (const k of ps.knobs) {
+      // A focused case folds on after an approval (resume) more often: that is where unions and later consults meet.
+      if (this.focus && k.knob === 'on_approval' && k.values.includes('resume') && r.chance(0.5)) {
+        composition[k.knob] = 'resume';
+        continue;
+      }
       if (k.unsetOk && r.chance(0.3)) continue; // unset: the §7.2 default applies
       composition[k.knob] = r.pick(k.values);
     }
