@@ -41,9 +41,9 @@ t.test('each part of the declared surface decides a skip, with the exact reason'
 
 t.test('§13.1 postures: a posture-gated vector runs only on a host declaring exactly that value', async (t) => {
   const terminate = loaded(baseVector({ postures: { tool_seam_host_error: 'terminate' } }));
-  t.equal(skipReason(terminate, surface), 'host declares posture tool_seam_host_error=continue; the vector applies to tool_seam_host_error=terminate');
+  t.equal(skipReason(terminate, surface), 'host does not declare posture tool_seam_host_error=terminate (it declares tool_seam_host_error=continue)');
   t.equal(skipReason(terminate, { ...surface, postures: { tool_seam_host_error: 'terminate' } }), undefined);
   const always = loaded(baseVector({ postures: { stop_approval_fold_truncated: 'always' } }));
-  t.equal(skipReason(always, { ...surface, postures: {} }), 'host declares posture stop_approval_fold_truncated=when_skipped; the vector applies to stop_approval_fold_truncated=always', 'an undeclared posture is its registry default');
+  t.equal(skipReason(always, { ...surface, postures: {} }), 'host does not declare posture stop_approval_fold_truncated=always (it declares stop_approval_fold_truncated=when_skipped)', 'an undeclared posture is its registry default');
   t.equal(skipReason(loaded(baseVector({ postures: { stop_approval_fold_truncated: 'when_skipped' } })), { ...surface, postures: {} }), undefined);
 });

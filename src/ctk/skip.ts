@@ -34,7 +34,7 @@ export function skipReason(lv: LoadedVector, surface: HostSurface): string | und
   // §13.1: a posture-gated vector runs only on a host declaring exactly that value (undeclared = the default).
   for (const [name, value] of Object.entries(v.postures ?? {})) {
     const declared = (surface.postures as Record<string, string | undefined> | undefined)?.[name] ?? (isPostureName(name) ? POSTURES[name].default : undefined);
-    if (declared !== value) return `host declares posture ${name}=${declared ?? '(none)'}; the vector applies to ${name}=${value}`;
+    if (declared !== value) return `host does not declare posture ${name}=${value} (it declares ${name}=${declared ?? '(none)'})`;
   }
   return undefined;
 }
