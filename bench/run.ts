@@ -9,6 +9,7 @@ import { benchEmission } from './emission.js';
 import { benchIdentity, IDENTITY_SIZES } from './identity.js';
 import { benchRpcRoundTrip } from './rpc.js';
 import { benchSuite } from './suite.js';
+import { benchFuzz } from './fuzz.js';
 
 interface Target {
   name: string;
@@ -17,7 +18,7 @@ interface Target {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { out: { type: 'string', default: path.join(PACKAGE_ROOT, 'reports') }, only: { type: 'string' } } });
+  const { values } = parseArgs({ options: { out: { type: 'string', default: path.join(PACKAGE_ROOT, 'reports') }, only: { type: 'string' }, 'fuzz-cases': { type: 'string' }, 'fuzz-budget': { type: 'string' } } });
   const only = values.only?.split(',');
   const want = (name: string) => !only || only.includes(name);
 
@@ -25,6 +26,12 @@ async function main(): Promise<void> {
   const emission = want('emission') ? await benchEmission(1024) : undefined;
   const identity = want('identity') ? benchIdentity(IDENTITY_SIZES) : undefined;
   const rpc_roundtrip_us_median = want('rpc') ? await benchRpcRoundTrip() : undefined;
+  const fuzz = want('fuzz')
+    ? await benchFuzz({
+        ...(values['fuzz-cases'] ? { cases: Number(values['fuzz-cases']) } : {}),
+        ...(values['fuzz-budget'] ? { budget: Number(values['fuzz-budget']) } : {}),
+      })
+    : undefined;
 
   const targets: Target[] = [];
   if (suite) {
@@ -38,6 +45,17 @@ async function main(): Promise<void> {
     const ratio = at(1024 * 1024) / at(64 * 1024);
     targets.push({ name: 'identity linear: 1 MiB ≤ 24× the 64 KiB figure', holds: ratio <= 24, figure: `${ratio.toFixed(1)}×` });
   }
+  if (fuzz) {
+    const ip = fuzz.reference_in_process;
+    const sd = fuzz.reference_stdio;
+    targets.push({ name: `fuzz: 0 divergences, reference vs reference, ${ip.cases} cases in-process`, holds: ip.divergences === 0, figure: `${ip.divergences} (${ip.unstable} unstable)` });
+    targets.push({ name: `fuzz: 0 divergences, reference vs reference, ${sd.cases} cases over stdio`, holds: sd.divergences === 0, figure: `${sd.divergences} (${sd.unstable} unstable)` });
+    targets.push({ name: `fuzz: ≥ 90% of selftest mutants detected at ${fuzz.mutants.budget} cases each`, holds: fuzz.mutants.detection_rate >= 0.9, figure: `${fuzz.mutants.detected}/${fuzz.mutants.total}` });
+    targets.push({ name: 'fuzz: ≥ 100 cases/s in-process', holds: ip.cases_per_second >= 100, figure: `${ip.cases_per_second} cases/s` });
+    targets.push({ name: 'fuzz: ≥ 30 cases/s over stdio', holds: sd.cases_per_second >= 30, figure: `${sd.cases_per_second} cases/s` });
+    const r = fuzz.mutants.median_case_shrink_ratio;
+    targets.push({ name: 'fuzz: median shrunk case ≤ 1/3 of the original', holds: r !== null && r <= 1 / 3, figure: `${r} (complete vectors: ${fuzz.mutants.median_vector_shrink_ratio})` });
+  }
 
   const result = {
     ctk_version: CTK_VERSION,
@@ -47,6 +65,7 @@ async function main(): Promise<void> {
     emission,
     identity,
     rpc_roundtrip_us_median,
+    fuzz,
     targets,
   };
   await mkdir(values.out!, { recursive: true });
@@ -63,6 +82,11 @@ async function main(): Promise<void> {
     }
   }
   if (rpc_roundtrip_us_median !== undefined) lines.push(`rpc         ${rpc_roundtrip_us_median} µs per intercept round trip over stdio (1 KiB context)`);
+  if (fuzz) {
+    lines.push(`fuzz        reference vs reference: ${fuzz.reference_in_process.cases_per_second} cases/s in-process, ${fuzz.reference_stdio.cases_per_second} over stdio (${fuzz.jobs} jobs)`);
+    lines.push(`            mutants: ${fuzz.mutants.detected}/${fuzz.mutants.total} detected at ${fuzz.mutants.budget} cases; missed: ${fuzz.mutants.missed.map((m) => m.id).join(', ') || 'none'}`);
+    lines.push(`            shrink: median ${fuzz.mutants.median_case_shrink_ratio} of the case (${fuzz.mutants.median_vector_shrink_ratio} of the complete vector); ${fuzz.mutants.vectors_failing_on_host}/${fuzz.mutants.vectors} written vectors fail on their mutant`);
+  }
   lines.push('targets');
   for (const t of targets) lines.push(`  ${t.holds ? 'met   ' : 'MISSED'} ${t.name}: ${t.figure}`);
   lines.push(`written: ${path.relative(process.cwd(), file) || file}`);

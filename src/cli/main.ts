@@ -12,6 +12,7 @@ import { register as registerCoverage } from './coverage-command.js';
 import { register as registerSelftest } from './selftest-command.js';
 import { register as registerVerifyReport } from './verify-report-command.js';
 import { register as registerClaim } from './claim-command.js';
+import { register as registerFuzz } from './fuzz-command.js';
 
 export function buildProgram(): Command {
   const program = new Command();
@@ -35,6 +36,7 @@ export function buildProgram(): Command {
     registerSelftest,
     registerVerifyReport,
     registerClaim,
+    registerFuzz,
   ]) {
     register(program);
   }

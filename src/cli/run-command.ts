@@ -118,7 +118,8 @@ export function loadOrExit(paths: string[] | undefined, shown = 20): LoadedVecto
   return vectors;
 }
 
-async function createHarness(flags: RunFlags, timeoutMs: number): Promise<{ harness: Harness; label: string }> {
+/** The harness the flags choose (also used by `fuzz`): --harness, --harness-cmd, or the reference host. */
+export async function createHarness(flags: Pick<RunFlags, 'harness' | 'harnessCmd' | 'verbose' | 'surface' | 'reference'>, timeoutMs: number): Promise<{ harness: Harness; label: string }> {
   if (flags.harness !== undefined && flags.harnessCmd !== undefined) throw new CliError(EXIT.badInput, 'give either --harness or --harness-cmd, not both');
   if (flags.reference !== undefined && (flags.harness !== undefined || flags.harnessCmd !== undefined))
     throw new CliError(EXIT.badInput, '--reference picks a configuration of the built-in reference host; it cannot be combined with --harness or --harness-cmd');
@@ -160,7 +161,7 @@ function referenceConfiguration(value: string | undefined): StreamMediation {
   return value as StreamMediation;
 }
 
-async function resolveSurface(harness: Harness, label: string, surfaceFile: string | undefined, timeoutMs: number): Promise<HostSurface> {
+export async function resolveSurface(harness: Harness, label: string, surfaceFile: string | undefined, timeoutMs: number): Promise<HostSurface> {
   const override = surfaceFile ? readSurfaceFileOrExit(surfaceFile) : undefined;
   let described: unknown;
   let timer: NodeJS.Timeout | undefined;
@@ -312,7 +313,7 @@ async function runWithHarness(flags: RunFlags, { all, vectors, reporters, timeou
 }
 
 /** close() once after the last vector, bounded: a close that hangs or throws is reported, never waited on forever. */
-async function closeHarness(harness: Harness, label: string, timeoutMs: number): Promise<void> {
+export async function closeHarness(harness: Harness, label: string, timeoutMs: number): Promise<void> {
   if (!harness.close) return;
   const limit = Math.min(timeoutMs, 10_000);
   let timer: NodeJS.Timeout | undefined;
@@ -334,7 +335,7 @@ async function closeHarness(harness: Harness, label: string, timeoutMs: number):
  * socket, a server) the CTK would never exit. Give it a moment, then exit with the run's code.
  * The timer is unref'd, so a harness that cleaned up never sees it.
  */
-function exitDespiteLeftovers(spec: string): void {
+export function exitDespiteLeftovers(spec: string): void {
   setTimeout(() => {
     process.stderr.write(`warning: the harness ${spec} left work running after the run (timers, sockets); exiting anyway\n`);
     process.exit();

@@ -3,8 +3,7 @@
 import type { Command } from 'commander';
 import { CliError, EXIT } from './exit.js';
 import { loadOrExit } from './run-command.js';
-import { parseTimeoutMs } from './flags.js';
-import { MUTANTS } from '../ctk/mutants/mutants.js';
+import { parseTimeoutMs, selectMutants } from './flags.js';
 import { renderSelftest, runSelftest } from '../ctk/mutants/selftest.js';
 
 interface SelftestFlags {
@@ -29,13 +28,7 @@ export function register(program: Command): void {
     .action(async (flags: SelftestFlags) => {
       if (!flags.mutants) throw new CliError(EXIT.badInput, 'selftest: pass --mutants (the mutation self-test is the only self-test)');
       const timeoutMs = parseTimeoutMs(flags.timeout);
-      let mutants = MUTANTS;
-      if (flags.only && flags.only.length > 0) {
-        const known = new Set(MUTANTS.map((m) => m.id));
-        const unknown = flags.only.filter((id) => !known.has(id));
-        if (unknown.length > 0) throw new CliError(EXIT.badInput, `--only: unknown mutant id ${unknown.join(', ')} (known: ${[...known].join(', ')})`);
-        mutants = MUTANTS.filter((m) => flags.only!.includes(m.id));
-      }
+      const mutants = selectMutants(flags.only);
       const vectors = loadOrExit(flags.vectors);
       const progress = !flags.json && process.stderr.isTTY;
       const result = await runSelftest({

@@ -17,7 +17,7 @@ import { createScriptedInterceptors, createScriptedResolver, type ResolverLog } 
 import { skipReason } from './skip.js';
 import { checkStreamConsumption } from './stream-checks.js';
 import { writeTrace, type VectorTrace } from './trace.js';
-import type { LoadedVector } from './vector.js';
+import type { LoadedVector, Vector } from './vector.js';
 
 export type ProgressEvent =
   | { kind: 'start'; total: number }
@@ -53,38 +53,41 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
 
 const errText = (e: unknown) => (e instanceof Error ? `${e.name === 'Error' ? '' : e.name + ': '}${e.message}` : String(e));
 
-/** Runs one vector against the harness. Never throws. */
-export async function runVector(lv: LoadedVector, opts: RunOptions): Promise<{ result: VectorResult; trace: VectorTrace }> {
-  const v = lv.vector;
-  const started = Date.now();
-  const base = { id: v.id, title: v.title, part: lv.part, spec_clause: v.spec_clause, digest: lv.digest, file: display(lv.file) };
+/** Everything one execution of a vector on a harness produced: what the CTK observed and what the host reported. */
+export interface Execution {
+  setup: RunSetup;
+  /** Deep copies of every context the first interceptor received, in order (VECTOR-FORMAT §3). */
+  recording: JsonObject[];
+  /** With `recordAll`: every context each interceptor received, by registration index. Otherwise empty. */
+  received: JsonObject[][];
+  mocks: MockLog;
+  resolverLog: ResolverLog;
+  /** The host's run() result; undefined when setup/run threw, timed out or returned a malformed result. */
+  report?: RunReport;
+  /** Harness-level failures (§13.2): a throw, the --timeout deadline, a failed teardown, a stray error, a malformed result. */
+  failures: Failure[];
+  timedOut: boolean;
+}
+
+export interface ExecuteOptions {
+  harness: Harness;
+  /** Per-vector deadline over setup + run (ms). */
+  timeoutMs: number;
+  takeStrayErrors?: () => string[];
+  /** Record what every interceptor receives, not only the first (the fuzzer compares them all). */
+  recordAll?: boolean;
+}
+
+/**
+ * Runs one vector on one harness and captures everything: setup with the scripted interceptors and resolver
+ * and the CTK's mocks, run, teardown. The one implementation the runner, the selftest and the fuzzer share.
+ * Never throws; what went wrong with the harness is in `failures`.
+ */
+export async function executeVector(v: Vector, opts: ExecuteOptions): Promise<Execution> {
   const recording: JsonObject[] = [];
+  const received: JsonObject[][] = [];
   const mocks: MockLog = newMockLog();
   const resolverLog: ResolverLog = { requests: [] };
-  const trace: VectorTrace = {
-    id: v.id,
-    file: base.file,
-    status: 'skip',
-    contexts: recording,
-    records: [],
-    identities: [],
-    model_calls: mocks.model_calls,
-    streams: mocks.streams,
-    tool_invocations: mocks.tool_invocations,
-    approval_requests: resolverLog.requests,
-    outcome: null,
-    final_output: null,
-    notes: mocks.notes,
-    log: [],
-    failures: [],
-  };
-
-  const skip = skipReason(lv, opts.surface);
-  if (skip !== undefined) {
-    trace.reason = skip;
-    return { result: { ...base, status: 'skip', reason: skip, skip_kind: 'undeclared', failures: [], duration_ms: 0 }, trace };
-  }
-
   const failures: Failure[] = [];
   const setup: RunSetup = {
     vector_id: v.id,
@@ -92,7 +95,7 @@ export async function runVector(lv: LoadedVector, opts: RunOptions): Promise<{ r
     mode: v.mode ?? 'enforce',
     composition: cloneJson(v.composition ?? { profile: 'sequential/first_deny' as Profile }),
     identity_provider: v.identity_provider === undefined ? 'jcs-sha256' : v.identity_provider,
-    interceptors: createScriptedInterceptors(v, recording),
+    interceptors: createScriptedInterceptors(v, recording, opts.recordAll ? received : undefined),
     resolver: createScriptedResolver(v, resolverLog),
     redact_for_approval: v.redact_for_approval ? [...v.redact_for_approval] : null,
     model: createMockModel(v.scenario, mocks),
@@ -100,19 +103,9 @@ export async function runVector(lv: LoadedVector, opts: RunOptions): Promise<{ r
   };
   if (v.interceptor_timeout_ms !== undefined) setup.interceptor_timeout_ms = v.interceptor_timeout_ms;
   if (v.resolver_timeout_ms !== undefined) setup.resolver_timeout_ms = v.resolver_timeout_ms;
-  trace.setup = {
-    mode: setup.mode,
-    composition: setup.composition,
-    identity_provider: setup.identity_provider,
-    interceptors: setup.interceptors.map((i) => i.name),
-    resolver: setup.resolver !== null,
-    redact_for_approval: setup.redact_for_approval,
-    interceptor_timeout_ms: setup.interceptor_timeout_ms,
-    resolver_timeout_ms: setup.resolver_timeout_ms,
-  };
+  const execution: Execution = { setup, recording, received, mocks, resolverLog, failures, timedOut: false };
 
   let report: RunReport | undefined;
-  let timedOut = false;
   try {
     report = await withTimeout(
       (async () => {
@@ -123,8 +116,8 @@ export async function runVector(lv: LoadedVector, opts: RunOptions): Promise<{ r
       `vector ${v.id}`,
     );
   } catch (error) {
-    timedOut = error instanceof VectorTimeout;
-    failures.push({ clause: '13.2', check: timedOut ? 'timeout' : 'harness', message: timedOut ? errText(error) : `the harness threw during setup/run: ${errText(error)}` });
+    execution.timedOut = error instanceof VectorTimeout;
+    failures.push({ clause: '13.2', check: execution.timedOut ? 'timeout' : 'harness', message: execution.timedOut ? errText(error) : `the harness threw during setup/run: ${errText(error)}` });
   }
   try {
     await withTimeout(Promise.resolve().then(() => opts.harness.teardown()), Math.min(opts.timeoutMs, 10_000), `teardown of ${v.id}`);
@@ -138,28 +131,82 @@ export async function runVector(lv: LoadedVector, opts: RunOptions): Promise<{ r
 
   if (report !== undefined) {
     const shape = reportShapeProblem(report);
-    if (shape) {
-      failures.push({ clause: '13.2', check: 'harness', message: `the harness run() result is malformed: ${shape}` });
-    } else {
-      trace.records = report.records as unknown[];
-      trace.identities = report.identities;
-      trace.outcome = report.outcome;
-      trace.final_output = report.final_output;
-      if (report.outputs !== undefined) trace.outputs = report.outputs;
-      if (report.error !== undefined) trace.error = report.error;
-      if (report.released_output !== undefined) trace.released_output = report.released_output;
-      if (report.persisted !== undefined) trace.persisted = report.persisted;
-      trace.log = report.log ?? [];
-      try {
-        // §12.1 exception: a host declaring incremental_output may emit several post_model_call per streamed response.
-        const incremental = opts.surface.capabilities.includes('incremental_output');
-        const segmentedCalls = new Set(incremental ? mocks.streams.map((s) => s.call) : []);
-        failures.push(...checkInvariants({ vector: v, report, recording, segmentedCalls }));
-        if (incremental) failures.push(...checkStreamConsumption(report.records as JsonObject[], mocks.streams));
-        failures.push(...checkExpectations({ vector: v, surface: opts.surface, report, recording, mocks }));
-      } catch (error) {
-        failures.push({ clause: '13.2', check: 'internal', message: `the CTK failed while checking this vector (a CTK bug; the vector is not passed): ${errText(error)}` });
-      }
+    if (shape) failures.push({ clause: '13.2', check: 'harness', message: `the harness run() result is malformed: ${shape}` });
+    else execution.report = report;
+  }
+  return execution;
+}
+
+/** Runs one vector against the harness. Never throws. */
+export async function runVector(lv: LoadedVector, opts: RunOptions): Promise<{ result: VectorResult; trace: VectorTrace }> {
+  const v = lv.vector;
+  const started = Date.now();
+  const base = { id: v.id, title: v.title, part: lv.part, spec_clause: v.spec_clause, digest: lv.digest, file: display(lv.file) };
+  const trace: VectorTrace = {
+    id: v.id,
+    file: base.file,
+    status: 'skip',
+    contexts: [],
+    records: [],
+    identities: [],
+    model_calls: [],
+    streams: [],
+    tool_invocations: [],
+    approval_requests: [],
+    outcome: null,
+    final_output: null,
+    notes: [],
+    log: [],
+    failures: [],
+  };
+
+  const skip = skipReason(lv, opts.surface);
+  if (skip !== undefined) {
+    trace.reason = skip;
+    return { result: { ...base, status: 'skip', reason: skip, skip_kind: 'undeclared', failures: [], duration_ms: 0 }, trace };
+  }
+
+  const run = await executeVector(v, { harness: opts.harness, timeoutMs: opts.timeoutMs, ...(opts.takeStrayErrors ? { takeStrayErrors: opts.takeStrayErrors } : {}) });
+  const { setup, recording, mocks, report } = run;
+  const failures: Failure[] = [...run.failures];
+  Object.assign(trace, {
+    contexts: recording,
+    model_calls: mocks.model_calls,
+    streams: mocks.streams,
+    tool_invocations: mocks.tool_invocations,
+    approval_requests: run.resolverLog.requests,
+    notes: mocks.notes,
+  });
+  trace.setup = {
+    mode: setup.mode,
+    composition: setup.composition,
+    identity_provider: setup.identity_provider,
+    interceptors: setup.interceptors.map((i) => i.name),
+    resolver: setup.resolver !== null,
+    redact_for_approval: setup.redact_for_approval,
+    interceptor_timeout_ms: setup.interceptor_timeout_ms,
+    resolver_timeout_ms: setup.resolver_timeout_ms,
+  };
+
+  if (report !== undefined) {
+    trace.records = report.records as unknown[];
+    trace.identities = report.identities;
+    trace.outcome = report.outcome;
+    trace.final_output = report.final_output;
+    if (report.outputs !== undefined) trace.outputs = report.outputs;
+    if (report.error !== undefined) trace.error = report.error;
+    if (report.released_output !== undefined) trace.released_output = report.released_output;
+    if (report.persisted !== undefined) trace.persisted = report.persisted;
+    trace.log = report.log ?? [];
+    try {
+      // §12.1 exception: a host declaring incremental_output may emit several post_model_call per streamed response.
+      const incremental = opts.surface.capabilities.includes('incremental_output');
+      const segmentedCalls = new Set(incremental ? mocks.streams.map((s) => s.call) : []);
+      failures.push(...checkInvariants({ vector: v, report, recording, segmentedCalls }));
+      if (incremental) failures.push(...checkStreamConsumption(report.records as JsonObject[], mocks.streams));
+      failures.push(...checkExpectations({ vector: v, surface: opts.surface, report, recording, mocks }));
+    } catch (error) {
+      failures.push({ clause: '13.2', check: 'internal', message: `the CTK failed while checking this vector (a CTK bug; the vector is not passed): ${errText(error)}` });
     }
   }
 

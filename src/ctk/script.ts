@@ -48,16 +48,23 @@ export function applyMutateFault(context: JsonObject): JsonObject {
   return { decision: 'allow', reason: 'ctk:mutated' };
 }
 
-/** One interceptor per rule list, named ctk-0, ctk-1, …; the first records a deep copy of every context it is shown. */
-export function createScriptedInterceptors(vector: Vector, recording: JsonObject[]): ScriptedInterceptor[] {
-  return interceptorRuleLists(vector).map((rules, index) => ({
-    index,
-    name: `ctk-${index}`,
-    async decide(context: JsonObject): Promise<InterceptorAction> {
-      if (index === 0) recording.push(cloneJson(context));
-      return decideInterceptor(rules, context);
-    },
-  }));
+/**
+ * One interceptor per rule list, named ctk-0, ctk-1, …; the first records a deep copy of every context it is
+ * shown. With `everyInterceptor`, each interceptor also records its own (everyInterceptor[index]).
+ */
+export function createScriptedInterceptors(vector: Vector, recording: JsonObject[], everyInterceptor?: JsonObject[][]): ScriptedInterceptor[] {
+  return interceptorRuleLists(vector).map((rules, index) => {
+    const own: JsonObject[] | undefined = everyInterceptor ? (everyInterceptor[index] = []) : undefined;
+    return {
+      index,
+      name: `ctk-${index}`,
+      async decide(context: JsonObject): Promise<InterceptorAction> {
+        if (index === 0) recording.push(cloneJson(context));
+        own?.push(index === 0 ? recording[recording.length - 1]! : cloneJson(context));
+        return decideInterceptor(rules, context);
+      },
+    };
+  });
 }
 
 export interface ResolverLog {

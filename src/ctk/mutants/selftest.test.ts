@@ -7,7 +7,7 @@ import { defaultVectorPaths, loadVectors } from '../load.js';
 import { runVector } from '../runner.js';
 import { createReferenceHarness } from '../../harness/reference-harness.js';
 import { PACKAGE_ROOT } from '../../version.js';
-import { main } from '../../cli/main.js';
+import { runCliInProcess } from '../../cli/cli.test.util.js';
 import type { JsonObject } from '../../core/types.js';
 
 const suite = loadVectors(defaultVectorPaths());
@@ -17,23 +17,7 @@ const byId = (id: string) => {
   return lv;
 };
 
-async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const o = process.stdout.write.bind(process.stdout);
-  const e = process.stderr.write.bind(process.stderr);
-  process.stdout.write = ((s: string) => ((out += String(s)), true)) as typeof process.stdout.write;
-  process.stderr.write = ((s: string) => ((err += String(s)), true)) as typeof process.stderr.write;
-  try {
-    process.exitCode = undefined;
-    const code = await main(['node', 'agent-hooks-ctk', ...args]);
-    return { code, out, err };
-  } finally {
-    process.stdout.write = o;
-    process.stderr.write = e;
-    process.exitCode = undefined;
-  }
-}
+const cli = runCliInProcess;
 
 t.test('the mutant catalogue: at least 40 distinct broken hosts, each naming one clause', async (t) => {
   t.ok(MUTANTS.length >= 40, `${MUTANTS.length} mutants`);

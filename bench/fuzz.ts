@@ -1,0 +1,96 @@
+// `agent-hooks-ctk fuzz` figures: false alarms (reference host against itself, in-process and over stdio),
+// power (selftest mutants detected within a case budget, with the misses listed), throughput (cases/s), and
+// the shrink ratio (median over the mutants' shrunk divergences). Numbers, never assertions.
+import path from 'node:path';
+import { runCampaign, type CampaignResult, type FuzzHost } from '../src/ctk/fuzz/fuzz.js';
+import { fuzzMutants } from '../src/ctk/fuzz/mutants.js';
+import { createOracle } from '../src/ctk/fuzz/oracle.js';
+import { MUTANTS } from '../src/ctk/mutants/mutants.js';
+import { createReferenceHarness, referenceSurface } from '../src/harness/reference-harness.js';
+import { createStdioHarness } from '../src/harness/stdio/client.js';
+import { PACKAGE_ROOT } from '../src/version.js';
+import { median, round } from './stats.js';
+
+export interface FuzzFigures {
+  seed: string;
+  jobs: number;
+  reference_in_process: { cases: number; divergences: number; unstable: number; cases_per_second: number };
+  reference_stdio: { cases: number; divergences: number; unstable: number; cases_per_second: number };
+  mutants: {
+    budget: number;
+    total: number;
+    detected: number;
+    detection_rate: number;
+    missed: Array<{ id: string; clause: string; description: string }>;
+    /** Median shrunk/original JSON bytes of the case (what the host is given). */
+    median_case_shrink_ratio: number | null;
+    /** The same over complete vectors, both with an oracle-filled expect. */
+    median_vector_shrink_ratio: number | null;
+    /** Written vectors that fail on their mutant (the rest diverge on a field the grammar cannot assert). */
+    vectors_failing_on_host: number;
+    vectors: number;
+    cases_per_second: number;
+  };
+}
+
+export interface FuzzBenchOptions {
+  /** Reference-against-itself cases, each transport (default 10,000). */
+  cases?: number;
+  /** Cases per mutant (default 2,000). */
+  budget?: number;
+  jobs?: number;
+  seed?: string;
+}
+
+function figures(r: CampaignResult) {
+  return { cases: r.cases, divergences: r.divergent_cases, unstable: r.unstable.length, cases_per_second: r.cases_per_second };
+}
+
+export async function benchFuzz(options: FuzzBenchOptions = {}): Promise<FuzzFigures> {
+  const seed = options.seed ?? '1';
+  const jobs = options.jobs ?? 2;
+  const cases = options.cases ?? 10_000;
+  const surface = referenceSurface();
+  const oracle = await createOracle(surface);
+
+  const inProcess: FuzzHost = { label: 'reference (in-process)', surface, create: async () => createReferenceHarness() };
+  const refInProcess = await runCampaign({ host: inProcess, oracle, seed, runs: cases, jobs });
+
+  const cli = path.join(PACKAGE_ROOT, 'bin', 'agent-hooks-ctk.js');
+  const stdio: FuzzHost = {
+    label: 'reference (stdio)',
+    surface,
+    create: async () => createStdioHarness({ command: `"${process.execPath}" "${cli}" reference-host --stdio` }),
+  };
+  // Over stdio a scripted hang is timed against a pipe round trip on a shared machine: a wider hang timeout.
+  const refStdio = await runCampaign({ host: stdio, oracle, seed, runs: cases, jobs, hangTimeoutMs: 100 });
+
+  const budget = options.budget ?? 2000;
+  const started = performance.now();
+  const { rows } = await fuzzMutants({ mutants: MUTANTS, seed, budget, jobs });
+  const elapsed = performance.now() - started;
+  const sized = rows.filter((r) => r.size !== undefined).map((r) => r.size!);
+  const ratio = (values: number[]) => {
+    const m = median(values);
+    return Number.isNaN(m) ? null : round(m, 3);
+  };
+  const detected = rows.filter((r) => r.detected).length;
+  return {
+    seed,
+    jobs,
+    reference_in_process: figures(refInProcess),
+    reference_stdio: figures(refStdio),
+    mutants: {
+      budget,
+      total: rows.length,
+      detected,
+      detection_rate: round(detected / rows.length, 3),
+      missed: rows.filter((r) => !r.detected).map((r) => ({ id: r.id, clause: r.clause, description: r.description })),
+      median_case_shrink_ratio: ratio(sized.map((s) => s.case_shrunk / s.case_original)),
+      median_vector_shrink_ratio: ratio(sized.map((s) => s.vector_shrunk / s.vector_original)),
+      vectors_failing_on_host: rows.filter((r) => r.vector_check?.host === 'fail').length,
+      vectors: rows.filter((r) => r.vector_check !== undefined).length,
+      cases_per_second: round((rows.reduce((n, r) => n + r.cases, 0) / elapsed) * 1000, 1),
+    },
+  };
+}

@@ -1,0 +1,179 @@
+import t from 'tap';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { PACKAGE_ROOT } from '../../version.js';
+import type { JsonObject } from '../../core/types.js';
+import { createReferenceHarness, referenceSurface } from '../../harness/reference-harness.js';
+import { executeVector, type Execution } from '../runner.js';
+import { cloneJson } from '../json.js';
+import type { Vector } from '../vector.js';
+import { firstDivergence, generalize, requirementCatalogue } from './compare.js';
+import { normalizeExecution } from './normalize.js';
+import { generateCase } from './generate.js';
+import { generationSpace } from './space.js';
+
+const surface = referenceSurface();
+
+/** A plain loop with one tool call and one interceptor that transforms the tool args. */
+function loopVector(overrides: Record<string, unknown> = {}): Vector {
+  return {
+    id: 'AH-CTK-999-test',
+    title: 'compare test',
+    spec_clause: '13.2',
+    capabilities: ['model_calls', 'tool_calls'],
+    scenario: {
+      input: { content: 'refund ord-417', role: 'user' },
+      tools: [{ name: 'file_refund', behavior: [{ return: { ok: true } }] }],
+      model_script: [
+        { respond: { content: null, tool_calls: [{ id: 'c1', name: 'file_refund', args: { order: 'ord-417', amount: 40 } }], finish_reason: 'tool_calls' } },
+        { respond: { content: 'done', tool_calls: [], finish_reason: 'stop' } },
+      ],
+    },
+    interceptor_scripts: [[{ at: 'pre_tool_call', return: { decision: 'transform', transform: { path: '$target.amount', value: 4 } } }], []],
+    expect: { interceptions: [], run_outcome: 'completed' },
+    ...overrides,
+  } as unknown as Vector;
+}
+
+async function run(v: Vector): Promise<Execution> {
+  return executeVector(v, { harness: createReferenceHarness(), timeoutMs: 5000, recordAll: true });
+}
+const norm = (ex: Execution, v: Vector) => normalizeExecution(ex, { vector: v, surface });
+const records = (ex: Execution) => ex.report!.records as JsonObject[];
+
+t.test('two runs of the reference host normalize to the same trace, whatever the timestamps, ids and identity values', async (t) => {
+  const v = loopVector();
+  const a = await run(v);
+  const b = await run(v);
+  // Another host would choose other timestamps, session and agent ids, and (with other timestamps) identity values.
+  for (const r of records(b)) {
+    r.timestamp = '2031-01-01T00:00:00.000Z';
+    r.session_id = 'another-session';
+    if (typeof r.input_identity === 'string') r.input_identity = r.input_identity.replace('sha256:', 'sha256:f');
+    if (typeof r.enforced_identity === 'string') r.enforced_identity = r.enforced_identity.replace('sha256:', 'sha256:f');
+  }
+  b.report!.identities = records(b).map((r) => ({ input_identity: r.input_identity as string, enforced_identity: r.enforced_identity as string }));
+  for (const list of b.received) for (const c of list) Object.assign(c, { timestamp: 'then', session: { id: 'another-session' }, agent: { id: 'other', framework: 'other-fw' } });
+  t.equal(firstDivergence(norm(b, v), norm(a, v), v), undefined);
+});
+
+t.test('the first difference is named by its field and by the requirement and clause it touches', async (t) => {
+  const v = loopVector();
+  const ref = await run(v);
+  const host = await run(v);
+  const at = records(host).findIndex((r) => r.interception_point === 'pre_tool_call');
+  records(host)[at]!.decided_by = null;
+  const d = firstDivergence(norm(host, v), norm(ref, v), v)!;
+  t.match(d, { path: `records[${at}].decided_by`, field: 'records[*].decided_by', host: null, reference: 0, requirement: 'REQ-10.3-decided-by', clause: '10.3' });
+  t.equal(d.requirement_text, requirementCatalogue().byId.get('REQ-10.3-decided-by')!.text);
+});
+
+t.test('a combined verdict that differs is found emission by emission, before its consequences', async (t) => {
+  const v = loopVector();
+  const ref = await run(v);
+  const host = await run(v);
+  const at = records(host).findIndex((r) => r.interception_point === 'pre_tool_call');
+  (records(host)[at]!.verdict as JsonObject).decision = 'allow';
+  host.mocks.tool_invocations[0]!.args = { order: 'ord-417', amount: 40 };
+  const d = firstDivergence(norm(host, v), norm(ref, v), v)!;
+  t.equal(d.path, `records[${at}].verdict.decision`);
+});
+
+t.test('identities are compared as relations: a stale enforced identity diverges, other values do not', async (t) => {
+  const v = loopVector();
+  const ref = await run(v);
+  const host = await run(v);
+  const at = records(host).findIndex((r) => r.interception_point === 'pre_tool_call');
+  t.not(records(ref)[at]!.input_identity, records(ref)[at]!.enforced_identity, 'the transform changed the identity');
+  records(host)[at]!.enforced_identity = records(host)[at]!.input_identity!;
+  host.report!.identities[at]!.enforced_identity = host.report!.identities[at]!.input_identity;
+  t.match(firstDivergence(norm(host, v), norm(ref, v), v), { path: `records[${at}].enforced_identity`, requirement: 'REQ-10.3-identities' });
+
+  const constant = await run(v);
+  for (const r of records(constant)) r.input_identity = r.enforced_identity = 'sha256:' + '0'.repeat(64);
+  constant.report!.identities = records(constant).map(() => ({ input_identity: 'sha256:' + '0'.repeat(64), enforced_identity: 'sha256:' + '0'.repeat(64) }));
+  const d = firstDivergence(norm(constant, v), norm(ref, v), v)!;
+  t.ok(['identities.distinct_across_emissions', `records[${at}].enforced_identity`].includes(d.path), d.path);
+});
+
+t.test('what the spec leaves to the host is not a divergence: host_error message text, first_deny verdicts, verdicts[].name', async (t) => {
+  const v = loopVector({ interceptor_script: [{ at: 'input', fault: 'raise' }], interceptor_scripts: undefined });
+  const ref = await run(v);
+  const host = await run(v);
+  for (const r of records(host)) {
+    const verdict = r.verdict as JsonObject;
+    if (typeof verdict.reason === 'string' && verdict.reason.startsWith('host_error:')) verdict.message = 'our own words';
+    delete r.verdicts; // OPTIONAL in sequential/first_deny (§10.3)
+  }
+  t.equal(firstDivergence(norm(host, v), norm(ref, v), v), undefined);
+  const runAll = loopVector({ composition: { profile: 'sequential/run_all' } });
+  const r2 = await run(runAll);
+  const h2 = await run(runAll);
+  for (const r of records(h2)) for (const s of (r.verdicts as JsonObject[] | undefined) ?? []) delete s.name;
+  t.equal(firstDivergence(norm(h2, runAll), norm(r2, runAll), runAll), undefined, 'names are OPTIONAL');
+  for (const r of records(h2)) delete r.verdicts;
+  t.match(firstDivergence(norm(h2, runAll), norm(r2, runAll), runAll), { field: 'records[*].verdicts', requirement: 'REQ-10.3-verdicts-summary' }, 'verdicts is REQUIRED in run_all');
+});
+
+t.test('parallel tool calls: emissions of different tool calls may interleave (§12.2)', async (t) => {
+  const v = loopVector({
+    capabilities: ['model_calls', 'tool_calls', 'parallel_tool_calls'],
+    scenario: {
+      input: { content: 'two refunds', role: 'user' },
+      tools: [{ name: 'file_refund', behavior: [{ return: { ok: true } }] }],
+      parallel_tools: true,
+      model_script: [
+        { respond: { content: null, tool_calls: [{ id: 'c1', name: 'file_refund', args: { order: 'a', amount: 1 } }, { id: 'c2', name: 'file_refund', args: { order: 'b', amount: 2 } }], finish_reason: 'tool_calls' } },
+        { respond: { content: 'done', tool_calls: [], finish_reason: 'stop' } },
+      ],
+    },
+  });
+  const ref = await run(v);
+  const host = cloneJson(ref as unknown as JsonObject) as unknown as Execution;
+  // Reverse the tool emissions, contexts and invocations as a host running the calls the other way round would.
+  const tool = (r: JsonObject) => String(r.interception_point).endsWith('_tool_call');
+  const reorder = <T>(list: T[], isTool: (x: T) => boolean): T[] => {
+    const idx = list.map((x, i) => (isTool(x) ? i : -1)).filter((i) => i >= 0);
+    const rev = idx.map((i) => list[i]!).reverse();
+    const out = [...list];
+    idx.forEach((i, k) => (out[i] = rev[k]!));
+    return out;
+  };
+  host.report!.records = reorder(records(host), tool);
+  host.report!.identities = records(host).map((r) => ({ input_identity: r.input_identity as string, enforced_identity: r.enforced_identity as string }));
+  host.received = host.received.map((list) => reorder(list, tool));
+  host.mocks.tool_invocations.reverse();
+  t.equal(firstDivergence(norm(host, v), norm(ref, v), v), undefined);
+});
+
+t.test('a host harness failure is a divergence at "harness", clause 13.2', async (t) => {
+  const v = loopVector();
+  const ref = await run(v);
+  const failed = { ...(await run(v)), report: undefined } as Execution;
+  t.match(firstDivergence(norm(failed, v), norm(ref, v), v), { path: 'harness', requirement: null, clause: '13.2' });
+});
+
+t.test('every requirement the comparison can name is in vectors/requirements.yaml', async (t) => {
+  const source = readFileSync(path.join(PACKAGE_ROOT, 'src', 'ctk', 'fuzz', 'compare.ts'), 'utf8');
+  const ids = [...new Set([...source.matchAll(/'(REQ-[^']+)'/g)].map((m) => m[1]!))];
+  t.ok(ids.length > 40, `${ids.length} requirement ids named`);
+  const known = requirementCatalogue().byId;
+  t.same(ids.filter((id) => !known.has(id)), []);
+});
+
+t.test('generalize() turns indices into wildcards', async (t) => {
+  t.equal(generalize('records[3].verdicts[0].reason'), 'records[*].verdicts[*].reason');
+  t.equal(generalize('contexts[1][4].target'), 'contexts[*][*].target');
+});
+
+t.test('reference against reference: no divergence on generated cases, run twice', async (t) => {
+  const space = generationSpace(surface);
+  const found: string[] = [];
+  for (let i = 0; i < 120; i++) {
+    const v = generateCase(space, 21, i);
+    const [a, b] = await Promise.all([run(v), run(v)]);
+    const d = firstDivergence(norm(a, v), norm(b, v), v);
+    if (d) found.push(`${v.id}: ${d.path}`);
+  }
+  t.same(found, []);
+});

@@ -1,0 +1,369 @@
+// The campaign loop: generate case i from (seed, i), run it on the host and on the oracle (the same
+// executeVector the runner uses, recording every interceptor), normalize both traces, compare. A difference is
+// re-run once: only one that reproduces counts as a divergence (a timing accident is reported as unstable).
+// With --jobs N each worker owns one host harness and one oracle; indices are handed out in order and results
+// are reported in case order, so the same seed and host give the same cases and the same result.
+import type { Harness, HostSurface } from '../../harness/contract.js';
+import { executeVector, runVector, type Execution } from '../runner.js';
+import { checkVector, vectorFromValue } from '../load.js';
+import { parseLossless, stringifyLossless } from '../json.js';
+import type { Vector } from '../vector.js';
+import { assertable, firstDivergence, maskUnassertable, type Divergence } from './compare.js';
+import { caseId, DEFAULT_HANG_TIMEOUT_MS, generateCase } from './generate.js';
+import { normalizeExecution } from './normalize.js';
+import type { Oracle } from './oracle.js';
+import { shrinkCase } from './shrink.js';
+import { generationSpace, type GenerationSpace } from './space.js';
+import { caseBytes, partForClause, toVector, vectorBytes } from './to-vector.js';
+
+export interface FuzzHost {
+  /** How the host was chosen, for the summary. */
+  label: string;
+  /** The declared surface in effect. */
+  surface: HostSurface;
+  /** A fresh harness for one worker. */
+  create(): Promise<Harness>;
+  /** Errors an in-process harness raised outside any call (src/harness/containment.ts). */
+  takeStrayErrors?: () => string[];
+}
+
+export interface CampaignOptions {
+  host: FuzzHost;
+  oracle: Oracle;
+  seed: string;
+  /** Case budget (default 1000 when neither runs nor timeMs is given). */
+  runs?: number;
+  /** Wall-clock budget: no case starts after it. */
+  timeMs?: number;
+  jobs?: number;
+  /** Per-execution deadline over setup + run (ms). */
+  timeoutMs?: number;
+  hangTimeoutMs?: number;
+  /** Stop at the first (lowest-index) divergence: every lower index still runs, so the result is deterministic. */
+  stopAtFirstDivergence?: boolean;
+  /** Run only this case index (replay). */
+  onlyCase?: number;
+  /** Shrink each divergence group's first case and write it as a vector (default true). */
+  shrink?: boolean;
+  /** Most executions one shrink may spend (default 600). */
+  shrinkBudget?: number;
+  /** Id prefix for written vectors when several campaigns share an output (mutants). */
+  idTag?: string;
+  onProgress?: (p: { done: number; divergent: number; elapsedMs: number; total?: number }) => void;
+}
+
+export interface CaseOutcome {
+  index: number;
+  divergence: Divergence;
+  /** The host harness's failure message, for a `harness` divergence. */
+  harness_message?: string;
+}
+
+/** What shrinking needs of a group's first case; kept for that case only, so memory stays flat on a broken host. */
+interface CaseDetail extends CaseOutcome {
+  vector: Vector;
+  /** The oracle's execution of this case (for the written vector). */
+  oracle: Execution;
+  /** Some difference of this case is one a vector can assert (the divergence itself or a later one). */
+  pinnable: boolean;
+}
+
+const groupKey = (d: Divergence) => `${d.field}\u0000${d.requirement}`;
+
+export interface ShrunkDivergence {
+  /** The vector to write to DIR/divergences/<id>.json. */
+  vector: Vector;
+  divergence: Divergence;
+  case_index: number;
+  size: ShrinkSize;
+  shrink_attempts: number;
+  /** The written vector run as a vector: it should fail on the host and pass on the reference host. */
+  check: { reference: 'pass' | 'fail' | 'skip'; host: 'pass' | 'fail' | 'skip'; host_failure?: string; reference_failure?: string };
+}
+
+/** JSON bytes before and after shrinking: of the case (what the host is given) and of the complete vector. */
+export interface ShrinkSize {
+  case_original: number;
+  case_shrunk: number;
+  /** Both with an expect filled from the oracle the same way. */
+  vector_original: number;
+  vector_shrunk: number;
+}
+
+export interface DivergenceGroup {
+  field: string;
+  requirement: string | null;
+  clause: string;
+  requirement_text: string;
+  /** Divergent case indices in this group, in order. */
+  cases: number[];
+  /** The first case's divergence, as found (before shrinking). */
+  first: Divergence;
+  harness_message?: string;
+  shrunk?: ShrunkDivergence;
+}
+
+export interface CampaignResult {
+  seed: string;
+  host: string;
+  oracle: string;
+  /** Cases that ran (always the indices 0 … cases−1, or the one replayed case). */
+  cases: number;
+  elapsed_ms: number;
+  cases_per_second: number;
+  groups: DivergenceGroup[];
+  /** Cases that differed once but not when re-run (timing): reported, not counted as divergences. */
+  unstable: Array<{ index: number; field: string; clause: string }>;
+  divergent_cases: number;
+}
+
+export class FuzzInternalError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'FuzzInternalError';
+  }
+}
+
+export const DEFAULT_RUNS = 1000;
+export const DEFAULT_FUZZ_TIMEOUT_MS = 10_000;
+
+interface Worker {
+  host: Harness;
+  oracle: Harness;
+}
+
+interface Checked {
+  divergence?: Divergence;
+  /** The first difference a vector can assert, when the first difference is not one (compare.ts pinnable). */
+  pin?: Divergence;
+  harness_message?: string;
+  oracle: Execution;
+  host: Execution;
+}
+
+/** One case on one worker: both executions side by side, normalized, compared. */
+async function checkCase(w: Worker, v: Vector, opts: CampaignOptions): Promise<Checked> {
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_FUZZ_TIMEOUT_MS;
+  const [host, oracle] = await Promise.all([
+    executeVector(v, { harness: w.host, timeoutMs, recordAll: true, ...(opts.host.takeStrayErrors ? { takeStrayErrors: opts.host.takeStrayErrors } : {}) }),
+    executeVector(v, { harness: w.oracle, timeoutMs, recordAll: true }),
+  ]);
+  if (oracle.report === undefined || oracle.failures.length > 0) {
+    throw new FuzzInternalError(`the reference host (the oracle) failed on ${v.id}: ${oracle.failures.map((f) => f.message).join('; ')}`);
+  }
+  const surface = opts.host.surface;
+  const h = normalizeExecution(host, { vector: v, surface });
+  if (host.failures.length > 0) h.harness = 'failed';
+  const r = normalizeExecution(oracle, { vector: v, surface });
+  const divergence = firstDivergence(h, r, v);
+  const out: Checked = { oracle, host };
+  if (divergence) out.divergence = divergence;
+  if (divergence && !assertable(divergence, v)) {
+    const pin = firstDivergence(maskUnassertable(h, r), r, v);
+    if (pin) out.pin = pin;
+  }
+  if (host.failures.length > 0) out.harness_message = host.failures.map((f) => f.message).join('; ');
+  return out;
+}
+
+const sameDivergence = (a: Divergence | undefined, b: Divergence | undefined) => a !== undefined && b !== undefined && a.field === b.field && a.requirement === b.requirement;
+
+async function openWorkers(n: number, opts: CampaignOptions): Promise<Worker[]> {
+  const workers: Worker[] = [];
+  for (let i = 0; i < n; i++) workers.push({ host: await opts.host.create(), oracle: opts.oracle.create() });
+  return workers;
+}
+
+/** close() every harness, bounded: one that hangs or throws is not waited on (the run's result stands). */
+async function closeWorkers(workers: Worker[]): Promise<void> {
+  const bounded = (h: Harness) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, 10_000);
+      timer.unref();
+      Promise.resolve()
+        .then(() => h.close?.())
+        .catch(() => undefined)
+        .finally(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+    });
+  await Promise.all(workers.flatMap((w) => [bounded(w.host), bounded(w.oracle)]));
+}
+
+/** A campaign: cases, divergences grouped by field and requirement, each group's first case shrunk. */
+export async function runCampaign(opts: CampaignOptions): Promise<CampaignResult> {
+  const space: GenerationSpace = generationSpace(opts.host.surface);
+  const hangTimeoutMs = opts.hangTimeoutMs ?? DEFAULT_HANG_TIMEOUT_MS;
+  const caseAt = (i: number): Vector => {
+    const v = generateCase(space, opts.seed, i, { hangTimeoutMs });
+    // Every case validates like a hand-written vector (load.ts); one that does not is a generator bug.
+    const problem = checkVector(v);
+    if (problem !== undefined) throw new FuzzInternalError(`the generator produced an invalid vector (a CTK bug): ${v.id}: ${problem}`);
+    return v;
+  };
+  const limit = opts.onlyCase !== undefined ? 1 : (opts.runs ?? (opts.timeMs === undefined ? DEFAULT_RUNS : Number.POSITIVE_INFINITY));
+  const indexOf = (k: number) => (opts.onlyCase !== undefined ? opts.onlyCase : k);
+  const jobs = Math.max(1, Math.min(opts.jobs ?? 1, Number.isFinite(limit) ? limit : Number.MAX_SAFE_INTEGER));
+  const started = performance.now();
+  const deadline = opts.timeMs === undefined ? Number.POSITIVE_INFINITY : started + opts.timeMs;
+
+  const workers = await openWorkers(jobs, opts);
+  const divergent = new Map<number, CaseOutcome>();
+  const firstOfGroup = new Map<string, { k: number; detail: CaseDetail }>();
+  const unstable: CampaignResult['unstable'] = [];
+  let next = 0;
+  let done = 0;
+  let stopAt = Number.POSITIVE_INFINITY;
+  let failure: unknown;
+  const work = async (w: Worker): Promise<void> => {
+    while (failure === undefined) {
+      const k = next;
+      if (k >= limit || k > stopAt || performance.now() >= deadline) return;
+      next++;
+      const index = indexOf(k);
+      const v = caseAt(index);
+      const first = await checkCase(w, v, opts);
+      if (first.divergence) {
+        const again = await checkCase(w, v, opts);
+        if (sameDivergence(first.divergence, again.divergence)) {
+          const outcome: CaseOutcome = { index, divergence: first.divergence, ...(first.harness_message ? { harness_message: first.harness_message } : {}) };
+          divergent.set(k, outcome);
+          const key = groupKey(first.divergence);
+          const held = firstOfGroup.get(key);
+          if (!held || k < held.k) {
+            const pinnable = assertable(first.divergence, v) || first.pin !== undefined;
+            firstOfGroup.set(key, { k, detail: { ...outcome, vector: v, oracle: first.oracle, pinnable } });
+          }
+          if (opts.stopAtFirstDivergence) stopAt = Math.min(stopAt, k);
+        } else unstable.push({ index, field: first.divergence.field, clause: first.divergence.clause });
+      }
+      done++;
+      opts.onProgress?.({ done, divergent: divergent.size, elapsedMs: performance.now() - started, ...(Number.isFinite(limit) ? { total: limit } : {}) });
+    }
+  };
+  try {
+    await Promise.all(workers.map((w) => work(w).catch((e: unknown) => void (failure ??= e))));
+    if (failure !== undefined) throw failure;
+    const elapsed = performance.now() - started;
+    // With stopAtFirstDivergence, cases past the first divergence may have run in other workers: not counted.
+    const counted = [...divergent.entries()].filter(([k]) => k <= stopAt).sort(([a], [b]) => a - b).map(([, o]) => o);
+    const cases = Number.isFinite(stopAt) ? stopAt + 1 : done;
+    const groups = groupDivergences(counted);
+    if (opts.shrink !== false) await shrinkGroups(groups, new Map([...firstOfGroup].map(([key, held]) => [key, held.detail])), workers, opts);
+    unstable.sort((a, b) => a.index - b.index);
+    return {
+      seed: opts.seed,
+      host: opts.host.label,
+      oracle: opts.oracle.label,
+      cases,
+      elapsed_ms: Math.round(elapsed),
+      cases_per_second: elapsed > 0 ? Math.round((cases / elapsed) * 1000 * 10) / 10 : 0,
+      groups,
+      unstable,
+      divergent_cases: counted.length,
+    };
+  } finally {
+    await closeWorkers(workers);
+  }
+}
+
+function groupDivergences(outcomes: CaseOutcome[]): DivergenceGroup[] {
+  const groups = new Map<string, DivergenceGroup>();
+  for (const o of outcomes) {
+    const key = groupKey(o.divergence);
+    const g = groups.get(key);
+    if (g) g.cases.push(o.index);
+    else
+      groups.set(key, {
+        field: o.divergence.field,
+        requirement: o.divergence.requirement,
+        clause: o.divergence.clause,
+        requirement_text: o.divergence.requirement_text,
+        cases: [o.index],
+        first: o.divergence,
+        ...(o.harness_message ? { harness_message: o.harness_message } : {}),
+      });
+  }
+  return [...groups.values()];
+}
+
+/** Shrinks each group's first case on the workers (one group per worker at a time) and builds its vector. */
+async function shrinkGroups(groups: DivergenceGroup[], firsts: Map<string, CaseDetail>, workers: Worker[], opts: CampaignOptions): Promise<void> {
+  let next = 0;
+  const work = async (w: Worker): Promise<void> => {
+    while (next < groups.length) {
+      const g = groups[next++]!;
+      const origin = firsts.get(groupKey(g.first))!;
+      g.shrunk = await shrinkOne(w, origin, opts);
+    }
+  };
+  await Promise.all(workers.map(work));
+}
+
+/** The one-line explanation a written vector carries as its title. */
+export function explain(d: Divergence, seed: string, index: number): string {
+  const show = (v: unknown): string => {
+    if (v === undefined) return '(absent)';
+    if (typeof v === 'string' && v.length > 24) return `${JSON.stringify(v.slice(0, 12)).slice(0, -1)}…" (${Buffer.byteLength(v)} bytes)`;
+    const text = JSON.stringify(v) ?? String(v);
+    return text.length > 40 ? `${text.slice(0, 39)}…` : text;
+  };
+  return `fuzz: ${d.path} differs from the reference host (§${d.clause}): host ${show(d.host)}, reference ${show(d.reference)} — seed ${seed}, case ${index}`;
+}
+
+async function shrinkOne(w: Worker, origin: CaseDetail, opts: CampaignOptions): Promise<ShrunkDivergence> {
+  const target = origin.divergence;
+  let last: Checked | undefined;
+  const result = await shrinkCase(origin.vector, {
+    budget: opts.shrinkBudget ?? 600,
+    reproduces: async (candidate) => {
+      let c: Checked;
+      try {
+        c = await checkCase(w, candidate, opts);
+      } catch (error) {
+        if (error instanceof FuzzInternalError) return false; // a reduction the oracle cannot run is no reduction
+        throw error;
+      }
+      // A candidate on which the oracle overruns the model script would not make a vector that passes on it; one
+      // that loses the last difference a vector can assert would not make a vector that fails on the host.
+      const ok =
+        sameDivergence(c.divergence, target) &&
+        c.oracle.mocks.overruns.length === 0 &&
+        (!origin.pinnable || assertable(c.divergence!, candidate) || c.pin !== undefined);
+      if (ok) last = c;
+      return ok;
+    },
+  });
+  const final = last ?? (await checkCase(w, result.vector, opts));
+  const divergence = final.divergence ?? target;
+  const idBase = caseId(opts.seed, origin.index);
+  const id = opts.idTag ? idBase.replace('AH-CTK-999-fuzz-', `AH-CTK-999-fuzz-${opts.idTag}-`) : idBase;
+  const meta = { id, title: explain(divergence, opts.seed, origin.index), part: partForClause(divergence.clause, result.vector) };
+  const vector = toVector(result.vector, final.oracle, divergence, meta, final.pin);
+  const original = toVector(origin.vector, origin.oracle, origin.divergence, { ...meta, title: explain(origin.divergence, opts.seed, origin.index) });
+  return {
+    vector,
+    divergence,
+    case_index: origin.index,
+    size: { case_original: caseBytes(origin.vector), case_shrunk: caseBytes(vector), vector_original: vectorBytes(original), vector_shrunk: vectorBytes(vector) },
+    shrink_attempts: result.attempts,
+    check: await checkWrittenVector(w, vector, opts),
+  };
+}
+
+/** Runs the written vector as the runner would: it should pass on the reference host and fail on the host. */
+async function checkWrittenVector(w: Worker, vector: Vector, opts: CampaignOptions): Promise<ShrunkDivergence['check']> {
+  const loaded = vectorFromValue(parseLossless(stringifyLossless(vector)), `${vector.id}.json`);
+  if ('problem' in loaded) throw new FuzzInternalError(`a written divergence vector does not load (a CTK bug): ${loaded.problem}`);
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_FUZZ_TIMEOUT_MS;
+  const refSurface = await w.oracle.describe();
+  const [ref, host] = await Promise.all([
+    runVector(loaded.loaded, { harness: w.oracle, surface: refSurface, harnessLabel: 'oracle', timeoutMs }),
+    runVector(loaded.loaded, { harness: w.host, surface: opts.host.surface, harnessLabel: opts.host.label, timeoutMs }),
+  ]);
+  const out: ShrunkDivergence['check'] = { reference: ref.result.status, host: host.result.status };
+  if (host.result.reason && host.result.status !== 'pass') out.host_failure = host.result.reason;
+  if (ref.result.reason && ref.result.status !== 'pass') out.reference_failure = ref.result.reason;
+  return out;
+}

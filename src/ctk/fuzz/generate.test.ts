@@ -1,0 +1,118 @@
+import t from 'tap';
+import { generateCase, caseId } from './generate.js';
+import { generationSpace, FuzzSurfaceError } from './space.js';
+import { caseRng } from './rng.js';
+import { referenceSurface } from '../../harness/reference-harness.js';
+import { validateSurface } from '../../harness/surface.js';
+import { vectorFromValue } from '../load.js';
+import { parseLossless, stringifyLossless } from '../json.js';
+import { skipReason } from '../skip.js';
+import { interceptorRuleLists } from '../vector.js';
+
+const reference = generationSpace(referenceSurface());
+
+t.test('the PRNG is a pure function of (seed, case index)', async (t) => {
+  const draw = (seed: number, i: number) => Array.from({ length: 5 }, ((r) => () => r.next())(caseRng(seed, i)));
+  t.same(draw(7, 3), draw(7, 3), 'same seed and index, same draws');
+  t.not(JSON.stringify(draw(7, 3)), JSON.stringify(draw(7, 4)), 'another index, other draws');
+  t.not(JSON.stringify(draw(7, 3)), JSON.stringify(draw(8, 3)), 'another seed, other draws');
+  const r = caseRng(1, 1);
+  for (let i = 0; i < 1000; i++) {
+    const x = r.next();
+    if (!(x >= 0 && x < 1)) t.fail(`draw ${x} outside [0, 1)`);
+  }
+});
+
+t.test('every generated case loads and validates like a hand-written vector (4000 cases, 4 seeds)', async (t) => {
+  const problems: string[] = [];
+  for (const seed of [1, 2, 3, 99]) {
+    for (let i = 0; i < 1000; i++) {
+      const v = generateCase(reference, seed, i);
+      // Through text, as a file would be read: lossless numbers and all.
+      const r = vectorFromValue(parseLossless(stringifyLossless(v, 2)), `${v.id}.json`);
+      if ('problem' in r) problems.push(r.problem);
+      else if (skipReason(r.loaded, referenceSurface()) !== undefined) problems.push(`${v.id}: skipped by the surface it was generated for: ${skipReason(r.loaded, referenceSurface())}`);
+    }
+  }
+  t.same(problems.slice(0, 5), [], 'no invalid case');
+});
+
+t.test('the same seed gives the same cases; ids carry the seed and case index', async (t) => {
+  for (const i of [0, 17, 512]) t.same(stringifyLossless(generateCase(reference, 5, i)), stringifyLossless(generateCase(reference, 5, i)));
+  t.not(stringifyLossless(generateCase(reference, 5, 1)), stringifyLossless(generateCase(reference, 6, 1)));
+  t.equal(caseId(42, 7), 'AH-CTK-999-fuzz-s42-c7');
+  t.equal(generateCase(reference, 42, 7).id, 'AH-CTK-999-fuzz-s42-c7');
+});
+
+t.test('the generator covers the grammar: faults, hangs, raw returns, approvals, multi-turn, parallel tools, every profile and mode', async (t) => {
+  const seen = new Set<string>();
+  for (let i = 0; i < 1500; i++) {
+    const v = generateCase(reference, 11, i);
+    const text = stringifyLossless(v);
+    seen.add(`profile:${v.composition?.profile ?? 'sequential/first_deny'}`);
+    seen.add(`mode:${v.mode ?? 'enforce'}`);
+    seen.add(`provider:${v.identity_provider === undefined ? 'jcs-sha256' : v.identity_provider}`);
+    if (v.scenario.inputs) seen.add('multi_turn');
+    if (v.scenario.parallel_tools) seen.add('parallel_tools');
+    if (v.redact_for_approval) seen.add('redaction');
+    if (interceptorRuleLists(v).length === 0) seen.add('zero interceptors');
+    for (const f of ['raise', 'mutate', 'hang', 'malformed_verdict']) if (text.includes(`"fault":"${f}"`)) seen.add(`fault:${f}`);
+    for (const o of ['approve', 'reject', 'unresolved']) if (text.includes(`"outcome":"${o}"`)) seen.add(`outcome:${o}`);
+    if (text.includes('"identity_override"')) seen.add('echo mismatch');
+    if (text.includes('"when_args"')) seen.add('when_args');
+    if (text.includes('"is_error":true')) seen.add('is_error');
+    if (text.includes('"approval":{')) seen.add('liftable deny');
+    if (text.includes('"decision":"transform"')) seen.add('transform');
+    if (text.includes('"match":')) seen.add('match');
+    if (text.includes('"result_labels"')) seen.add('labels');
+    if (text.includes('"evidence"')) seen.add('evidence');
+    if (text.includes('"warnings"')) seen.add('warnings');
+    for (const rules of interceptorRuleLists(v)) for (const r of rules) if ('return' in r && (r.return === null || typeof r.return !== 'object' || Array.isArray(r.return))) seen.add('raw return');
+  }
+  const want = [
+    'profile:sequential/first_deny', 'profile:sequential/run_all', 'profile:parallel/strictest', 'profile:parallel/unanimous',
+    'mode:enforce', 'mode:evaluate_only', 'provider:jcs-sha256', 'provider:null', 'provider:ctk-fault',
+    'multi_turn', 'parallel_tools', 'redaction', 'zero interceptors', 'fault:raise', 'fault:mutate', 'fault:hang', 'fault:malformed_verdict',
+    'outcome:approve', 'outcome:reject', 'outcome:unresolved', 'echo mismatch', 'when_args', 'is_error', 'liftable deny', 'transform', 'match',
+    'labels', 'evidence', 'warnings', 'raw return',
+  ];
+  t.same(want.filter((w) => !seen.has(w)), [], 'every feature appears');
+});
+
+t.test('cases stay inside a restricted surface', async (t) => {
+  const surface = validateSurface(
+    {
+      name: 'narrow',
+      version: '1',
+      capabilities: ['model_calls'],
+      profiles: { 'sequential/first_deny': { on_approval: ['stop'] } },
+      identity_providers: ['jcs-sha256'],
+      modes: ['enforce'],
+    },
+    'test',
+  );
+  const space = generationSpace(surface);
+  for (let i = 0; i < 500; i++) {
+    const v = generateCase(space, 3, i);
+    const r = vectorFromValue(v, 'x.json');
+    if ('problem' in r) t.fail(r.problem);
+    else {
+      const why = skipReason(r.loaded, surface);
+      if (why !== undefined) t.fail(`${v.id}: ${why}`);
+    }
+    const text = stringifyLossless(v);
+    if (text.includes('"hang"') || text.includes('"tools"') || text.includes('"inputs"')) t.fail(`${v.id} uses something the surface does not declare`);
+    for (const rules of interceptorRuleLists(v))
+      for (const rule of rules) if ('return' in rule && (rule.return === null || typeof rule.return !== 'object' || Array.isArray(rule.return))) t.fail(`${v.id}: a raw return without raw_interceptor_return`);
+  }
+});
+
+t.test('a surface the fuzzer cannot generate for is refused, naming what is missing', async (t) => {
+  const base = { name: 'h', version: '1', capabilities: ['model_calls'], profiles: { 'sequential/first_deny': { on_approval: ['stop'] } }, identity_providers: ['jcs-sha256'], modes: ['enforce'] };
+  t.throws(() => generationSpace(validateSurface({ ...base, capabilities: [] }, 't')), FuzzSurfaceError);
+  t.throws(() => generationSpace(validateSurface({ ...base, capabilities: [] }, 't')), /model_calls/);
+  t.throws(() => generationSpace(validateSurface({ ...base, identity_providers: ['my-hash'] }, 't')), /no identity provider the reference host can run/);
+  t.throws(() => generationSpace(validateSurface({ ...base, profiles: {} }, 't')), /no composition profile/);
+  t.throws(() => generationSpace(validateSurface({ ...base, profiles: { 'sequential/first_deny': {} } }, 't')), /no composition profile with a value for every knob/);
+  t.throws(() => generationSpace(validateSurface({ ...base, modes: [] }, 't')), /no mode/);
+});

@@ -1,0 +1,471 @@
+// The generator: one random, valid vector in our grammar (VECTOR-FORMAT + the HARNESS.md extensions) per
+// (seed, case index), restricted to the host's declared surface (space.ts). Every draw goes through the Rng,
+// so the same seed and surface give the same case. The `expect` is a placeholder: the fuzzer compares the
+// host with the oracle and never checks it; to-vector.ts fills a real one from the oracle's trace.
+import { type InterceptionPoint, type Json, type JsonObject } from '../../core/types.js';
+import { LosslessNumber } from '../json.js';
+import type { ApprovalRule, InterceptorRule, Vector } from '../vector.js';
+import { caseRng, type Rng } from './rng.js';
+import type { GenerationSpace } from './space.js';
+
+export interface GenerateOptions {
+  /** interceptor_timeout_ms / resolver_timeout_ms of a case that scripts a hang (small, so hangs cost little). */
+  hangTimeoutMs: number;
+}
+
+export const DEFAULT_HANG_TIMEOUT_MS = 30;
+
+/** The id of case `index` of the campaign `seed` (the seed and case travel in the id's slug). */
+export function caseId(seed: string | number, index: number): string {
+  return `AH-CTK-999-fuzz-s${String(seed).toLowerCase().replace(/[^a-z0-9]+/g, '-')}-c${index}`;
+}
+
+/** Case `index` of the campaign `seed`. */
+export function generateCase(space: GenerationSpace, seed: string | number, index: number, options: GenerateOptions = { hangTimeoutMs: DEFAULT_HANG_TIMEOUT_MS }): Vector {
+  const rng = caseRng(seed, index);
+  return new CaseBuilder(rng, space, options).build(caseId(seed, index), `fuzz case ${index} of seed ${seed}`);
+}
+
+// ---------------------------------------------------------------------------------------------- pools
+
+interface ToolTemplate {
+  name: string;
+  args: JsonObject[];
+}
+
+/** Tools and the argument shapes the model asks for (values the transforms and matches below refer to). */
+const TOOLS: readonly ToolTemplate[] = [
+  { name: 'lookup_order', args: [{ order: 'ord-417' }, { order: 'ord-9' }] },
+  { name: 'file_refund', args: [{ order: 'ord-417', amount: 40 }, { order: 'ord-417', amount: 8400 }] },
+  { name: 'send_note', args: [{ to: 'ops', text: 'refund filed' }, { to: 'customer', text: 'hello' }] },
+];
+const REASONS = ['probe:policy', 'probe:needs-human', 'probe:pii', 'probe:budget'];
+const LABELS = ['lbl-pii', 'lbl-ledger-7', 'lbl-internal', 'lbl-a'];
+const WARNINGS: JsonObject[] = [
+  { reason: 'probe:warn-a', message: 'first warning' },
+  { reason: 'probe:warn-b' },
+  { message: 'a warning without a reason' },
+  { reason: 'probe:warn-a', message: 'first warning' },
+];
+/** Over 256 UTF-8 bytes: ASCII, and multi-byte characters that straddle the cut (§10.3 truncation). */
+const LONG_MESSAGES = ['x'.repeat(300), 'a' + '€'.repeat(90), 'é'.repeat(140), 'ab' + '😀'.repeat(70)];
+const INPUTS: Json[] = ['please refund order ord-417', 'what is the status of ord-9?', { text: 'refund ord-417', account: 'acct-5' }];
+const FINAL_ANSWERS: Json[] = ['Your refund has been filed.', 'Order ord-9 has shipped.', { text: 'done', ticket: 'T-88' }];
+const TOOL_RESULTS: Json[] = ['ok', { status: 'ok', ledger: 'LEDGER-ENTRY-77' }, { status: 'shipped', items: [1, 2, 3] }, 42, null, ['a', 'b']];
+const ROLES = ['user', 'system', 'external'];
+const BAD_PATHS = ['$context.target', 'target.content', '$target.*', '$target[-1]', '$target["a b"]', '', '$targets.x'];
+const REDACTIONS = ['$target.order', '$target.content', '$target[0].content', '$target.amount', '$target.text'];
+
+/** A value nested `depth` objects deep (§12.3 bounds). */
+function deepValue(depth: number): Json {
+  let v: Json = 'bottom';
+  for (let i = 0; i < depth; i++) v = { d: v };
+  return v;
+}
+
+// ---------------------------------------------------------------------------------------------- builder
+
+interface Turn {
+  /** Responses carrying tool calls, then the final answer. */
+  responses: JsonObject[];
+}
+
+class CaseBuilder {
+  private toolCallCounter = 0;
+  private transformCounter = 0;
+  private readonly tools: ToolTemplate[];
+  private readonly points: InterceptionPoint[];
+  private hangs = { interceptor: false, resolver: false };
+  /** Hangs are rare and at most one per case: each costs a timeout, and throughput matters. */
+  private hangAllowed: boolean;
+  /** Most rules of a case aim at one point, so that interceptors meet at the same emissions (composition, §7). */
+  private readonly hotPoint: InterceptionPoint;
+  /**
+   * A focused case composes at its hot point: every interceptor answers there first (mostly liftable denies and
+   * transforms) and the resolver mostly lifts, so profiles, knobs and approval substitution meet (§7.4–§7.6).
+   */
+  private readonly focus: boolean;
+  private liftable = false;
+
+  constructor(
+    private readonly rng: Rng,
+    private readonly space: GenerationSpace,
+    private readonly options: GenerateOptions,
+  ) {
+    this.hangAllowed = space.hangFaults && rng.chance(0.05);
+    this.tools = space.tools ? rng.subset(TOOLS, rng.int(1, TOOLS.length)) : [];
+    this.points = ['agent_startup', 'input', 'pre_model_call', 'post_model_call', ...(this.tools.length > 0 ? (['pre_tool_call', 'post_tool_call'] as const) : []), 'output', 'agent_shutdown'];
+    this.focus = rng.chance(0.35);
+    this.hotPoint = rng.weighted(this.points.map((p) => [p, p === 'agent_startup' || p === 'agent_shutdown' ? 1 : 4] as const));
+  }
+
+  build(id: string, title: string): Vector {
+    const r = this.rng;
+    const v: Record<string, unknown> = { id, title, spec_clause: '13.2', part: 'fuzz' };
+    const caps = ['model_calls'];
+
+    // --- composition, mode, provider
+    const ps = r.pick(this.space.profiles);
+    const composition: JsonObject = { profile: ps.profile };
+    for (const k of ps.knobs) {
+      // A focused case folds on after an approval (resume) more often: that is where unions and later consults meet.
+      if (this.focus && k.knob === 'on_approval' && k.values.includes('resume') && r.chance(0.5)) {
+        composition[k.knob] = 'resume';
+        continue;
+      }
+      if (k.unsetOk && r.chance(0.3)) continue; // unset: the §7.2 default applies
+      composition[k.knob] = r.pick(k.values);
+    }
+    const mode = r.weighted(this.space.modes.map((m) => [m, m === 'enforce' ? 3 : 1] as const));
+    const provider = r.weighted(this.space.providers.map((p) => [p, p === 'jcs-sha256' ? 16 : p === null ? 3 : 1] as const));
+
+    // --- scenario
+    const scenario = this.scenario(caps);
+
+    // --- interceptors
+    const count = this.focus ? r.weighted([[2, 5], [3, 3], [4, 2]] as const) : r.weighted([[0, 1], [1, 8], [2, 6], [3, 3], [4, 2]] as const);
+    const scripts: InterceptorRule[][] = [];
+    for (let i = 0; i < count; i++) scripts.push(this.ruleList(scenario));
+
+    // --- approval seam
+    const knobAsksSeam = Object.entries(composition).some(([k, val]) => k !== 'profile' && val === 'approval') || composition.on_approval === 'resume';
+    const approval = r.chance(this.focus ? 0.85 : this.liftable || knobAsksSeam ? 0.7 : 0.15) ? this.approvalScript() : [];
+
+    if (composition.profile !== 'sequential/first_deny' || Object.keys(composition).length > 1 || r.chance(0.5)) v.composition = composition;
+    if (mode !== 'enforce' || r.chance(0.2)) v.mode = mode;
+    if (provider !== 'jcs-sha256' || r.chance(0.1)) v.identity_provider = provider;
+    if (approval.length > 0 && r.chance(0.2)) v.redact_for_approval = r.subset(REDACTIONS, r.int(1, 2));
+    v.capabilities = caps;
+    v.scenario = scenario;
+    if (count === 1 && r.chance(0.5)) v.interceptor_script = scripts[0];
+    else v.interceptor_scripts = scripts;
+    if (approval.length > 0) v.approval_script = approval;
+    if (this.hangs.interceptor) v.interceptor_timeout_ms = this.options.hangTimeoutMs;
+    if (this.hangs.resolver) v.resolver_timeout_ms = this.options.hangTimeoutMs;
+    v.expect = { interceptions: [], sequence_strict: false, run_outcome: 'completed' };
+    return v as unknown as Vector;
+  }
+
+  // ------------------------------------------------------------------------------------------- scenario
+
+  private scenario(caps: string[]): JsonObject {
+    const r = this.rng;
+    const turns = this.space.multiTurn && r.chance(0.25) ? r.int(2, 3) : 1;
+    const modelCalls = r.int(turns, 4); // 1–4 model calls, one final answer per input at least
+    const toolRounds = this.tools.length > 0 ? modelCalls - turns : 0;
+    const perTurn: Turn[] = Array.from({ length: turns }, () => ({ responses: [] }));
+    for (let i = 0; i < toolRounds; i++) perTurn[r.int(0, turns - 1)]!.responses.push(this.toolCallResponse());
+    for (const t of perTurn) t.responses.push(this.finalAnswer());
+
+    const scenario: JsonObject = {};
+    const input = () => ({ content: r.pick(INPUTS), role: r.weighted([['user', 6], ['system', 1], ['external', 1]] as const) });
+    if (turns > 1) {
+      scenario.inputs = Array.from({ length: turns }, input);
+      caps.push('multi_turn');
+    } else scenario.input = input();
+    if (this.tools.length > 0) {
+      scenario.tools = this.tools.map((t) => this.toolDefinition(t));
+      caps.push('tool_calls');
+    }
+    scenario.model_script = perTurn.flatMap((t) => t.responses.map((respond) => ({ respond })));
+    const multiCall = perTurn.some((t) => t.responses.some((resp) => (resp.tool_calls as Json[]).length > 1));
+    if (this.space.parallelTools && multiCall && r.chance(0.4)) {
+      scenario.parallel_tools = true;
+      caps.push('parallel_tool_calls');
+    }
+    return scenario;
+  }
+
+  private toolCallResponse(): JsonObject {
+    const r = this.rng;
+    const n = r.weighted([[1, 6], [2, 3], [3, 1]] as const);
+    const calls: JsonObject[] = [];
+    for (let i = 0; i < n; i++) {
+      const tool = r.pick(this.tools);
+      calls.push({ id: `call-${++this.toolCallCounter}`, name: tool.name, args: structuredClone(r.pick(tool.args)) });
+    }
+    return { content: r.chance(0.7) ? null : 'let me check that', tool_calls: calls, finish_reason: 'tool_calls' };
+  }
+
+  private finalAnswer(): JsonObject {
+    return { content: structuredClone(this.rng.pick(FINAL_ANSWERS)), tool_calls: [], finish_reason: 'stop' };
+  }
+
+  private toolDefinition(t: ToolTemplate): JsonObject {
+    const r = this.rng;
+    const behavior: JsonObject[] = [];
+    if (r.chance(0.4)) behavior.push({ when_args: structuredClone(r.pick(t.args)), return: this.toolResult(), ...(r.chance(0.2) ? { is_error: true } : {}) });
+    behavior.push({ return: this.toolResult(), ...(r.chance(0.15) ? { is_error: true } : {}) });
+    return { name: t.name, behavior };
+  }
+
+  private toolResult(): Json {
+    const r = this.rng;
+    if (r.chance(0.03)) return { status: 'ok', id: new LosslessNumber('9007199254740993') as unknown as Json }; // beyond ±(2^53−1), §10.2
+    if (this.space.deepValueDepth !== undefined && r.chance(0.03)) return deepValue(this.space.deepValueDepth); // §12.3
+    return structuredClone(r.pick(TOOL_RESULTS));
+  }
+
+  // ---------------------------------------------------------------------------------------- interceptors
+
+  private ruleList(scenario: JsonObject): InterceptorRule[] {
+    const r = this.rng;
+    const n = r.weighted([[0, 1], [1, 5], [2, 4], [3, 2], [4, 1]] as const);
+    const rules: InterceptorRule[] = [];
+    if (this.focus) rules.push({ at: this.hotPoint, return: this.focusVerdict(this.hotPoint) });
+    for (let i = 0; i < n; i++) {
+      const at = r.chance(0.5) ? this.hotPoint : r.weighted(this.points.map((p) => [p, p === 'agent_startup' || p === 'agent_shutdown' ? 1 : 3] as const));
+      const rule: InterceptorRule = { at };
+      if (r.chance(0.25)) {
+        const match = this.match(at, scenario);
+        if (match) rule.match = match;
+      }
+      const fault = this.fault();
+      if (fault) rule.fault = fault;
+      else rule.return = this.verdict(at);
+      rules.push(rule);
+    }
+    return rules;
+  }
+
+  private fault(): InterceptorRule['fault'] | undefined {
+    const r = this.rng;
+    const f = r.weighted([
+      [undefined, 86],
+      ['raise', 5],
+      ['mutate', 5],
+      ['malformed_verdict', 2],
+      ['hang', this.hangAllowed && !this.hangs.interceptor && !this.hangs.resolver ? 12 : 0],
+    ] as const);
+    if (f === 'hang') this.hangs.interceptor = true;
+    return f;
+  }
+
+  /** §3 match: dotted paths into the context that hold for some contexts of this point and not others. */
+  private match(at: InterceptionPoint, scenario: JsonObject): JsonObject | undefined {
+    const r = this.rng;
+    switch (at) {
+      case 'input':
+        return { 'input.role': r.pick(ROLES) };
+      case 'pre_model_call':
+        return r.chance(0.5) ? { 'messages[0].role': 'user' } : { 'messages[1].role': 'tool' };
+      case 'post_model_call':
+        return { 'response.finish_reason': r.pick(['stop', 'tool_calls']) };
+      case 'pre_tool_call':
+      case 'post_tool_call': {
+        const tool = r.pick(this.tools);
+        if (at === 'post_tool_call' && r.chance(0.4)) return { 'tool_result.is_error': r.chance(0.5) };
+        if (r.chance(0.5)) return { 'tool_call.name': tool.name };
+        const [k, val] = r.pick(Object.entries(r.pick(tool.args)));
+        return { [`tool_call.args.${k}`]: val };
+      }
+      case 'output':
+        return { 'output.content': r.pick(FINAL_ANSWERS) };
+      case 'agent_shutdown':
+        return { 'summary.reason': r.pick(['completed', 'error']) };
+      default:
+        return scenario.tools ? { 'agent_init.tools_registered[0]': r.pick(this.tools).name } : undefined;
+    }
+  }
+
+  /** A focused case's answer at its hot point: what composition and the approval seam act on. */
+  private focusVerdict(at: InterceptionPoint): Json {
+    const r = this.rng;
+    const kind = r.weighted([['liftable', 35], ['transform', 30], ['deny', 10], ['allow', 25]] as const);
+    if (kind === 'liftable') this.liftable = true;
+    if (kind === 'liftable') return this.decorate({ decision: 'deny', reason: r.pick(REASONS), approval: {} }, false);
+    if (kind === 'transform') return this.decorate({ decision: 'transform', transform: this.transform(at, false) }, true);
+    if (kind === 'deny') return this.decorate({ decision: 'deny', reason: r.pick(REASONS) }, false);
+    return this.decorate({ decision: 'allow' }, true);
+  }
+
+  /** A verdict (§5) to return at `at`: valid or deliberately invalid, with decorations. */
+  private verdict(at: InterceptionPoint): Json {
+    const r = this.rng;
+    const kind = r.weighted([
+      ['allow', 20],
+      ['deny', 18],
+      ['liftable', 15],
+      ['transform', 22],
+      ['invalid', 9],
+      ['raw', this.space.rawReturns ? 3 : 0],
+    ] as const);
+    switch (kind) {
+      case 'allow':
+        return this.decorate({ decision: 'allow' }, true);
+      case 'deny':
+        return this.decorate({ decision: 'deny', reason: r.pick(REASONS) }, false);
+      case 'liftable':
+        this.liftable = true;
+        return this.decorate({ decision: 'deny', reason: r.pick(REASONS), approval: r.chance(0.7) ? {} : { ticket: 'T-1', approver_group: 'finance' } }, false);
+      case 'transform':
+        return this.decorate({ decision: 'transform', transform: this.transform(at) }, true);
+      case 'invalid':
+        return this.invalidVerdict(at);
+      case 'raw':
+        return r.pick<Json>(['allow', 7, ['allow'], null, true]);
+    }
+  }
+
+  /** Optional members: reason, message (sometimes over 256 bytes), warnings, result_labels, evidence. */
+  private decorate(v: JsonObject, permit: boolean): JsonObject {
+    const r = this.rng;
+    const more = this.focus ? 2 : 1; // focused cases exercise the §7.3 unions
+    if (permit && r.chance(0.3)) v.reason = r.pick(REASONS);
+    if (r.chance(0.3)) v.message = r.chance(0.35) ? r.pick(LONG_MESSAGES) : 'scripted message';
+    if (r.chance(0.25 * more)) {
+      const ws = r.subset(WARNINGS, r.int(1, 2)).map((w) => structuredClone(w));
+      if (r.chance(0.2)) ws.push({ reason: 'probe:long', message: r.pick(LONG_MESSAGES) });
+      v.warnings = ws;
+    }
+    if (r.chance((permit ? 0.3 : 0.15) * more)) v.result_labels = r.subset(LABELS, r.int(1, 2));
+    if (r.chance(0.1)) v.evidence = { artefact: 'ev-17', verification_pointers: { ticket: 'https://example.invalid/tickets/17' } };
+    return v;
+  }
+
+  /**
+   * §5.2: a path valid for the point's target (its value keeps the point's shape), an invalid one, or one
+   * outside the grammar (`mayFail` false: valid paths only).
+   */
+  private transform(at: InterceptionPoint, mayFail = true): JsonObject {
+    const r = this.rng;
+    const root = r.chance(0.1) ? '$policy_target' : '$target';
+    const bad = mayFail && r.chance(0.25);
+    const n = ++this.transformCounter; // distinct values, so two transforms never coincide by accident
+    let path: string;
+    let value: Json | undefined;
+    let nullOk = false; // may the value be left out (≡ null, §5.2) without breaking the point's shape?
+    if (mayFail && r.chance(0.08)) {
+      path = r.pick(BAD_PATHS);
+      value = 'x';
+    } else {
+      switch (at) {
+        case 'input':
+          if (bad) [path, value] = [r.pick([`${root}.missing`, `${root}.content.deeper`, `${root}[0]`]), 'x'];
+          else [path, value] = r.chance(0.8) ? [`${root}.content`, `rewritten input ${n}`] : [`${root}.role`, r.pick(ROLES)];
+          break;
+        case 'pre_model_call':
+          [path, value] = bad ? [r.pick([`${root}[9].content`, `${root}.messages`]), 'x'] : r.chance(0.7) ? [`${root}[0].content`, `rewritten prompt ${n}`] : [root, [{ role: 'user', content: `replaced conversation ${n}` }]];
+          break;
+        case 'post_model_call':
+          if (bad) [path, value] = [r.pick([`${root}.tool_calls[7]`, `${root}.missing.x`]), 'x'];
+          else {
+            [path, value] = r.weighted([
+              [[`${root}.content`, `rewritten answer ${n}`], 3],
+              [[`${root}.finish_reason`, 'stop'], 1],
+              [[`${root}.tool_calls[0].args`, { order: `ord-${n}` }], this.tools.length > 0 ? 1 : 0],
+              [[`${root}.tool_calls`, []], this.tools.length > 0 ? 1 : 0],
+            ] as const) as [string, Json];
+            nullOk = path.endsWith('.content');
+          }
+          break;
+        case 'pre_tool_call': {
+          const tool = r.pick(this.tools);
+          const key = r.pick(Object.keys(tool.args[0]!));
+          [path, value] = bad ? [r.pick([`${root}.nope`, `${root}[0]`, `${root}.${key}.deeper`]), 'x'] : r.chance(0.75) ? [`${root}.${key}`, `rewritten-arg-${n}`] : [root, { order: `ord-${n}`, amount: n }];
+          nullOk = !bad && path !== root;
+          break;
+        }
+        case 'post_tool_call':
+          [path, value] = bad ? [r.pick([`${root}.nope.deeper`, `${root}[3]`]), 'x'] : r.chance(0.6) ? [root, { redacted: n }] : [`${root}.status`, `masked-${n}`];
+          nullOk = !bad;
+          break;
+        case 'output':
+          [path, value] = bad ? [`${root}.missing`, 'x'] : r.chance(0.8) ? [`${root}.content`, `rewritten output ${n}`] : [root, { content: { text: `replaced output ${n}` } }];
+          break;
+        default: // agent_startup / agent_shutdown: a transform is forbidden whatever the path (§4.3)
+          [path, value] = [r.pick([`${root}.tools_registered`, `${root}.reason`, root]), ['x']];
+          nullOk = true;
+      }
+    }
+    const t: JsonObject = { path };
+    if (!(nullOk || bad) || !r.chance(0.15)) t.value = value ?? null;
+    return t;
+  }
+
+  /** A value that fails the §5 gate (or the §5.3 cap). */
+  private invalidVerdict(at: InterceptionPoint): Json {
+    const r = this.rng;
+    return r.pick<() => Json>([
+      () => ({ decision: 'maybe' }),
+      () => ({ reason: 'probe:no-decision' }),
+      () => ({ decision: 'deny', reason: 'host_error:interceptor_failed' }),
+      () => ({ decision: 'allow', approval: {} }),
+      () => ({ decision: 'transform', transform: this.transform(at), approval: {} }),
+      () => ({ decision: 'allow', transform: { path: '$target', value: 1 } }),
+      () => ({ decision: 'transform' }),
+      () => ({ decision: 'allow', warnings: 'careful' }),
+      () => ({ decision: 'allow', warnings: ['careful'] }),
+      () => ({ decision: 'allow', evidence: 'ev-1' }),
+      () => ({ decision: 'allow', result_labels: [7] }),
+      () => ({ decision: 'allow', result_labels: 'lbl-a' }),
+      () => ({ decision: 'deny', reason: 'probe:big', evidence: { artefact: 'y'.repeat(10_300) } }), // over the §5.3 cap
+    ])();
+  }
+
+  // -------------------------------------------------------------------------------------- approval seam
+
+  private approvalScript(): ApprovalRule[] {
+    const r = this.rng;
+    const n = r.weighted([[1, 3], [2, 2], [3, 1]] as const);
+    const rules: ApprovalRule[] = [];
+    for (let i = 0; i < n; i++) {
+      const at = (this.focus && i === 0) || i < n - 1 || r.chance(0.3) ? ((this.focus || r.chance(0.6)) && this.hotPoint !== 'agent_shutdown' ? this.hotPoint : r.pick(this.points.filter((p) => p !== 'agent_shutdown'))) : undefined;
+      const rule: ApprovalRule = { resolve: this.resolution(at) };
+      if (at !== undefined) rule.match = { interception_point: at };
+      rules.push(rule);
+    }
+    return rules;
+  }
+
+  /** A resolution; a transforming one only where the rule names its point (the path must fit that target). */
+  private resolution(at: InterceptionPoint | undefined): ApprovalRule['resolve'] {
+    const r = this.rng;
+    const lift = this.focus ? 3 : 1;
+    const kind = r.weighted([
+      ['approve', 30 * lift],
+      ['approve-transform', at !== undefined ? 8 * lift * lift : 0],
+      ['reject', 15],
+      ['unresolved', 8],
+      ['invalid', 12],
+      ['mismatch', 8],
+      ['recomputed', 5],
+      ['raise', 5],
+      ['hang', this.hangAllowed && !this.hangs.interceptor && !this.hangs.resolver ? 20 : 0],
+    ] as const);
+    switch (kind) {
+      case 'approve':
+        return { outcome: 'approve', verdict: this.decorate({ decision: 'allow' }, true) };
+      case 'approve-transform':
+        return { outcome: 'approve', verdict: { decision: 'transform', transform: this.transform(at!, false) } };
+      case 'reject':
+        return { outcome: 'reject', verdict: this.decorate({ decision: 'deny', reason: 'probe:rejected' }, false) };
+      case 'unresolved':
+        return { outcome: 'unresolved' };
+      case 'invalid':
+        return r.pick<() => ApprovalRule['resolve']>([
+          () => ({ outcome: 'approve', verdict: { decision: 'deny', reason: 'probe:x' } }),
+          () => ({ outcome: 'reject', verdict: { decision: 'allow' } }),
+          () => ({ outcome: 'approve' }),
+          () => ({ outcome: 'maybe', verdict: { decision: 'allow' } }),
+          () => ({ outcome: 'unresolved', verdict: { decision: 'allow' } }),
+          () => ({ outcome: 'approve', verdict: { decision: 'allow', reason: 'host_error:approval_unresolved' } }),
+        ])();
+      case 'mismatch': {
+        // The echo rule, alone or together with a later check (§9 validation order: echo first).
+        const outcome = r.weighted([['approve', 4], ['reject', 2], ['maybe', 1], ['unresolved', 1]] as const);
+        const resolution: ApprovalRule['resolve'] = { outcome, identity_override: r.pick<string | null>(['sha256:' + '0'.repeat(64), null, 'not-an-identity']) };
+        if (outcome === 'reject') resolution.verdict = { decision: 'deny', reason: 'probe:rejected' };
+        else if (outcome !== 'unresolved' && r.chance(0.8)) resolution.verdict = r.chance(0.8) ? { decision: 'allow' } : { decision: 'deny', reason: 'probe:x' };
+        return resolution;
+      }
+      case 'recomputed':
+        return { outcome: 'approve', verdict: { decision: 'allow' }, echo_recomputed: true };
+      case 'raise':
+        return { fault: 'raise' };
+      case 'hang':
+        this.hangs.resolver = true;
+        return { fault: 'hang' };
+    }
+  }
+}

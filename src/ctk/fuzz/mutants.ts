@@ -1,0 +1,67 @@
+// `fuzz --mutants`: the fuzzer scored on the mutation self-test. Every selftest mutant (src/ctk/mutants) is
+// fuzzed with no fixed vectors, up to a budget of cases, stopping at its first divergence; a mutant is
+// detected when some generated case diverges from the reference host. Mutants run `jobs` at a time, each
+// campaign on one worker, so every mutant's result depends only on the seed.
+import type { Mutant } from '../mutants/mutants.js';
+import { referenceSurface } from '../../harness/reference-harness.js';
+import { runCampaign, type ShrunkDivergence } from './fuzz.js';
+import { createOracle } from './oracle.js';
+import type { MutantDetection } from './summary.js';
+
+export interface MutantsOptions {
+  mutants: readonly Mutant[];
+  seed: string;
+  /** Cases per mutant (default 2000). */
+  budget?: number;
+  jobs?: number;
+  timeoutMs?: number;
+  hangTimeoutMs?: number;
+  shrink?: boolean;
+  shrinkBudget?: number;
+  onMutant?: (row: MutantDetection, done: number, total: number) => void;
+}
+
+export const DEFAULT_MUTANT_BUDGET = 2000;
+
+export async function fuzzMutants(opts: MutantsOptions): Promise<{ rows: MutantDetection[]; vectors: Map<string, ShrunkDivergence> }> {
+  const surface = referenceSurface(); // a broken host declares the correct host's surface (as in selftest)
+  const oracle = await createOracle(surface);
+  const budget = opts.budget ?? DEFAULT_MUTANT_BUDGET;
+  const rows: MutantDetection[] = new Array(opts.mutants.length);
+  const vectors = new Map<string, ShrunkDivergence>();
+  let next = 0;
+  let done = 0;
+  const work = async (): Promise<void> => {
+    while (next < opts.mutants.length) {
+      const index = next++;
+      const m = opts.mutants[index]!;
+      const result = await runCampaign({
+        host: { label: `mutant:${m.id}`, surface, create: async () => m.harness() },
+        oracle,
+        seed: opts.seed,
+        runs: budget,
+        jobs: 1,
+        stopAtFirstDivergence: true,
+        shrink: opts.shrink !== false,
+        idTag: m.id,
+        ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}),
+        ...(opts.hangTimeoutMs !== undefined ? { hangTimeoutMs: opts.hangTimeoutMs } : {}),
+        ...(opts.shrinkBudget !== undefined ? { shrinkBudget: opts.shrinkBudget } : {}),
+      });
+      const g = result.groups[0];
+      const row: MutantDetection = { id: m.id, clause: m.clause, description: m.description, detected: g !== undefined, cases: result.cases };
+      if (g) {
+        Object.assign(row, { case: g.cases[0], field: g.first.path, divergence_clause: g.clause, requirement: g.requirement });
+        if (g.shrunk) {
+          Object.assign(row, { size: g.shrunk.size, vector_check: { reference: g.shrunk.check.reference, host: g.shrunk.check.host } });
+          vectors.set(m.id, g.shrunk);
+        }
+      }
+      rows[index] = row;
+      opts.onMutant?.(row, ++done, opts.mutants.length);
+    }
+  };
+  const width = Math.max(1, Math.min(opts.jobs ?? 1, opts.mutants.length));
+  await Promise.all(Array.from({ length: width }, work));
+  return { rows, vectors };
+}

@@ -1,0 +1,253 @@
+// Trace normalization: what one execution of a case produced, minus everything the spec lets vary between
+// hosts, so that two conformant hosts normalize to the same trace. Removed or abstracted:
+// - timestamps (§4.1: the instant the host built the context), session and agent ids, agent.framework and
+//   model.id (host-chosen names), the optional (§4.5) and trace (§10.3) members, host-written messages of
+//   host_error denies (§11 fixes the reason, not the text), the host's error text;
+// - identities, compared as relations only (§10.3): per record null / set / equal to the input identity,
+//   whether any value repeats across emissions, the approval request's identity against its record's;
+// - sequence values, compared as ranks plus the first value (§4.1 "starts at 0", §3.1 "strictly increasing");
+// - with parallel tool calls (§12.2 "MAY interleave"), the order of emissions of different tool calls: each
+//   run of consecutive tool-point items is compared as a multiset (sorted canonically), tool invocations by id;
+// - extensions, except the §5.4 labels they resurface when the host declares result_labels_resurfacing.
+import { INTERCEPTION_POINTS, projectForIdentity, type Json, type JsonObject } from '../../core/index.js';
+import { isHostErrorReason } from '../../core/reasons.js';
+import type { HostSurface } from '../../harness/contract.js';
+import { isLosslessNumber } from '../json.js';
+import type { Execution } from '../runner.js';
+import type { Vector } from '../vector.js';
+
+export interface NormalizedTrace {
+  /** null when the harness produced a usable report; otherwise "failed" (the message is in the case result). */
+  harness: null | 'failed';
+  /** The interception point of every record, in order. */
+  points: Json[];
+  tool_invocations: Json[];
+  /** The messages of every model call the CTK's mock model received. */
+  model_calls: Json[];
+  /** contexts[k]: every context interceptor k received. */
+  contexts: Json[][];
+  approval_requests: Json[];
+  records: Json[];
+  identities: { distinct_across_emissions: boolean; report_pairs_match_records: boolean };
+  sequence: { first: Json; unique: boolean };
+  outcome: Json;
+  final_output: Json;
+  outputs: Json;
+}
+
+export interface NormalizeOptions {
+  vector: Vector;
+  surface: HostSurface;
+}
+
+const TOOL_POINTS: ReadonlySet<unknown> = new Set(['pre_tool_call', 'post_tool_call']);
+const SEQ_CONCURRENT = '<concurrent>';
+
+const obj = (v: unknown): JsonObject | undefined => (v !== null && typeof v === 'object' && !Array.isArray(v) && !isLosslessNumber(v) ? (v as JsonObject) : undefined);
+const numberOf = (v: unknown): number | undefined => (typeof v === 'number' ? v : isLosslessNumber(v) ? Number((v as { value: string }).value) : undefined);
+
+/** Normalizes one execution (host or oracle). */
+export function normalizeExecution(ex: Execution, opts: NormalizeOptions): NormalizedTrace {
+  const parallel = opts.vector.scenario.parallel_tools === true;
+  const labels = opts.surface.capabilities.includes('result_labels_resurfacing');
+  const empty: NormalizedTrace = {
+    harness: 'failed',
+    points: [],
+    tool_invocations: [],
+    model_calls: [],
+    contexts: [],
+    approval_requests: [],
+    records: [],
+    identities: { distinct_across_emissions: true, report_pairs_match_records: true },
+    sequence: { first: null, unique: true },
+    outcome: null,
+    final_output: null,
+    outputs: null,
+  };
+  const report = ex.report;
+  if (report === undefined) return empty;
+  const rawRecords = report.records as unknown[];
+
+  // Sequence values → ranks (the audit order); under parallel tool calls tool-point ranks are not comparable.
+  const values = rawRecords.map((r) => numberOf(obj(r)?.sequence));
+  const distinct = [...new Set(values.filter((v): v is number => v !== undefined))].sort((a, b) => a - b);
+  const rankOf = new Map(distinct.map((v, i) => [v, i]));
+  const seq = (value: unknown, point: unknown): Json => {
+    if (parallel && TOOL_POINTS.has(point)) return SEQ_CONCURRENT;
+    const n = numberOf(value);
+    if (n === undefined) return value === undefined ? '<absent>' : '<not a number>';
+    const rank = rankOf.get(n);
+    return rank === undefined ? '<no record has this sequence>' : rank;
+  };
+  const sessions = new Map<string, string>();
+  const session = (v: unknown): Json => {
+    if (typeof v !== 'string') return v === undefined ? '<absent>' : (v as Json);
+    if (!sessions.has(v)) sessions.set(v, `<session-${sessions.size}>`);
+    return sessions.get(v)!;
+  };
+
+  // Identity relations, from the raw records.
+  const bySequence = new Map<number, JsonObject>();
+  for (const r of rawRecords) {
+    const o = obj(r);
+    const n = numberOf(o?.sequence);
+    if (o && n !== undefined && !bySequence.has(n)) bySequence.set(n, o);
+  }
+  const seen = new Map<string, number>();
+  let repeats = false;
+  rawRecords.forEach((r, i) => {
+    const o = obj(r);
+    for (const v of new Set([o?.input_identity, o?.enforced_identity])) {
+      if (typeof v !== 'string') continue;
+      const at = seen.get(v);
+      if (at !== undefined && at !== i) repeats = true;
+      seen.set(v, i);
+    }
+  });
+  const pairsMatch =
+    report.identities.length === rawRecords.length &&
+    report.identities.every((p, i) => p?.input_identity === obj(rawRecords[i])?.input_identity && p?.enforced_identity === obj(rawRecords[i])?.enforced_identity);
+
+  const context = (raw: JsonObject): Json => normalizeContext(raw, { seq, session, labels });
+  const records = rawRecords.map((r) => normalizeRecord(r, { seq, session }));
+  const contexts = ex.received.map((list) => sortToolRuns(list.map(context), parallel));
+  const approvals = ex.resolverLog.requests.map((req) => {
+    const raw = req as unknown as JsonObject;
+    const ctx = obj(raw.context);
+    const rec = bySequence.get(numberOf(ctx?.sequence) ?? -1);
+    return {
+      interception_point: raw.interception_point ?? '<absent>',
+      identity: identityRelation(raw.context_identity, rec),
+      verdict: raw.verdict ?? '<absent>',
+      context: ctx ? context(ctx) : (raw.context ?? '<absent>'),
+    } as JsonObject;
+  });
+  const invocations = ex.mocks.tool_invocations.map((t) => ({ id: t.id ?? '<absent>', name: t.name ?? '<absent>', args: t.args ?? '<absent>' }) as JsonObject);
+  if (parallel) invocations.sort((a, b) => naturalCompare(String(a.id), String(b.id)));
+
+  const sortedRecords = sortToolRuns(records, parallel);
+  return {
+    harness: null,
+    points: sortedRecords.map((r) => obj(r)?.interception_point ?? '<absent>'),
+    tool_invocations: invocations,
+    model_calls: ex.mocks.model_calls.map((m) => m.messages ?? null),
+    contexts,
+    approval_requests: sortToolRuns(approvals, parallel),
+    records: sortedRecords,
+    identities: { distinct_across_emissions: !repeats, report_pairs_match_records: pairsMatch },
+    sequence: { first: values.length > 0 ? (values[0] ?? '<not a number>') : null, unique: new Set(values).size === values.length },
+    outcome: report.outcome,
+    final_output: report.final_output ?? null,
+    // Per-turn outputs are an extension of multi_turn scenarios; a single-turn host need not report them.
+    outputs: opts.vector.scenario.inputs !== undefined ? (report.outputs ?? null) : null,
+  };
+}
+
+interface Mappers {
+  seq: (value: unknown, point: unknown) => Json;
+  session: (v: unknown) => Json;
+}
+
+/** A context as interceptors saw it: the §10.2 required+conditional projection, host-chosen values abstracted. */
+function normalizeContext(raw: JsonObject, m: Mappers & { labels: boolean }): Json {
+  const point = raw.interception_point;
+  if (!(INTERCEPTION_POINTS as readonly unknown[]).includes(point)) return { ...raw, timestamp: '<timestamp>' };
+  const ctx = { ...projectForIdentity(raw) }; // shares the nested values: the members changed below are copied first
+  if (typeof ctx.timestamp === 'string') ctx.timestamp = '<timestamp>';
+  ctx.sequence = m.seq(raw.sequence, point);
+  const agent = obj(ctx.agent) ? (ctx.agent = { ...obj(ctx.agent)! }) : undefined;
+  if (agent) {
+    if (typeof agent.id === 'string') agent.id = '<agent>';
+    if (typeof agent.framework === 'string') agent.framework = '<framework>';
+  }
+  const session = obj(ctx.session) ? (ctx.session = { ...obj(ctx.session)! }) : undefined;
+  if (session) session.id = m.session(session.id);
+  const model = obj(ctx.model) ? (ctx.model = { ...obj(ctx.model)! }) : undefined;
+  if (model && typeof model.id === 'string') model.id = '<model>';
+  if (m.labels && raw.extensions !== undefined) ctx.resurfaced_labels = stringLeaves(raw.extensions);
+  return ctx;
+}
+
+/** A §10.3 record with the host-chosen and timing values abstracted. */
+function normalizeRecord(raw: unknown, m: Mappers): Json {
+  const r = obj(raw);
+  if (!r) return raw as Json;
+  const out: JsonObject = { ...r };
+  if (typeof out.timestamp === 'string') out.timestamp = '<timestamp>';
+  delete out.trace; // OPTIONAL, host-chosen identifiers (§10.3)
+  if ('session_id' in out) out.session_id = m.session(out.session_id);
+  out.sequence = m.seq(r.sequence, r.interception_point);
+  out.input_identity = identityShape(r.input_identity);
+  out.enforced_identity = r.enforced_identity === r.input_identity && typeof r.input_identity === 'string' ? '<= input_identity>' : identityShape(r.enforced_identity);
+  const verdict = obj(r.verdict);
+  if (verdict && isHostErrorReason(verdict.reason) && 'message' in verdict) {
+    // §11 fixes a synthesized deny's reason; its message is the host's own words.
+    const { message: _hostText, ...rest } = verdict;
+    out.verdict = rest;
+  }
+  // VECTOR-FORMAT §5: a run_all record may leave fold_truncated out; absent means false.
+  const profile = obj(r.composition)?.profile;
+  if (profile === 'sequential/run_all' && !('fold_truncated' in out)) out.fold_truncated = false;
+  return out;
+}
+
+const identityShape = (v: unknown): Json => (v === null ? null : typeof v === 'string' ? '<identity>' : v === undefined ? '<absent>' : '<not a string>');
+
+/** How an approval request's identity relates to the record of the emission it was built at. */
+function identityRelation(v: unknown, record: JsonObject | undefined): Json {
+  if (v === null) return null;
+  if (typeof v !== 'string') return '<not a string>';
+  if (!record) return '<no record with the request context sequence>';
+  if (v === record.input_identity) return v === record.enforced_identity ? '<= input_identity = enforced_identity>' : '<= input_identity>';
+  if (v === record.enforced_identity) return '<= enforced_identity>';
+  return '<other>';
+}
+
+/** Every string under a value, sorted and de-duplicated (the labels an extensions block carries, namespace-free). */
+function stringLeaves(v: unknown): Json {
+  const out = new Set<string>();
+  const walk = (x: unknown): void => {
+    if (typeof x === 'string') out.add(x);
+    else if (Array.isArray(x)) x.forEach(walk);
+    else if (obj(x)) Object.values(x as JsonObject).forEach(walk);
+  };
+  walk(v);
+  return [...out].sort();
+}
+
+/** Under parallel tool calls, each maximal run of consecutive tool-point items is sorted canonically (§12.2). */
+function sortToolRuns(items: Json[], parallel: boolean): Json[] {
+  return sortToolRunsBy(items, parallel, (x) => obj(x)?.interception_point);
+}
+
+function sortToolRunsBy(items: Json[], parallel: boolean, pointOf: (x: Json) => unknown): Json[] {
+  if (!parallel) return items;
+  const out: Json[] = [];
+  let run: Json[] = [];
+  const flush = () => {
+    out.push(...run.map((x) => [canonicalText(x), x] as const).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([, x]) => x));
+    run = [];
+  };
+  for (const item of items) {
+    if (TOOL_POINTS.has(pointOf(item))) run.push(item);
+    else {
+      flush();
+      out.push(item);
+    }
+  }
+  flush();
+  return out;
+}
+
+/** A serialization with sorted keys (a sort key; LosslessNumbers as their text). */
+export function canonicalText(v: unknown): string {
+  if (v === null || typeof v !== 'object') return JSON.stringify(v) ?? 'undefined';
+  if (isLosslessNumber(v)) return (v as { value: string }).value;
+  if (Array.isArray(v)) return `[${v.map(canonicalText).join(',')}]`;
+  const o = v as Record<string, unknown>;
+  return `{${Object.keys(o).sort().map((k) => `${JSON.stringify(k)}:${canonicalText(o[k])}`).join(',')}}`;
+}
+
+function naturalCompare(a: string, b: string): number {
+  return a.localeCompare(b, 'en', { numeric: true });
+}

@@ -1,0 +1,48 @@
+// The oracle: the built-in reference host, configured from the host's declared surface so that where the spec
+// permits two behaviours (READINGS.md) it takes the same reading the host declares (HostSurface.postures).
+// This factory is the one place that chooses the reference configuration; a configuration the reference host
+// cannot take is bad input, never a silent choice.
+import type { Harness, HostSurface } from '../../harness/contract.js';
+import { createReferenceHarness } from '../../harness/reference-harness.js';
+import { resolvePostures, type Postures } from '../../core/postures.js';
+
+export class OracleConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'OracleConfigError';
+  }
+}
+
+export interface Oracle {
+  /** A fresh reference harness for one worker. */
+  create(): Harness;
+  /** What the oracle is, for the summary. */
+  label: string;
+}
+
+export async function createOracle(surface: HostSurface): Promise<Oracle> {
+  const check = resolvePostures(surface.postures);
+  if (!check.ok) throw new OracleConfigError(`the declared posture ${check.name} ${check.problem}`);
+  const postures: Partial<Postures> = check.postures;
+  // §12.1 exception: a host mediating streams incrementally is compared with the reference host's incremental
+  // configuration; every other host with the buffered one.
+  const streaming = surface.capabilities.includes('incremental_output') ? 'incremental' : 'buffered';
+  const create = (): Harness => createReferenceHarness({ postures, streaming });
+  // The reference host declares the postures it runs with: every posture the host declares must be one it took.
+  const probe = create();
+  let declared: Record<string, string>;
+  try {
+    declared = (await probe.describe()).postures as Record<string, string>;
+  } finally {
+    await probe.close?.();
+  }
+  const refused = Object.entries(surface.postures as Record<string, string>).filter(([name, value]) => declared[name] !== value);
+  if (refused.length > 0) {
+    const list = refused.map(([name, value]) => `${name}=${value} (the reference host runs ${name}=${declared[name] ?? '(undeclared)'})`).join(', ');
+    throw new OracleConfigError(
+      `the reference host cannot take the declared posture${refused.length === 1 ? '' : 's'} ${list}; comparing against it would report its reading as divergences. ` +
+        'Fuzz with the postures the reference host supports (--surface), or wait for it to support this one.',
+    );
+  }
+  return { create, label: `reference host (${streaming}; postures ${Object.entries(declared).map(([k, v]) => `${k}=${v}`).join(', ')})` };
+}

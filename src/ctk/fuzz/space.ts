@@ -1,0 +1,72 @@
+// What the fuzzer may generate for one host: its declared surface (§13.1) restricted to what the oracle
+// (the reference host) can also run. A surface the fuzzer cannot work with is bad input (exit 2).
+import { KNOB_DEFAULTS, PROFILE_KNOBS, type Knob, type Mode, type Profile } from '../../core/types.js';
+import type { HostSurface } from '../../harness/contract.js';
+import { CTK_FAULT_PROVIDER } from '../../harness/reference-harness.js';
+import { DEFAULT_MAX_DEPTH } from '../../core/index.js';
+
+export class FuzzSurfaceError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'FuzzSurfaceError';
+  }
+}
+
+export interface ProfileSpace {
+  profile: Profile;
+  /** Per consulted knob: the declared values, and whether leaving it unset is allowed (its §7.2 default is declared). */
+  knobs: Array<{ knob: Knob; values: string[]; unsetOk: boolean }>;
+}
+
+export interface GenerationSpace {
+  profiles: ProfileSpace[];
+  modes: Mode[];
+  /** The declared providers the oracle can also run: jcs-sha256, null, ctk-fault. */
+  providers: Array<string | null>;
+  tools: boolean;
+  multiTurn: boolean;
+  parallelTools: boolean;
+  hangFaults: boolean;
+  rawReturns: boolean;
+  /** A depth beyond both the host's declared bound and the reference host's, or undefined (no bound declared). */
+  deepValueDepth: number | undefined;
+}
+
+const ORACLE_PROVIDERS: ReadonlyArray<string | null> = ['jcs-sha256', null, CTK_FAULT_PROVIDER];
+
+/** The generation space of a surface; throws FuzzSurfaceError naming what is missing. */
+export function generationSpace(surface: HostSurface): GenerationSpace {
+  const caps = new Set(surface.capabilities);
+  if (!caps.has('model_calls'))
+    throw new FuzzSurfaceError(`${surface.name} does not declare the capability model_calls; fuzz generates agent-loop scenarios, which all call the model`);
+  const profiles: ProfileSpace[] = [];
+  for (const [name, declared] of Object.entries(surface.profiles ?? {})) {
+    const profile = name as Profile;
+    const knobs = PROFILE_KNOBS[profile].map((knob) => {
+      const values = declared?.[knob] ?? [];
+      return { knob, values: [...values], unsetOk: values.includes(KNOB_DEFAULTS[knob]) };
+    });
+    // A profile with a consulted knob that has no declared value cannot host any vector (§13.1 skip rules).
+    if (knobs.every((k) => k.values.length > 0)) profiles.push({ profile, knobs });
+  }
+  if (profiles.length === 0) throw new FuzzSurfaceError(`${surface.name} declares no composition profile with a value for every knob it consults; nothing can be generated`);
+  const modes = [...(surface.modes ?? [])];
+  if (modes.length === 0) throw new FuzzSurfaceError(`${surface.name} declares no mode; nothing can be generated`);
+  const providers = (surface.identity_providers ?? []).filter((p) => ORACLE_PROVIDERS.includes(p));
+  if (providers.length === 0)
+    throw new FuzzSurfaceError(
+      `${surface.name} declares no identity provider the reference host can run as the oracle (jcs-sha256, null, ${CTK_FAULT_PROVIDER}); it declares ${JSON.stringify(surface.identity_providers)}`,
+    );
+  const declaredDepth = surface.bounds?.max_depth;
+  return {
+    profiles,
+    modes,
+    providers,
+    tools: caps.has('tool_calls'),
+    multiTurn: caps.has('multi_turn'),
+    parallelTools: caps.has('parallel_tool_calls') && caps.has('tool_calls'),
+    hangFaults: caps.has('hang_faults'),
+    rawReturns: caps.has('raw_interceptor_return'),
+    deepValueDepth: typeof declaredDepth === 'number' && declaredDepth > 0 ? Math.max(declaredDepth, DEFAULT_MAX_DEPTH) + 8 : undefined,
+  };
+}

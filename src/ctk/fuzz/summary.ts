@@ -1,0 +1,214 @@
+// The fuzz summary as data (DIR/fuzz-summary.json is exactly this) and its terminal rendering, plus the
+// mutant-detection summary of `fuzz --mutants`. A divergence is always presented as "differs from the
+// reference host", with the clause a person needs to decide whether the host or the reference is right.
+import { SPEC_VERSION } from '../../core/types.js';
+import { CTK_NAME, CTK_VERSION } from '../../version.js';
+import type { CampaignResult, DivergenceGroup, ShrinkSize } from './fuzz.js';
+
+export const DIVERGENCE_MEANING =
+  'A divergence means the host behaved differently from the reference host on a generated case; it does not prove the host wrong. ' +
+  'Each one names the first differing field and the clause of the requirement it touches: read the clause (and READINGS.md) to decide.';
+
+export interface DivergenceEntry {
+  field: string;
+  clause: string;
+  requirement: string | null;
+  requirement_text: string;
+  /** Divergent cases in this group. */
+  count: number;
+  /** The first (up to 20) divergent case indices. */
+  cases: number[];
+  /** The first case's first difference, before shrinking. */
+  example: { path: string; host: unknown; reference: unknown };
+  harness_message?: string;
+  /** The shrunk case as a vector (DIR/divergences/<id>.json when --out is given). */
+  vector?: {
+    id: string;
+    title: string;
+    file?: string;
+    case: number;
+    size: ShrinkSize;
+    shrink_attempts: number;
+    /** Run as a vector: expected to fail on the host and pass on the reference host. */
+    check: { reference: string; host: string; host_failure?: string; reference_failure?: string };
+  };
+}
+
+export interface FuzzSummary {
+  ctk: { name: string; version: string };
+  spec: string;
+  host: { name: string; version: string; harness: string };
+  oracle: string;
+  seed: string;
+  jobs: number;
+  cases: number;
+  elapsed_ms: number;
+  cases_per_second: number;
+  meaning: string;
+  divergent_cases: number;
+  divergences: DivergenceEntry[];
+  /** Differences that did not reproduce when the case was re-run (timing); not divergences. */
+  unstable: CampaignResult['unstable'];
+}
+
+function entry(g: DivergenceGroup): DivergenceEntry {
+  const e: DivergenceEntry = {
+    field: g.field,
+    clause: g.clause,
+    requirement: g.requirement,
+    requirement_text: g.requirement_text,
+    count: g.cases.length,
+    cases: g.cases.slice(0, 20),
+    example: { path: g.first.path, host: g.first.host ?? '(absent)', reference: g.first.reference ?? '(absent)' },
+  };
+  if (g.harness_message) e.harness_message = g.harness_message;
+  if (g.shrunk) {
+    e.vector = {
+      id: g.shrunk.vector.id,
+      title: g.shrunk.vector.title,
+      case: g.shrunk.case_index,
+      size: g.shrunk.size,
+      shrink_attempts: g.shrunk.shrink_attempts,
+      check: g.shrunk.check,
+    };
+  }
+  return e;
+}
+
+export function buildSummary(r: CampaignResult, host: { name: string; version: string }, jobs: number): FuzzSummary {
+  return {
+    ctk: { name: CTK_NAME, version: CTK_VERSION },
+    spec: SPEC_VERSION,
+    host: { name: host.name, version: host.version, harness: r.host },
+    oracle: r.oracle,
+    seed: r.seed,
+    jobs,
+    cases: r.cases,
+    elapsed_ms: r.elapsed_ms,
+    cases_per_second: r.cases_per_second,
+    meaning: DIVERGENCE_MEANING,
+    divergent_cases: r.divergent_cases,
+    divergences: r.groups.map(entry),
+    unstable: r.unstable,
+  };
+}
+
+const show = (v: unknown, max = 80): string => {
+  const t = typeof v === 'string' && v === '(absent)' ? v : (JSON.stringify(v) ?? String(v));
+  return t.length > max ? `${t.slice(0, max - 1)}…` : t;
+};
+
+/** The terminal rendering: one block per divergence group, then the totals. */
+export function renderSummary(s: FuzzSummary): string {
+  const lines: string[] = [];
+  lines.push(`fuzz: ${s.host.name} ${s.host.version} against the ${s.oracle}, seed ${s.seed}`);
+  lines.push(`${s.cases} cases in ${(s.elapsed_ms / 1000).toFixed(1)} s (${s.cases_per_second} cases/s, ${s.jobs} job${s.jobs === 1 ? '' : 's'})`);
+  if (s.divergences.length === 0) {
+    lines.push('no divergence: on every case the host did what the reference host did');
+  } else {
+    lines.push(`${s.divergent_cases} divergent case${s.divergent_cases === 1 ? '' : 's'} in ${s.divergences.length} group${s.divergences.length === 1 ? '' : 's'} (first differing field, clause):`);
+    for (const d of s.divergences) {
+      lines.push('');
+      lines.push(`DIVERGES ${d.field} §${d.clause}${d.requirement ? ` ${d.requirement}` : ''} — ${d.count} case${d.count === 1 ? '' : 's'} (${d.cases.slice(0, 8).join(', ')}${d.count > 8 ? ', …' : ''})`);
+      lines.push(`  requirement: ${d.requirement_text}`);
+      lines.push(`  case ${d.cases[0]}: ${d.example.path}: host ${show(d.example.host)}, reference ${show(d.example.reference)}`);
+      if (d.harness_message) lines.push(`  harness: ${show(d.harness_message, 300)}`);
+      if (d.vector) {
+        const v = d.vector;
+        const ratio = ` (${Math.round((100 * v.size.case_shrunk) / Math.max(1, v.size.case_original))}%)`;
+        lines.push(`  shrunk: case ${v.size.case_original} → ${v.size.case_shrunk} bytes${ratio} in ${v.shrink_attempts} runs${v.file ? `: ${v.file}` : ` (give --out DIR to write it)`}`);
+        const ok = v.check.reference === 'pass' && v.check.host === 'fail';
+        lines.push(
+          ok
+            ? '  as a vector it passes on the reference host and fails on this host'
+            : `  as a vector: reference ${v.check.reference}, host ${v.check.host}${v.check.host === 'pass' ? ' — the grammar cannot assert this field; the divergence stands, the vector does not pin it' : ''}${v.check.reference_failure ? ` (reference: ${v.check.reference_failure})` : ''}`,
+        );
+      }
+    }
+  }
+  if (s.unstable.length > 0) {
+    lines.push('');
+    lines.push(`unstable: ${s.unstable.length} case${s.unstable.length === 1 ? '' : 's'} differed once but not when re-run (timing, e.g. a hang timeout on a loaded machine); not counted: ${s.unstable.map((u) => `${u.index} (${u.field} §${u.clause})`).slice(0, 8).join(', ')}`);
+  }
+  lines.push('');
+  lines.push(s.meaning);
+  return lines.join('\n') + '\n';
+}
+
+// ------------------------------------------------------------------------------------- fuzz --mutants
+
+export interface MutantDetection {
+  id: string;
+  clause: string;
+  description: string;
+  detected: boolean;
+  /** Cases run on this mutant (up to the first divergence, or the budget). */
+  cases: number;
+  /** The first divergent case, its field and clause. */
+  case?: number;
+  field?: string;
+  divergence_clause?: string;
+  requirement?: string | null;
+  size?: ShrinkSize;
+  vector_file?: string;
+  vector_check?: { reference: string; host: string };
+}
+
+export interface MutantsSummary {
+  ctk: { name: string; version: string };
+  seed: string;
+  budget: number;
+  mutants: MutantDetection[];
+  detected: number;
+  total: number;
+  detection_rate: number;
+  /** Median over shrunk divergences of shrunk / original case bytes (what the host is given). */
+  median_shrink_ratio: number | null;
+  /** The same over complete vectors, both with an expect filled from the oracle. */
+  median_vector_shrink_ratio: number | null;
+  elapsed_ms: number;
+  cases_per_second: number;
+}
+
+export function median(values: number[]): number | null {
+  if (values.length === 0) return null;
+  const s = [...values].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+export function buildMutantsSummary(rows: MutantDetection[], seed: string, budget: number, elapsedMs: number): MutantsSummary {
+  const detected = rows.filter((r) => r.detected).length;
+  const sized = rows.filter((r) => r.size !== undefined).map((r) => r.size!);
+  const m = median(sized.map((s) => s.case_shrunk / s.case_original));
+  const mv = median(sized.map((s) => s.vector_shrunk / s.vector_original));
+  const cases = rows.reduce((n, r) => n + r.cases, 0);
+  return {
+    ctk: { name: CTK_NAME, version: CTK_VERSION },
+    seed,
+    budget,
+    mutants: rows,
+    detected,
+    total: rows.length,
+    detection_rate: rows.length > 0 ? Math.round((detected / rows.length) * 1000) / 1000 : 0,
+    median_shrink_ratio: m === null ? null : Math.round(m * 1000) / 1000,
+    median_vector_shrink_ratio: mv === null ? null : Math.round(mv * 1000) / 1000,
+    elapsed_ms: Math.round(elapsedMs),
+    cases_per_second: elapsedMs > 0 ? Math.round((cases / elapsedMs) * 10_000) / 10 : 0,
+  };
+}
+
+export function renderMutantsSummary(s: MutantsSummary): string {
+  const lines: string[] = [];
+  for (const m of s.mutants) {
+    if (m.detected) {
+      const shrink = m.size ? `, case shrunk ${m.size.case_original} → ${m.size.case_shrunk} bytes` : '';
+      lines.push(`detected ${m.id} §${m.clause}: case ${m.case} (${m.cases} run), ${m.field} §${m.divergence_clause}${shrink}`);
+    } else lines.push(`MISSED   ${m.id} §${m.clause}: ${m.description} (no divergence in ${m.cases} cases)`);
+  }
+  lines.push('');
+  const ratio = s.median_shrink_ratio === null ? '' : `; median shrunk/original size ${s.median_shrink_ratio} (case), ${s.median_vector_shrink_ratio} (complete vector)`;
+  lines.push(`${s.detected}/${s.total} mutants detected (${(s.detection_rate * 100).toFixed(1)}%) with a budget of ${s.budget} cases each, seed ${s.seed}${ratio}`);
+  lines.push(`${(s.elapsed_ms / 1000).toFixed(1)} s, ${s.cases_per_second} cases/s`);
+  return lines.join('\n') + '\n';
+}

@@ -1,0 +1,194 @@
+// A divergent case as a ready-to-commit vector: the case's own members, and an `expect` filled from the
+// oracle's trace that asserts only what the spec requires, per the authoring rules of vectors/README.md —
+// the run outcome with the final output, tool invocations, records (decision, reason, decided_by, resolved_by,
+// fold_truncated, composition), identities only as relations — plus one assertion aimed at the divergent field.
+import { getDotted } from '../../core/paths.js';
+import type { Json, JsonObject } from '../../core/types.js';
+import { cloneJson, isLosslessNumber, stringifyLossless } from '../json.js';
+import type { Execution } from '../runner.js';
+import type { Expect, ExpectedRecord, Vector } from '../vector.js';
+import type { Divergence } from './compare.js';
+
+const TOOL_POINTS = new Set(['pre_tool_call', 'post_tool_call']);
+const obj = (v: unknown): JsonObject | undefined => (v !== null && typeof v === 'object' && !Array.isArray(v) && !isLosslessNumber(v) ? (v as JsonObject) : undefined);
+
+export interface VectorMeta {
+  id: string;
+  title: string;
+  part: string;
+}
+
+/** The part a divergence's clause belongs to (vectors/README.md), for the report's grouping. */
+export function partForClause(clause: string, vector: Vector): string {
+  const profile = vector.composition?.profile ?? 'sequential/first_deny';
+  const composition = `composition/${profile.replace('/', '_')}`;
+  if (clause === '13.2') return 'lifecycle';
+  if (clause.startsWith('7.4') || clause.startsWith('7.5') || clause.startsWith('7.6') || clause === '7.2') return composition;
+  if (clause.startsWith('10.3')) return 'record/fields';
+  if (clause.startsWith('10.1') || clause.startsWith('10.2')) return 'identity_provider';
+  if (clause.startsWith('9')) return 'approval_seam';
+  if (clause.startsWith('8')) return 'evaluate_only';
+  if (clause.startsWith('6.3') || clause === '7' || clause.startsWith('1.3')) return 'fail_closed';
+  if (clause.startsWith('6.1a')) return 'session_boundaries';
+  if (clause.startsWith('5.2')) return 'transform/paths';
+  if (clause.startsWith('5.4')) return 'result_labels';
+  if (clause.startsWith('12.2')) return 'parallel_tools';
+  if (clause.startsWith('5')) return 'verdict/deny';
+  return 'lifecycle';
+}
+
+/** The vector: the case's members (tidied), the oracle-derived expect, the divergence's one-line title. */
+export function toVector(source: Vector, oracle: Execution, divergence: Divergence, meta: VectorMeta, pin?: Divergence): Vector {
+  const v = cloneJson(source) as unknown as Record<string, unknown>;
+  v.id = meta.id;
+  v.title = meta.title;
+  v.spec_clause = divergence.clause;
+  v.part = meta.part;
+  v.expect = expectFromOracle(source, oracle, divergence, pin);
+  // Member order as hand-written vectors have it: identity first, expect last.
+  const order = ['id', 'title', 'spec_clause', 'part', 'mode', 'capabilities', 'composition', 'identity_provider', 'redact_for_approval', 'interceptor_timeout_ms', 'resolver_timeout_ms', 'scenario', 'interceptor_script', 'interceptor_scripts', 'approval_script', 'expect'];
+  const out: Record<string, unknown> = {};
+  for (const k of order) if (v[k] !== undefined) out[k] = v[k];
+  return out as unknown as Vector;
+}
+
+/** JSON bytes of a complete vector. */
+export function vectorBytes(v: unknown): number {
+  return Buffer.byteLength(stringifyLossless(v));
+}
+
+/**
+ * JSON bytes of a case: what the host is given (scenario, scripts, composition, mode, provider, timeouts, …),
+ * without the vector's identity (id, title, spec_clause, part) or its expect. The shrink ratio's unit.
+ */
+export function caseBytes(v: unknown): number {
+  const { id: _id, title: _title, spec_clause: _clause, part: _part, expect: _expect, ...rest } = v as Record<string, unknown>;
+  return vectorBytes(rest);
+}
+
+/** `pin`: a later difference the grammar can assert, aimed at too when `d` itself cannot be (compare.ts assertable). */
+function expectFromOracle(v: Vector, ex: Execution, d: Divergence, pin?: Divergence): Expect {
+  const report = ex.report!;
+  const parallel = v.scenario.parallel_tools === true;
+  const records = report.records as JsonObject[];
+  const e: Expect = { interceptions: [], run_outcome: report.outcome };
+
+  // What the first interceptor saw (VECTOR-FORMAT §3); under parallel tool calls only the ordered points.
+  const seen = ex.recording.map((c) => c.interception_point as Expect['interceptions'][number]['interception_point']);
+  if (parallel) {
+    e.sequence_strict = false;
+    e.interceptions = seen.filter((p) => !TOOL_POINTS.has(p)).map((p) => ({ interception_point: p }));
+  } else e.interceptions = seen.map((p) => ({ interception_point: p }));
+
+  if (v.scenario.inputs !== undefined) e.outputs = cloneJson(report.outputs ?? []);
+  else e.final_output = cloneJson(report.final_output);
+
+  const invoked = ex.mocks.tool_invocations;
+  if (!parallel) e.tool_invocations = invoked.map((t) => ({ name: t.name, args: cloneJson(t.args) }));
+  const never = (v.scenario.tools ?? []).map((t) => t.name).filter((n) => !invoked.some((t) => t.name === n));
+  if (never.length > 0) e.tool_not_invoked = never;
+  e.model_call_count = ex.mocks.model_calls.length;
+  e.record_count = records.length;
+  if (report.identities.length > 0) e.identities_equal = report.identities.every((p) => p.input_identity === p.enforced_identity);
+
+  // Records that say something (a block, a winner, a consultation, a truncated fold); a plain allow is covered by
+  // the counts and the interception list. A composition the vector sets is asserted once, resolved (§10.3);
+  // resolved_by's absence only where a resolver could have been consulted.
+  const expected: ExpectedRecord[] = [];
+  const resolver = (v.approval_script ?? []).length > 0;
+  records.forEach((r, i) => {
+    if (parallel && TOOL_POINTS.has(r.interception_point as string)) return;
+    if (telling(r) || (i === 0 && v.composition !== undefined)) expected.push(recordExpectation(r, i, i === 0 && v.composition !== undefined, resolver));
+  });
+  e.records = expected;
+  aimAt(e, v, ex, d, parallel);
+  if (pin) aimAt(e, v, ex, pin, parallel);
+  if (e.records.length === 0) delete e.records;
+  return e;
+}
+
+function telling(r: JsonObject): boolean {
+  const verdict = obj(r.verdict) ?? {};
+  return verdict.decision !== 'allow' || verdict.reason !== undefined || r.decided_by !== null || r.resolved_by !== undefined || r.fold_truncated === true || r.input_identity === null;
+}
+
+/** The members the authoring rules assert on a record. */
+function recordExpectation(r: JsonObject, index: number, withComposition: boolean, resolver: boolean): ExpectedRecord {
+  const verdict = obj(r.verdict) ?? {};
+  const assert: JsonObject = { 'verdict.decision': verdict.decision ?? null };
+  if (verdict.reason !== undefined) assert['verdict.reason'] = verdict.reason;
+  assert.decided_by = r.decided_by ?? null;
+  if (r.resolved_by !== undefined) assert.resolved_by = r.resolved_by;
+  const profile = obj(r.composition)?.profile;
+  // run_all may leave fold_truncated out when false (VECTOR-FORMAT §5): assert it only when it says true there.
+  if (r.fold_truncated !== undefined && (profile !== 'sequential/run_all' || r.fold_truncated === true)) assert.fold_truncated = r.fold_truncated;
+  if (withComposition) assert.composition = cloneJson(r.composition ?? null);
+  if (r.input_identity === null) assert.input_identity = null;
+  const out: ExpectedRecord = { interception_point: r.interception_point as ExpectedRecord['interception_point'], index, assert };
+  if (r.resolved_by === undefined && resolver) out.absent = ['resolved_by'];
+  return out;
+}
+
+/** Values the normalizer abstracted (host-chosen or timing): never asserted verbatim. */
+const ABSTRACTED = /^(timestamp|session\.id|session_id|agent\.(id|framework)|model\.id|sequence|trace)/;
+
+/** One assertion that pins the divergent field, where the grammar can say it. */
+function aimAt(e: Expect, v: Vector, ex: Execution, d: Divergence, parallel: boolean): void {
+  const m = /^(records|contexts|model_calls|sequence)(?:\[(\d+)\])?(?:\[(\d+)\])?\.?(.*)$/.exec(d.path);
+  if (!m) return;
+  const [, section, a, b, rest] = m;
+  const i = a === undefined ? undefined : Number(a);
+  if (section === 'records' && i !== undefined && rest) {
+    const raw = (ex.report!.records as JsonObject[])[i];
+    if (!raw || (parallel && TOOL_POINTS.has(raw.interception_point as string))) return;
+    const entry = e.records!.find((r) => r.index === i) ?? e.records![e.records!.push({ interception_point: raw.interception_point as ExpectedRecord['interception_point'], index: i }) - 1]!;
+    if (rest === 'input_identity' || rest === 'enforced_identity') {
+      if (raw[rest] === null) entry.assert = { ...(entry.assert ?? {}), [rest]: null };
+      return;
+    }
+    if (ABSTRACTED.test(rest)) {
+      if (getDotted(raw, rest).found) entry.present = [...new Set([...(entry.present ?? []), rest])];
+      return;
+    }
+    const got = getDotted(raw, rest);
+    if (got.found) entry.assert = { ...(entry.assert ?? {}), [rest]: cloneJson(got.value as Json) };
+    else entry.absent = [...new Set([...(entry.absent ?? []), rest])];
+    return;
+  }
+  if (section === 'contexts' && i === 0 && b !== undefined && rest.startsWith('resurfaced_labels') && !parallel) {
+    // §5.4 labels resurface under a namespace the host chooses: assert them as substrings of the context.
+    const j = Number(b);
+    const slot = e.interceptions[j];
+    const refLabels = new Set(Array.isArray(d.reference) ? d.reference.map(String) : typeof d.reference === 'string' ? [d.reference] : []);
+    const hostLabels = Array.isArray(d.host) ? d.host.map(String) : typeof d.host === 'string' ? [d.host] : [];
+    const extensions = JSON.stringify(getDotted(ex.recording[j] ?? {}, 'extensions').value ?? {});
+    const must = [...refLabels].filter((l) => extensions.includes(JSON.stringify(l)));
+    const mustNot = hostLabels.filter((l) => !refLabels.has(l) && !stringifyLossless(ex.recording[j] ?? {}).includes(l));
+    if (slot && must.length > 0) slot.context_must_contain = [...new Set([...(slot.context_must_contain ?? []), ...must.map((l) => JSON.stringify(l))])];
+    if (slot && mustNot.length > 0) slot.context_must_not_contain = [...new Set([...(slot.context_must_not_contain ?? []), ...mustNot])];
+    return;
+  }
+  if (section === 'contexts' && i === 0 && b !== undefined && rest && !parallel && !ABSTRACTED.test(rest)) {
+    const j = Number(b);
+    const got = getDotted(ex.recording[j] ?? {}, rest);
+    const slot = e.interceptions[j];
+    if (slot && got.found) slot.context = { ...(slot.context ?? {}), [rest]: cloneJson(got.value as Json) };
+    return;
+  }
+  if (section === 'model_calls' && i !== undefined) {
+    const call = ex.mocks.model_calls[i];
+    if (!call) return;
+    const calls = e.model_calls ?? [];
+    while (calls.length <= i) calls.push({});
+    calls[i] = { messages: cloneJson(call.messages) };
+    e.model_calls = calls;
+    return;
+  }
+  if (section === 'sequence' && rest === 'first') {
+    const first = (ex.report!.records as JsonObject[])[0];
+    if (first) {
+      const entry = e.records!.find((r) => r.index === 0);
+      if (entry) entry.assert = { ...(entry.assert ?? {}), sequence: cloneJson(first.sequence ?? null) };
+    }
+  }
+}
