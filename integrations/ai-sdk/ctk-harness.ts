@@ -1,0 +1,142 @@
+// The CTK harness for the AI SDK integration (HARNESS.md): every vector runs through the AI SDK's real
+// generateText loop (tools, a multi-step stop condition) under the integration. Only the model (the CTK's mock
+// model as a LanguageModelV3) and the tools (AI SDK tools whose execute calls the CTK's mock tools) are mocked.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { jsonSchema, stepCountIs, tool, type ModelMessage, type ToolSet } from 'ai';
+import type { LanguageModelV3, LanguageModelV3Content } from '@ai-sdk/provider';
+import { createHangTimers, referenceSurface, scriptedEmitterOptions, CTK_VERSION, type Harness, type HostSurface, type RunReport, type RunSetup } from 'agent-hooks-ctk';
+import { agentHooks, findBlocked, finishReasonFromSpec, promptToMessages, ToolFailed, type HookedTurn } from './src/index.js';
+
+const require = createRequire(import.meta.url);
+/** The installed AI SDK and this adapter, for the claim (§13.3). */
+export const AI_SDK_VERSION: string = (JSON.parse(readFileSync(require.resolve('ai/package.json'), 'utf8')) as { version: string }).version;
+const ADAPTER_VERSION: string = (JSON.parse(readFileSync(new URL('./package.json', import.meta.url.replace(/\/dist\/[^/]*$/, '/x')), 'utf8')) as { version: string }).version;
+
+/** Model calls one turn may make (stepCountIs): the reference loop's bound, so a model that never answers ends the turn. */
+const MAX_STEPS = 32;
+
+/** §13.1: what the AI SDK integration supports, and nothing it does not (README "What the AI SDK cannot express"). */
+export function aiSdkSurface(): HostSurface {
+  const reference = referenceSurface();
+  return {
+    name: 'ai-sdk',
+    version: `${ADAPTER_VERSION} (ai@${AI_SDK_VERSION})`,
+    sdk: { lang: 'typescript', version: CTK_VERSION },
+    capabilities: ['model_calls', 'tool_calls', 'parallel_tool_calls', 'multi_turn', 'raw_interceptor_return', 'hang_faults'],
+    buffered_output: true,
+    profiles: reference.profiles,
+    identity_providers: ['jcs-sha256', null, 'ctk-fault'],
+    modes: ['enforce', 'evaluate_only'],
+    postures: { tool_seam_host_error: 'continue' },
+  };
+}
+
+/** The CTK's mock model behind the AI SDK's LanguageModelV3 interface. */
+function mockModel(run: RunSetup): LanguageModelV3 {
+  return {
+    specificationVersion: 'v3',
+    provider: 'agent-hooks-ctk',
+    modelId: 'mock',
+    supportedUrls: {},
+    async doGenerate(options) {
+      const r = await run.model({ model_id: 'mock', messages: promptToMessages(options.prompt) as never });
+      const content: LanguageModelV3Content[] = [];
+      if (typeof r.content === 'string' && r.content !== '') content.push({ type: 'text', text: r.content });
+      else if (r.content !== null && typeof r.content === 'object') content.push({ type: 'text', text: JSON.stringify(r.content) });
+      for (const tc of r.tool_calls ?? []) content.push({ type: 'tool-call', toolCallId: tc.id, toolName: tc.name, input: JSON.stringify(tc.args ?? {}) });
+      const zero = { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 };
+      return { content, finishReason: finishReasonFromSpec(r.finish_reason ?? 'stop'), usage: { inputTokens: zero, outputTokens: { total: 0, text: 0, reasoning: 0 } }, warnings: [] };
+    },
+    async doStream() {
+      throw new Error('the CTK mock model is driven through generateText only');
+    },
+  };
+}
+
+/** AI SDK tools whose execute calls the CTK's mock tools; an error result is thrown as the tool failing. */
+function mockTools(run: RunSetup): ToolSet {
+  const tools: ToolSet = {};
+  for (const t of run.scenario.tools ?? []) {
+    tools[t.name] = tool({
+      description: `CTK mock tool ${t.name}`,
+      inputSchema: jsonSchema<Record<string, unknown>>({ type: 'object' }),
+      execute: async (args, { toolCallId }) => {
+        const r = await run.tools({ id: toolCallId, name: t.name, args: args as never });
+        if (r.is_error) throw new ToolFailed(r.value);
+        return r.value;
+      },
+    });
+  }
+  return tools;
+}
+
+export function createHarness(): Harness {
+  let current: RunSetup | null = null;
+  const hangs = createHangTimers();
+  return {
+    async describe() {
+      return aiSdkSurface();
+    },
+    async setup(run) {
+      scriptedEmitterOptions(run, hangs); // rejects a provider this harness cannot register, before the run
+      current = run;
+    },
+    async run(): Promise<RunReport> {
+      const run = current;
+      if (!run) throw new Error('run() called before setup()');
+      const tools = mockTools(run);
+      const model = mockModel(run);
+      const hooks = agentHooks({
+        agent: { id: 'ctk-ai-sdk-agent' },
+        ...scriptedEmitterOptions(run, hangs),
+        toolConcurrency: run.scenario.parallel_tools === true ? 'concurrent' : 'sequential',
+      });
+      const session = await hooks.startSession({ tools, sessionId: `ctk-session-${run.vector_id}` });
+      const inputs = run.scenario.inputs ?? (run.scenario.input ? [run.scenario.input] : []);
+      const outputs: RunReport['outputs'] = [];
+      let history: ModelMessage[] = [];
+      let outcome: RunReport['outcome'] = 'completed';
+      let error: string | undefined;
+      for (const input of session.hooks.state.startupDenied ? [] : inputs) {
+        const message = { role: input.role === 'system' ? 'system' : 'user', content: input.content } as ModelMessage;
+        let turn: HookedTurn;
+        try {
+          turn = await session.generateText({ model, tools, messages: [...history, message], inputRole: input.role as 'user', stopWhen: stepCountIs(MAX_STEPS), maxRetries: 0, allowSystemInMessages: true });
+        } catch (e) {
+          outputs.push(null);
+          if (findBlocked(e)) {
+            outcome = 'blocked';
+            continue;
+          }
+          error = `${(e as Error)?.name ?? 'Error'}: ${(e as Error)?.message ?? String(e)}`;
+          break;
+        }
+        outputs.push(turn.text);
+        history = turn.messages;
+      }
+      if (session.hooks.state.startupDenied) outcome = 'blocked';
+      if (error !== undefined) outcome = 'error';
+      await session.close();
+      const records = session.hooks.emitter.records();
+      const report: RunReport = {
+        outcome,
+        final_output: outcome === 'completed' ? (outputs[outputs.length - 1] ?? null) : null,
+        outputs,
+        identities: records.map((r) => ({ input_identity: r.input_identity, enforced_identity: r.enforced_identity })),
+        records,
+      };
+      if (error !== undefined) report.error = error;
+      return report;
+    },
+    async teardown() {
+      hangs.clear();
+      current = null;
+    },
+    async close() {
+      hangs.clear();
+    },
+  };
+}
+
+export default createHarness;
