@@ -126,5 +126,9 @@ export function impliedCapabilities(vector: Vector): string[] {
   }
   if (vector.scenario.inputs !== undefined) caps.add('multi_turn');
   if (vector.scenario.parallel_tools === true) caps.add('parallel_tool_calls');
+  // §4.2 lets response content be an object; a text-only model interface (most frameworks') cannot return one.
+  if ((vector.scenario.model_script ?? []).some((s) => s.respond?.content !== null && s.respond?.content !== undefined && typeof s.respond.content !== 'string')) {
+    caps.add('structured_model_content');
+  }
   return [...caps];
 }

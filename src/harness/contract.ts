@@ -30,6 +30,8 @@ export const CAPABILITIES = [
   'raw_interceptor_return',
   'hang_faults',
   'result_labels_resurfacing',
+  // The host's model interface can return a JSON object (not only text) as a response's content (§4.2).
+  'structured_model_content',
 ] as const;
 export type Capability = (typeof CAPABILITIES)[number];
 

@@ -31,7 +31,7 @@ export function referenceSurface(): HostSurface {
     name: 'agent-hooks-ctk-reference-host',
     version: CTK_VERSION,
     sdk: { lang: 'typescript', version: CTK_VERSION },
-    capabilities: ['model_calls', 'tool_calls', 'parallel_tool_calls', 'multi_turn', 'raw_interceptor_return', 'hang_faults', 'result_labels_resurfacing'],
+    capabilities: ['model_calls', 'tool_calls', 'parallel_tool_calls', 'multi_turn', 'raw_interceptor_return', 'hang_faults', 'result_labels_resurfacing', 'structured_model_content'],
     buffered_output: true,
     profiles,
     identity_providers: ['jcs-sha256', null, CTK_FAULT_PROVIDER],
