@@ -29,6 +29,14 @@ export function aiSdkSurface(): HostSurface {
     identity_providers: ['jcs-sha256', null, 'ctk-fault'],
     modes: ['enforce', 'evaluate_only'],
     postures: { tool_seam_host_error: 'continue' },
+    not_declared: {
+      structured_model_content: "the AI SDK's LanguageModelV3 result content is text, reasoning, files and tool calls: a model cannot return a JSON object as its content",
+      int64_json: 'JavaScript numbers (JSON.parse, the AI SDK tool-call input parser) round integers beyond 2^53-1',
+      bigint_json: 'JavaScript numbers (JSON.parse, the AI SDK tool-call input parser) round integers beyond 2^53-1',
+      result_labels_resurfacing: 'not implemented: the integration does not yet attach §5.4 result_labels to the AI SDK messages they came from',
+      streaming: 'streamText is not mediated: the middleware fails a streamed call closed instead of assembling it (§12.1)',
+      incremental_output: 'the integration buffers: nothing is released before the output verdict (§12.1a)',
+    },
   };
 }
 

@@ -33,6 +33,14 @@ export function langchainSurface(): HostSurface {
     identity_providers: ['jcs-sha256', null, 'ctk-fault'],
     modes: ['enforce', 'evaluate_only'],
     postures: { tool_seam_host_error: 'continue' },
+    not_declared: {
+      structured_model_content: "a LangChain AIMessage's content is a string or a list of content blocks: a model cannot return a JSON object as its content",
+      int64_json: 'JavaScript numbers (JSON.parse, the tool-call argument parsers) round integers beyond 2^53-1',
+      bigint_json: 'JavaScript numbers (JSON.parse, the tool-call argument parsers) round integers beyond 2^53-1',
+      result_labels_resurfacing: 'not implemented: the middleware does not yet attach §5.4 result_labels to the LangChain messages they came from',
+      streaming: 'the harness drives invoke(); token streaming (streamMode "messages") releases model text before post_model_call and output verdicts',
+      incremental_output: 'the integration buffers: nothing is released before the output verdict (§12.1a)',
+    },
   };
 }
 

@@ -58,6 +58,8 @@ export interface HostSurface {
   postures: { tool_seam_host_error: ToolSeamPosture; [name: string]: string };
   /** §12.3 bounds the host enforces, for the report (informative). */
   bounds?: { max_context_bytes?: number; max_depth?: number };
+  /** What the host does not declare, and why (capability or feature → reason): the claim lists it (§13.3). */
+  not_declared?: Record<string, string>;
 }
 
 /** What a scripted interceptor tells the host-side proxy to do for one context. */

@@ -251,6 +251,13 @@ export function claimDisclosures(surface: HostSurface): Disclosure[] {
   return out;
 }
 
+/** "tool_seam_host_error: continue (default)", each declared posture with whether it is the default (§13.1, §13.3). */
+export function posturesText(surface: HostSurface): string {
+  const entries = Object.entries(surface.postures ?? {});
+  if (entries.length === 0) return 'none declared';
+  return entries.map(([name, value]) => `${name}: ${value}${name === 'tool_seam_host_error' && value === 'continue' ? ' (default)' : ''}`).join('; ');
+}
+
 /** "47/47 passed, 12 skipped (undeclared)" */
 export function resultText(report: ConformanceReport): string {
   const t = tally(report.results);
@@ -304,7 +311,8 @@ function renderClaimReport(report: ConformanceReport, tuple: ClaimTuple, disclos
   out.push(`| Profiles | ${mdText(tuple.profiles)} |`);
   out.push(`| Identity provider | ${mdText(tuple.identity_providers.join(', ') || 'none')} |`);
   out.push(`| SDK | ${mdText(tuple.sdk)} |`);
-  out.push(`| Modes | ${mdText((report.host.surface.modes ?? []).join(', ') || 'none')} |`, '');
+  out.push(`| Modes | ${mdText((report.host.surface.modes ?? []).join(', ') || 'none')} |`);
+  out.push(`| Postures | ${mdText(posturesText(report.host.surface))} |`, '');
   out.push('## Disclosures', '');
   if (disclosures.length === 0) out.push('- None beyond the tuple.');
   for (const d of disclosures) out.push(`- ${d.text}`);
@@ -313,6 +321,11 @@ function renderClaimReport(report: ConformanceReport, tuple: ClaimTuple, disclos
       'It is not adversarial testing and not a security certification (§1.4).',
     '',
   );
+  const notDeclared = Object.entries(report.host.surface.not_declared ?? {});
+  if (notDeclared.length > 0) {
+    out.push('## Not declared, and why', '', 'Vectors needing these are skipped, each with its reason below; the host states why it cannot support them.', '');
+    out.push('| Not declared | Why |', '| --- | --- |', ...notDeclared.map(([what, why]) => `| ${mdText(what)} | ${mdText(why)} |`), '');
+  }
   out.push(...renderPartTable(report, '## Results by declared part (§13.1)'), '');
   for (const g of groupByPart(report)) {
     out.push(`### ${mdText(g.part)}`, '', '| Vector | Title | Clause | Result |', '| --- | --- | --- | --- |');
