@@ -29,3 +29,5 @@ export { runSuite, runVector, verdictOf, type RunOptions, type ProgressEvent } f
 export type { ConformanceReport, VectorResult, Failure, PartSummary } from './report/model.js';
 export { writeReports } from './report/write.js';
 export { CTK_NAME, CTK_VERSION } from './version.js';
+export { compareReports } from './report/compare.js';
+export { readReportFile } from './report/read.js';
