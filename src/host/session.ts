@@ -67,7 +67,8 @@ export interface HookSession {
   readonly emitter: Emitter;
   /** agent_startup (§3, once). A denied startup makes every later turn throw AgentHooksBlocked without emitting (§6.1a). */
   start(toolsRegistered: string[]): Promise<void>;
-  /** input: the (possibly transformed) input; throws AgentHooksBlocked on deny (§6: the turn does not begin). */
+  /** input: the (possibly transformed) input; throws AgentHooksBlocked on deny (§6: the turn does not begin).
+   * input/preModelCall/postModelCall return the very object passed in when nothing was transformed. */
   input(input: { content: Json; role: string }): Promise<{ content: Json; role: string }>;
   /** pre_model_call: the messages the call must use (§4.3); throws on deny (§6: not dispatched). */
   preModelCall(modelId: string, messages: Json): Promise<Json>;
@@ -94,6 +95,9 @@ export function createHookSession(options: HookSessionOptions): HookSession {
   const state = { started: false, startupDenied: false, blocked: false, error: false, closed: false };
   let toolQueue: Promise<unknown> = Promise.resolve();
 
+  // §4.3: the emitter says whether the action must use a transformed target (a fold can transform and an approval
+  // still lift with allow). Unchanged, the caller gets back the very value it passed and skips rebuilding framework objects.
+  const acted = <T>(e: Emission, passed: T): T => (e.transformed === true ? (e.target as T) : passed);
   const block = (e: Emission): never => {
     state.blocked = true;
     throw new AgentHooksBlocked(e.point, e.verdict);
@@ -112,7 +116,7 @@ export function createHookSession(options: HookSessionOptions): HookSession {
     const pre = await emitter.emit('pre_tool_call', { tool_call: { id: call.id, name: call.name, args: call.args } });
     // §6 / §6.2: a blocked call is not invoked, no post_tool_call; the block surfaces as a tool error.
     if (!parts.shouldInvokeTool(pre)) return { kind: 'blocked', message: parts.blockedToolMessage(pre.verdict) };
-    const args = pre.target as JsonObject; // §4.2: the post-transform args are what the tool receives
+    const args = acted(pre, call.args); // §4.2: the post-transform args are what the tool receives
     let outcome: HookToolOutcome;
     try {
       const r = await invoke(deepClone(args));
@@ -123,7 +127,7 @@ export function createHookSession(options: HookSessionOptions): HookSession {
     const post = await emitter.emit('post_tool_call', { tool_call: { id: call.id, name: call.name, args }, tool_result: { value: outcome.value, is_error: outcome.is_error } });
     // §6.1: a denied result is discarded as if it had errored.
     if (!post.proceed) return { kind: 'blocked', message: parts.blockedToolMessage(post.verdict) };
-    return { kind: 'result', value: post.target ?? null, is_error: outcome.is_error };
+    return { kind: 'result', value: acted(post, outcome.value) ?? null, is_error: outcome.is_error };
   }
 
   return {
@@ -139,20 +143,19 @@ export function createHookSession(options: HookSessionOptions): HookSession {
       mustBeOpen('input');
       const e = await emitter.emit('input', { input: { content: input.content, role: input.role } });
       if (!e.proceed) block(e);
-      const accepted = e.target as JsonObject;
-      return { content: accepted.content ?? null, role: accepted.role as string };
+      return acted(e, input);
     },
     async preModelCall(modelId, messages) {
       mustBeOpen('pre_model_call');
       const e = await emitter.emit('pre_model_call', { model: { id: modelId }, messages });
       if (!e.proceed) block(e);
-      return e.target;
+      return acted(e, messages);
     },
     async postModelCall(modelId, response) {
       mustBeOpen('post_model_call');
       const e = await emitter.emit('post_model_call', { model: { id: modelId }, response: response as unknown as JsonObject });
       if (!parts.incorporateModelResponse(e)) block(e);
-      return e.target as unknown as HookModelResponse;
+      return acted(e, response);
     },
     async modelCallFailed(modelId) {
       state.error = true;
@@ -169,7 +172,8 @@ export function createHookSession(options: HookSessionOptions): HookSession {
       mustBeOpen('output');
       const e = await emitter.emit('output', { output: { content } });
       if (!e.proceed) block(e);
-      return (e.target as JsonObject).content ?? null;
+      const out = acted(e, null as JsonObject | null);
+      return out === null ? content : (out.content ?? null);
     },
     fail() {
       state.error = true;

@@ -80,10 +80,11 @@ export function createAiSdkSession(hooks: HookSession): AiSdkHookSession {
   const middleware: LanguageModelV3Middleware = {
     specificationVersion: 'v3',
     async wrapGenerate({ params, model }) {
-      const messages = await hooks.preModelCall(model.modelId, promptToMessages(params.prompt) as unknown as Json);
+      const sent = promptToMessages(params.prompt) as unknown as Json;
+      const messages = await hooks.preModelCall(model.modelId, sent);
       let result;
       try {
-        result = await model.doGenerate({ ...params, prompt: messagesToPrompt(messages, params.prompt) });
+        result = await model.doGenerate(messages === sent ? params : { ...params, prompt: messagesToPrompt(messages, params.prompt) });
       } catch (error) {
         // §3.1: the failed call still gets its one post_model_call; nothing of it is incorporated.
         if (!(error instanceof AgentHooksInexpressible)) await hooks.modelCallFailed(model.modelId);
@@ -91,7 +92,7 @@ export function createAiSdkSession(hooks: HookSession): AiSdkHookSession {
       }
       const response = contentToResponse(result.content, result.finishReason);
       const acted = await hooks.postModelCall(model.modelId, response);
-      if (JSON.stringify(acted) === JSON.stringify(response)) return result;
+      if (acted === response) return result;
       return { ...result, content: responseToContent(acted, result.content), finishReason: acted.finish_reason === response.finish_reason ? result.finishReason : finishReasonFromSpec(acted.finish_reason) };
     },
     async wrapStream() {
@@ -136,16 +137,23 @@ export function createAiSdkSession(hooks: HookSession): AiSdkHookSession {
     async generateText(args) {
       const { inputRole, ...rest } = args;
       const call = { ...rest } as Record<string, unknown>;
-      const messages: ModelMessage[] = typeof call.prompt === 'string' ? [{ role: 'user', content: call.prompt }] : [...((call.messages ?? call.prompt) as ModelMessage[])];
-      delete call.prompt;
+      const plainPrompt = typeof call.prompt === 'string';
+      const messages: ModelMessage[] = plainPrompt ? [{ role: 'user', content: call.prompt as string }] : [...((call.messages ?? call.prompt) as ModelMessage[])];
       const last = messages[messages.length - 1];
       if (!last || (last.role !== 'user' && last.role !== 'system')) throw new TypeError('agent-hooks (ai-sdk): the turn needs an input: a prompt, or messages ending in a user/system message');
-      const accepted = await hooks.input({ content: messageText(last), role: inputRole ?? last.role });
+      const input = { content: messageText(last), role: inputRole ?? last.role };
+      const accepted = await hooks.input(input);
       if (typeof accepted.content !== 'string') throw new AgentHooksInexpressible('an input transform made the content an object');
       messages[messages.length - 1] = { role: last.role, content: accepted.content } as ModelMessage;
+      // A plain prompt stays a plain prompt (the AI SDK validates message lists, not strings); the accepted input either way (§4.3).
+      if (plainPrompt) call.prompt = accepted.content;
+      else {
+        delete call.prompt;
+        call.messages = messages;
+      }
       let result;
       try {
-        result = await aiGenerateText({ ...(call as Parameters<typeof aiGenerateText>[0]), messages, model: wrapLanguageModel({ model: call.model as LanguageModelV3, middleware }), tools: wrapTools((call.tools ?? {}) as ToolSet) } as Parameters<typeof aiGenerateText>[0]);
+        result = await aiGenerateText({ ...(call as Parameters<typeof aiGenerateText>[0]), model: wrapLanguageModel({ model: call.model as LanguageModelV3, middleware }), tools: wrapTools((call.tools ?? {}) as ToolSet) } as Parameters<typeof aiGenerateText>[0]);
       } catch (error) {
         const blocked = findBlocked(error);
         if (blocked) throw blocked;

@@ -78,8 +78,9 @@ export function agentHooksMiddleware(hooks: HookSession): AgentMiddleware {
       const declared = (last.additional_kwargs as Record<string, unknown> | undefined)?.[INPUT_ROLE_KEY];
       const role = typeof declared === 'string' ? declared : SystemMessage.isInstance(last) ? 'system' : 'user';
       const content = textOf(last.content);
-      const accepted = await hooks.input({ content, role });
-      if (accepted.content === content) return undefined;
+      const input = { content, role };
+      const accepted = await hooks.input(input);
+      if (accepted === input) return undefined;
       if (typeof accepted.content !== 'string') throw new AgentHooksInexpressible('an input transform made the content an object');
       // §4.3: the transformed input replaces the message (same id) before the first model call.
       const replaced = SystemMessage.isInstance(last)
@@ -91,8 +92,9 @@ export function agentHooksMiddleware(hooks: HookSession): AgentMiddleware {
       const modelId = modelName(request.model);
       const system = request.systemMessage && textOf(request.systemMessage.content) !== '' ? request.systemMessage : undefined;
       const sent: BaseMessage[] = system ? [system, ...request.messages] : [...request.messages];
-      const target = await hooks.preModelCall(modelId, messagesToSpec(sent) as unknown as Json);
-      const used = specToMessages(target, sent);
+      const spec = messagesToSpec(sent) as unknown as Json;
+      const target = await hooks.preModelCall(modelId, spec);
+      const used = target === spec ? sent : specToMessages(target, sent);
       const next = system ? { ...request, systemMessage: used[0] as SystemMessage, messages: used.slice(1) } : { ...request, messages: used };
       let response: AIMessage;
       try {
@@ -104,18 +106,18 @@ export function agentHooksMiddleware(hooks: HookSession): AgentMiddleware {
       }
       const before = aiToResponse(response);
       const acted = await hooks.postModelCall(modelId, before);
-      return JSON.stringify(acted) === JSON.stringify(before) ? response : responseToAi(acted, response);
+      return acted === before ? response : responseToAi(acted, response);
     },
     wrapToolCall: async (request, handler) => {
       const call = request.toolCall;
       const id = call.id ?? '';
-      let produced: ToolMessage | undefined;
+      let produced: { message: ToolMessage; value: Json } | undefined;
       const r = await hooks.toolCall({ id, name: call.name, args: (call.args ?? {}) as JsonObject }, async (args) => {
         try {
           const out = await handler({ ...request, toolCall: { ...call, args } });
           if (!ToolMessage.isInstance(out)) throw new AgentHooksInexpressible('a tool answered with a Command, which the hooks cannot inspect');
-          produced = out;
-          return { value: toolValue(out), is_error: out.status === 'error' };
+          produced = { message: out, value: toolValue(out) };
+          return { value: produced.value, is_error: out.status === 'error' };
         } catch (error) {
           if (error instanceof AgentHooksInexpressible) throw error;
           return { value: error instanceof Error ? error.message : String(error), is_error: true };
@@ -124,8 +126,7 @@ export function agentHooksMiddleware(hooks: HookSession): AgentMiddleware {
       // §6.2 / §6.1: a block, or a discarded result, reaches the model as a tool error.
       if (r.kind === 'blocked') return new ToolMessage({ content: r.message, tool_call_id: id, name: call.name, status: 'error' });
       const value = r.value;
-      const unchanged = produced !== undefined && JSON.stringify(toolValue(produced)) === JSON.stringify(value);
-      if (unchanged) return produced!;
+      if (produced !== undefined && value === produced.value) return produced.message; // nothing transformed
       return new ToolMessage({
         content: typeof value === 'string' ? value : JSON.stringify(value),
         ...(typeof value === 'string' ? {} : { artifact: value }),
