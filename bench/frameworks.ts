@@ -9,8 +9,10 @@ import { median, round } from './stats.js';
 export interface OverheadRow {
   host: string;
   emissions_per_run: number;
-  /** Median per-emission cost the hooks add to that host's own loop. */
+  /** Median per-emission cost the integration's own work adds (hooks on, against the framework's pass-through extension points). */
   overhead_us_median: number;
+  /** Median per-emission cost of the framework's own extension points doing nothing (pass-through middleware/wrappers vs none). */
+  extension_points_us_median: number;
   /** Median per-emission cost of the loop without hooks (the framework's own work). */
   plain_us_per_emission_median: number;
   /** overhead / the reference host's overhead in the same run. */
@@ -19,27 +21,45 @@ export interface OverheadRow {
 
 interface Runs {
   plain(): Promise<void>;
+  /** The framework with pass-through extension points (absent for the reference loop, which has none). */
+  noop?(): Promise<void>;
   hooked(): Promise<number>;
 }
 
-async function paired(runs: Runs, samples = 41, warmup = 60, batch = 5): Promise<{ emissions: number; overhead: number; plain: number }> {
+interface Measured {
+  emissions: number;
+  overhead: number;
+  extension: number;
+  plain: number;
+}
+
+async function timed(batch: number, fn: () => Promise<unknown>): Promise<number> {
+  const t = performance.now();
+  for (let i = 0; i < batch; i++) await fn();
+  return ((performance.now() - t) * 1000) / batch;
+}
+
+/** Every sample times plain, noop and hooked back to back; medians of the differences, per emission. */
+async function paired(runs: Runs, samples = 41, warmup = 60, batch = 5): Promise<Measured> {
   let emissions = 0;
+  const noop = runs.noop ?? runs.plain;
   for (let i = 0; i < warmup; i++) {
     await runs.plain();
+    await noop();
     emissions = await runs.hooked();
   }
-  const diffs: number[] = [];
+  const overhead: number[] = [];
+  const extension: number[] = [];
   const plains: number[] = [];
   for (let s = 0; s < samples; s++) {
-    let t = performance.now();
-    for (let i = 0; i < batch; i++) await runs.plain();
-    const plain = ((performance.now() - t) * 1000) / batch;
-    t = performance.now();
-    for (let i = 0; i < batch; i++) await runs.hooked();
-    diffs.push(((performance.now() - t) * 1000) / batch - plain);
+    const plain = await timed(batch, runs.plain);
+    const pass = runs.noop ? await timed(batch, runs.noop) : plain;
+    const hooked = await timed(batch, runs.hooked);
+    overhead.push(hooked - pass);
+    extension.push(pass - plain);
     plains.push(plain);
   }
-  return { emissions, overhead: median(diffs) / emissions, plain: median(plains) / emissions };
+  return { emissions, overhead: median(overhead) / emissions, extension: median(extension) / emissions, plain: median(plains) / emissions };
 }
 
 /** Framework benches live with their integrations (integrations/<fw>/bench.ts), loaded once they are built. */
@@ -58,10 +78,11 @@ export async function benchFrameworks(bytes = 1024): Promise<{ context_bytes: nu
       return emitter!.records().length;
     },
   }, 41, 300, 20);
-  const row = (host: string, m: { emissions: number; overhead: number; plain: number }): OverheadRow => ({
+  const row = (host: string, m: Measured): OverheadRow => ({
     host,
     emissions_per_run: m.emissions,
     overhead_us_median: round(m.overhead),
+    extension_points_us_median: round(m.extension),
     plain_us_per_emission_median: round(m.plain),
     ratio_to_reference: round(m.overhead / reference.overhead),
   });

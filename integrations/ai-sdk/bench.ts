@@ -1,6 +1,6 @@
 // `npm run bench` rows for the AI SDK integration: one session (a tool call, then the answer) through the real
 // generateText loop, without the integration and with it (one allow interceptor). bench/frameworks.ts times both.
-import { generateText, jsonSchema, stepCountIs, tool, type ToolSet } from 'ai';
+import { generateText, jsonSchema, stepCountIs, tool, wrapLanguageModel, type ToolSet } from 'ai';
 import type { LanguageModelV3, LanguageModelV3Content } from '@ai-sdk/provider';
 import { agentHooks } from './src/index.js';
 
@@ -26,8 +26,11 @@ function model(payload: string): LanguageModelV3 {
   };
 }
 
-/** The plain and the hooked session over the same world; hooked() resolves to the number of emissions it made. */
-export function aiSdkBenchRuns(payload: string): { plain(): Promise<void>; hooked(): Promise<number> } {
+/**
+ * Three runs of the same world: plain, noop (a pass-through model middleware and tool wrappers: the AI SDK's own cost
+ * of the extension points) and hooked (the integration; resolves to its number of emissions).
+ */
+export function aiSdkBenchRuns(payload: string): { plain(): Promise<void>; noop(): Promise<void>; hooked(): Promise<number> } {
   const tools: ToolSet = { lookup: tool({ inputSchema: jsonSchema({ type: 'object' }), execute: async () => payload }) };
   const args = { tools, prompt: payload, stopWhen: stepCountIs(4), maxRetries: 0 };
   const hooks = agentHooks({ agent: { id: 'bench-agent' }, interceptors: [{ name: 'allow-all', intercept: () => ({ decision: 'allow' }) }] });
@@ -35,6 +38,12 @@ export function aiSdkBenchRuns(payload: string): { plain(): Promise<void>; hooke
     async plain() {
       const r = await generateText({ ...args, model: model(payload) });
       if (r.text !== payload) throw new Error('bench: plain AI SDK run did not answer');
+    },
+    async noop() {
+      const noopTools: ToolSet = { lookup: { ...tools.lookup!, execute: (input: unknown, opts: never) => tools.lookup!.execute!(input, opts) } as ToolSet[string] };
+      const wrapped = wrapLanguageModel({ model: model(payload), middleware: { specificationVersion: 'v3', wrapGenerate: ({ doGenerate }) => doGenerate() } });
+      const r = await generateText({ ...args, tools: noopTools, model: wrapped });
+      if (r.text !== payload) throw new Error('bench: no-op AI SDK run did not answer');
     },
     async hooked() {
       const session = await hooks.startSession({ tools, sessionId: 'bench-session' });

@@ -1,6 +1,6 @@
 // `npm run bench` rows for the LangChain integration: one session (a tool call, then the answer) through the real
 // createAgent loop, without the integration's middleware and with it (one allow interceptor). bench/frameworks.ts times both.
-import { createAgent, tool } from 'langchain';
+import { createAgent, createMiddleware, tool } from 'langchain';
 import { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { AIMessage } from '@langchain/core/messages';
 import type { ChatResult } from '@langchain/core/outputs';
@@ -28,15 +28,23 @@ class BenchModel extends BaseChatModel {
   }
 }
 
-/** The plain and the hooked session over the same world; hooked() resolves to the number of emissions it made. */
-export function langchainBenchRuns(payload: string): { plain(): Promise<void>; hooked(): Promise<number> } {
+/**
+ * Three runs of the same world: plain (no middleware), noop (a middleware on the same four hooks that does nothing:
+ * LangChain's own cost of the extension points) and hooked (the integration; resolves to its number of emissions).
+ */
+export function langchainBenchRuns(payload: string): { plain(): Promise<void>; noop(): Promise<void>; hooked(): Promise<number> } {
   const lookup = tool(async () => payload, { name: 'lookup', description: 'lookup', schema: z.looseObject({}) });
   const hooks = agentHooks({ agent: { id: 'bench-agent' }, interceptors: [{ name: 'allow-all', intercept: () => ({ decision: 'allow' }) }] });
   const input = { messages: [{ role: 'user', content: payload }] };
+  const noop = createMiddleware({ name: 'Noop', beforeAgent: async () => undefined, afterAgent: async () => undefined, wrapModelCall: (req, handler) => handler(req), wrapToolCall: (req, handler) => handler(req) });
   return {
     async plain() {
       const agent = createAgent({ model: new BenchModel(payload), tools: [lookup] });
       if (finalText(await agent.invoke(input)) !== payload) throw new Error('bench: plain LangChain run did not answer');
+    },
+    async noop() {
+      const agent = createAgent({ model: new BenchModel(payload), tools: [lookup], middleware: [noop] });
+      if (finalText(await agent.invoke(input)) !== payload) throw new Error('bench: no-op LangChain run did not answer');
     },
     async hooked() {
       const session = await hooks.startSession({ tools: [lookup], sessionId: 'bench-session' });
