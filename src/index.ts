@@ -23,6 +23,7 @@ export type {
 export { HARNESS_PROTOCOL as PROTOCOL_VERSION, CAPABILITIES } from './harness/contract.js';
 export { createReferenceHarness, referenceSurface, type ReferenceHarnessOptions } from './harness/reference-harness.js';
 export * from './harness/scripted.js';
+export * from './harness/session-harness.js';
 export * from './harness/stdio/index.js';
 export { loadVectors, defaultVectorPaths } from './ctk/load.js';
 export { runSuite, runVector, verdictOf, type RunOptions, type ProgressEvent } from './ctk/runner.js';
@@ -31,3 +32,4 @@ export { writeReports } from './report/write.js';
 export { CTK_NAME, CTK_VERSION } from './version.js';
 export { compareReports } from './report/compare.js';
 export { readReportFile } from './report/read.js';
+export { claimStaleness } from './report/claim-current.js';

@@ -5,8 +5,8 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { jsonSchema, stepCountIs, tool, type ModelMessage, type ToolSet } from 'ai';
 import type { LanguageModelV3, LanguageModelV3Content } from '@ai-sdk/provider';
-import { createHangTimers, referenceSurface, scriptedEmitterOptions, CTK_VERSION, type Harness, type HostSurface, type RunReport, type RunSetup } from 'agent-hooks-ctk';
-import { agentHooks, findBlocked, finishReasonFromSpec, promptToMessages, ToolFailed, type HookedTurn } from './src/index.js';
+import { createSessionHarness, referenceSurface, CTK_VERSION, type Harness, type HostSurface, type RunSetup } from 'agent-hooks-ctk';
+import { agentHooks, finishReasonFromSpec, promptToMessages, ToolFailed } from './src/index.js';
 
 const require = createRequire(import.meta.url);
 /** The installed AI SDK and this adapter, for the claim (§13.3). */
@@ -80,71 +80,24 @@ function mockTools(run: RunSetup): ToolSet {
 }
 
 export function createHarness(): Harness {
-  let current: RunSetup | null = null;
-  const hangs = createHangTimers();
-  return {
-    async describe() {
-      return aiSdkSurface();
-    },
-    async setup(run) {
-      scriptedEmitterOptions(run, hangs); // rejects a provider this harness cannot register, before the run
-      current = run;
-    },
-    async run(): Promise<RunReport> {
-      const run = current;
-      if (!run) throw new Error('run() called before setup()');
+  return createSessionHarness({
+    surface: aiSdkSurface,
+    async start(run, options) {
       const tools = mockTools(run);
       const model = mockModel(run);
-      const hooks = agentHooks({
-        agent: { id: 'ctk-ai-sdk-agent' },
-        ...scriptedEmitterOptions(run, hangs),
-        toolConcurrency: run.scenario.parallel_tools === true ? 'concurrent' : 'sequential',
-      });
-      const session = await hooks.startSession({ tools, sessionId: `ctk-session-${run.vector_id}` });
-      const inputs = run.scenario.inputs ?? (run.scenario.input ? [run.scenario.input] : []);
-      const outputs: RunReport['outputs'] = [];
-      let history: ModelMessage[] = [];
-      let outcome: RunReport['outcome'] = 'completed';
-      let error: string | undefined;
-      for (const input of session.hooks.state.startupDenied ? [] : inputs) {
-        const message = { role: input.role === 'system' ? 'system' : 'user', content: input.content } as ModelMessage;
-        let turn: HookedTurn;
-        try {
-          turn = await session.generateText({ model, tools, messages: [...history, message], inputRole: input.role as 'user', stopWhen: stepCountIs(MAX_STEPS), maxRetries: 0, allowSystemInMessages: true });
-        } catch (e) {
-          outputs.push(null);
-          if (findBlocked(e)) {
-            outcome = 'blocked';
-            continue;
-          }
-          error = `${(e as Error)?.name ?? 'Error'}: ${(e as Error)?.message ?? String(e)}`;
-          break;
-        }
-        outputs.push(turn.text);
-        history = turn.messages;
-      }
-      if (session.hooks.state.startupDenied) outcome = 'blocked';
-      if (error !== undefined) outcome = 'error';
-      await session.close();
-      const records = session.hooks.emitter.records();
-      const report: RunReport = {
-        outcome,
-        final_output: outcome === 'completed' ? (outputs[outputs.length - 1] ?? null) : null,
-        outputs,
-        identities: records.map((r) => ({ input_identity: r.input_identity, enforced_identity: r.enforced_identity })),
-        records,
+      const session = await agentHooks({ agent: { id: 'ctk-ai-sdk-agent' }, ...options }).startSession({ tools, sessionId: `ctk-session-${run.vector_id}` });
+      let history: ModelMessage[] = []; // completed turns only: a blocked turn leaves nothing behind
+      return {
+        hooks: session.hooks,
+        async turn(input) {
+          const message = { role: input.role === 'system' ? 'system' : 'user', content: input.content } as ModelMessage;
+          const turn = await session.generateText({ model, tools, messages: [...history, message], inputRole: input.role as 'user', stopWhen: stepCountIs(MAX_STEPS), maxRetries: 0, allowSystemInMessages: true });
+          history = turn.messages;
+          return turn.text;
+        },
       };
-      if (error !== undefined) report.error = error;
-      return report;
     },
-    async teardown() {
-      hangs.clear();
-      current = null;
-    },
-    async close() {
-      hangs.clear();
-    },
-  };
+  });
 }
 
 export default createHarness;

@@ -8,8 +8,8 @@ import { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import type { ChatResult } from '@langchain/core/outputs';
 import { z } from 'zod';
-import { createHangTimers, referenceSurface, scriptedEmitterOptions, CTK_VERSION, type Harness, type HostSurface, type RunReport, type RunSetup } from 'agent-hooks-ctk';
-import { agentHooks, findBlocked, finalText, messagesToSpec, INPUT_ROLE_KEY } from './src/index.js';
+import { createSessionHarness, referenceSurface, CTK_VERSION, type Harness, type HostSurface, type RunSetup } from 'agent-hooks-ctk';
+import { agentHooks, finalText, messagesToSpec, INPUT_ROLE_KEY } from './src/index.js';
 
 const require = createRequire(import.meta.url);
 const versionOf = (file: string): string => (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
@@ -90,70 +90,23 @@ function inputMessage(input: { content: unknown; role: string }): BaseMessage {
 }
 
 export function createHarness(): Harness {
-  let current: RunSetup | null = null;
-  const hangs = createHangTimers();
-  return {
-    async describe() {
-      return langchainSurface();
-    },
-    async setup(run) {
-      scriptedEmitterOptions(run, hangs); // rejects a provider this harness cannot register, before the run
-      current = run;
-    },
-    async run(): Promise<RunReport> {
-      const run = current;
-      if (!run) throw new Error('run() called before setup()');
+  return createSessionHarness({
+    surface: langchainSurface,
+    async start(run, options) {
       const tools = mockTools(run);
-      const session = await agentHooks({
-        agent: { id: 'ctk-langchain-agent' },
-        ...scriptedEmitterOptions(run, hangs),
-        toolConcurrency: run.scenario.parallel_tools === true ? 'concurrent' : 'sequential',
-      }).startSession({ tools, sessionId: `ctk-session-${run.vector_id}` });
+      const session = await agentHooks({ agent: { id: 'ctk-langchain-agent' }, ...options }).startSession({ tools, sessionId: `ctk-session-${run.vector_id}` });
       const agent = createAgent({ model: new CtkMockChatModel(run), tools, middleware: [session.middleware] });
-      const inputs = run.scenario.inputs ?? (run.scenario.input ? [run.scenario.input] : []);
-      const outputs: NonNullable<RunReport['outputs']> = [];
-      let history: BaseMessage[] = [];
-      let outcome: RunReport['outcome'] = session.hooks.state.startupDenied ? 'blocked' : 'completed';
-      let error: string | undefined;
-      for (const input of session.hooks.state.startupDenied ? [] : inputs) {
-        try {
+      let history: BaseMessage[] = []; // completed turns only: a blocked turn leaves nothing behind
+      return {
+        hooks: session.hooks,
+        async turn(input) {
           const result = await agent.invoke({ messages: [...history, inputMessage(input)] }, { recursionLimit: RECURSION_LIMIT });
-          outputs.push(finalText(result));
           history = result.messages;
-        } catch (e) {
-          outputs.push(null);
-          if (findBlocked(e)) {
-            outcome = 'blocked';
-            continue;
-          }
-          error = `${(e as Error)?.name ?? 'Error'}: ${(e as Error)?.message ?? String(e)}`;
-          break;
-        }
-      }
-      if (error !== undefined) {
-        outcome = 'error';
-        session.hooks.fail();
-      }
-      await session.close();
-      const records = session.hooks.emitter.records();
-      const report: RunReport = {
-        outcome,
-        final_output: outcome === 'completed' ? (outputs[outputs.length - 1] ?? null) : null,
-        outputs,
-        identities: records.map((r) => ({ input_identity: r.input_identity, enforced_identity: r.enforced_identity })),
-        records,
+          return finalText(result);
+        },
       };
-      if (error !== undefined) report.error = error;
-      return report;
     },
-    async teardown() {
-      hangs.clear();
-      current = null;
-    },
-    async close() {
-      hangs.clear();
-    },
-  };
+  });
 }
 
 export default createHarness;

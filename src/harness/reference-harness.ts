@@ -8,6 +8,7 @@ import type { HostPartsOverride } from '../host/parts.js';
 import { CTK_VERSION } from '../version.js';
 import type { Harness, HostSurface, RunReport, RunSetup } from './contract.js';
 import { CTK_FAULT_PROVIDER, createHangTimers, scriptedEmitterOptions } from './scripted.js';
+import { reportFromRecords } from './session-harness.js';
 
 export { CTK_FAULT_PROVIDER, pathRedactor } from './scripted.js';
 
@@ -78,16 +79,7 @@ export function createReferenceHarness(options: ReferenceHarnessOptions = {}): H
       });
       const inputs: TurnInput[] = scenario.inputs ?? (scenario.input ? [scenario.input] : []);
       const result = await loop.run(inputs);
-      const records = emitter.records();
-      const report: RunReport = {
-        outcome: result.outcome,
-        final_output: result.final_output,
-        outputs: result.outputs,
-        identities: records.map((r) => ({ input_identity: r.input_identity, enforced_identity: r.enforced_identity })),
-        records,
-      };
-      if (result.error !== undefined) report.error = result.error;
-      return report;
+      return reportFromRecords(emitter.records(), result);
     },
 
     async teardown() {

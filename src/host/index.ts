@@ -43,6 +43,8 @@ export type {
 } from './types.js';
 export {
   createHookSession,
+  createFrameworkHookSession,
+  type FrameworkHooksOptions,
   AgentHooksBlocked,
   findBlocked,
   type HookSession,

@@ -42,6 +42,17 @@ export interface HookSessionOptions extends EmitterOptions {
   toolConcurrency?: ToolConcurrency;
 }
 
+/** An integration's options: the emitter's, with agent.framework filled in by the integration (§4.1). */
+export interface FrameworkHooksOptions extends Omit<HookSessionOptions, 'agent' | 'session'> {
+  /** §4.1 agent.id (stable across sessions); framework defaults to the integration's name. */
+  agent: { id: string; framework?: string; name?: string; version?: string };
+}
+
+/** A hook session for `framework`'s integration: agent.framework defaulted, session.id given or a random UUID (§4.1). */
+export function createFrameworkHookSession(framework: string, options: FrameworkHooksOptions, sessionId?: string): HookSession {
+  return createHookSession({ ...options, agent: { framework, ...options.agent }, session: { id: sessionId ?? crypto.randomUUID() } });
+}
+
 export interface HookToolCall {
   id: string;
   name: string;

@@ -7,7 +7,7 @@
 import { generateText as aiGenerateText, wrapLanguageModel, type ModelMessage, type ToolSet } from 'ai';
 import type { LanguageModelV3, LanguageModelV3Middleware } from '@ai-sdk/provider';
 import type { Json, JsonObject } from 'agent-hooks-ctk/core';
-import { createHookSession, findBlocked, AgentHooksBlocked, type HookSession, type HookSessionOptions } from 'agent-hooks-ctk/host';
+import { createFrameworkHookSession, findBlocked, type FrameworkHooksOptions, type HookSession } from 'agent-hooks-ctk/host';
 import { AgentHooksInexpressible, contentToResponse, finishReasonFromSpec, messagesToPrompt, promptToMessages, responseToContent } from './messages.js';
 
 export { AgentHooksBlocked, findBlocked } from 'agent-hooks-ctk/host';
@@ -16,10 +16,8 @@ export { AgentHooksInexpressible, promptToMessages, finishReasonFromSpec } from 
 /** The framework name every context carries (§4.1 agent.framework). */
 export const FRAMEWORK = 'ai-sdk';
 
-export interface AgentHooksOptions extends Omit<HookSessionOptions, 'agent' | 'session'> {
-  /** §4.1 agent.id (stable across sessions); framework defaults to "ai-sdk". */
-  agent: { id: string; framework?: string; name?: string; version?: string };
-}
+/** The emitter's options (interceptors, resolver, onRecord, composition, mode, …) plus toolConcurrency; agent.framework defaults to "ai-sdk". */
+export type AgentHooksOptions = FrameworkHooksOptions;
 
 export interface StartSessionOptions {
   /** The tools the agent registers (agent_init.tools_registered, §4.2). */
@@ -63,11 +61,7 @@ export interface AgentHooks {
 export function agentHooks(options: AgentHooksOptions): AgentHooks {
   return {
     async startSession(start = {}) {
-      const hooks = createHookSession({
-        ...options,
-        agent: { framework: FRAMEWORK, ...options.agent },
-        session: { id: start.sessionId ?? crypto.randomUUID() },
-      });
+      const hooks = createFrameworkHookSession(FRAMEWORK, options, start.sessionId);
       const session = createAiSdkSession(hooks);
       await hooks.start(Object.keys(start.tools ?? {}));
       return session;

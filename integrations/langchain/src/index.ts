@@ -7,7 +7,7 @@
 import { createMiddleware, type AgentMiddleware } from 'langchain';
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import type { Json, JsonObject } from 'agent-hooks-ctk/core';
-import { createHookSession, type HookSession, type HookSessionOptions } from 'agent-hooks-ctk/host';
+import { createFrameworkHookSession, type FrameworkHooksOptions, type HookSession } from 'agent-hooks-ctk/host';
 import { AgentHooksInexpressible, aiToResponse, messagesToSpec, responseToAi, specToMessages, textOf, toolValue } from './messages.js';
 
 export { AgentHooksBlocked, findBlocked } from 'agent-hooks-ctk/host';
@@ -19,10 +19,8 @@ export const FRAMEWORK = 'langchain';
 /** Set on a HumanMessage's additional_kwargs to record its §4.2 input.role as "external" (third-party content). */
 export const INPUT_ROLE_KEY = 'agent_hooks_role';
 
-export interface AgentHooksOptions extends Omit<HookSessionOptions, 'agent' | 'session'> {
-  /** §4.1 agent.id (stable across sessions); framework defaults to "langchain". */
-  agent: { id: string; framework?: string; name?: string; version?: string };
-}
+/** The emitter's options (interceptors, resolver, onRecord, composition, mode, …) plus toolConcurrency; agent.framework defaults to "langchain". */
+export type AgentHooksOptions = FrameworkHooksOptions;
 
 export interface StartSessionOptions {
   /** The names of the tools the agent registers (agent_init.tools_registered, §4.2); tool objects work too. */
@@ -47,11 +45,7 @@ export interface AgentHooks {
 export function agentHooks(options: AgentHooksOptions): AgentHooks {
   return {
     async startSession(start = {}) {
-      const hooks = createHookSession({
-        ...options,
-        agent: { framework: FRAMEWORK, ...options.agent },
-        session: { id: start.sessionId ?? crypto.randomUUID() },
-      });
+      const hooks = createFrameworkHookSession(FRAMEWORK, options, start.sessionId);
       await hooks.start((start.tools ?? []).map((t) => (typeof t === 'string' ? t : t.name)));
       return { hooks, middleware: agentHooksMiddleware(hooks), close: () => hooks.close() };
     },
