@@ -33,3 +33,4 @@ export { CTK_NAME, CTK_VERSION } from './version.js';
 export { compareReports } from './report/compare.js';
 export { readReportFile } from './report/read.js';
 export { claimStaleness } from './report/claim-current.js';
+export { checkFrameworkHarness, type FrameworkCheck } from './report/framework-check.js';
