@@ -27,8 +27,15 @@ t.test('bad surfaces are rejected with the member named', async (t) => {
     [{ ...minimal, postures: { tool_seam_host_error: 'retry' } }, /\/postures\/tool_seam_host_error/],
     [{ ...minimal, colour: 'blue' }, /\/colour: unknown member/],
     [{ ...minimal, capabilities: ['incremental_output'] }, /contradicts buffered_output/],
+    [{ ...minimal, not_declared: ['streaming'] }, /\/not_declared: must map what is not declared to why/],
+    [{ ...minimal, not_declared: { streaming: '' } }, /\/not_declared\/streaming: must be a non-empty string/],
   ];
   for (const [value, re] of bad) t.throws(() => validateSurface(value, 'host.yaml'), { name: 'SurfaceError', message: re });
+});
+
+t.test('not_declared (what the host lacks, and why) is kept for the claim', async (t) => {
+  const s = validateSurface({ ...minimal, not_declared: { structured_model_content: 'text-only model interface' } }, 'h');
+  t.same(s.not_declared, { structured_model_content: 'text-only model interface' });
 });
 
 t.test('a YAML --surface file overrides the described surface member by member', async (t) => {
