@@ -16,7 +16,7 @@ export interface EmissionFigures {
   baseline_us_median: number;
 }
 
-const text = (bytes: number, seed: string) => (seed + ' ').repeat(Math.ceil(bytes / (seed.length + 1))).slice(0, bytes);
+export const text = (bytes: number, seed: string) => (seed + ' ').repeat(Math.ceil(bytes / (seed.length + 1))).slice(0, bytes);
 
 /** One session of 8 emissions; `payloadBytes` sizes the user text, tool result and answer. */
 function world(payloadBytes: number) {
@@ -33,7 +33,7 @@ function world(payloadBytes: number) {
 }
 
 /** Hooks disabled: every emission permits at once and hands the target back untouched. */
-function passThroughEmitter(): Emitter {
+export function passThroughEmitter(): Emitter {
   let sequence = 0;
   return {
     sessionId: 'bench',
@@ -53,7 +53,7 @@ function passThroughEmitter(): Emitter {
   };
 }
 
-function hookedEmitter(onContext?: (bytes: number) => void): Emitter {
+export function hookedEmitter(onContext?: (bytes: number) => void): Emitter {
   return createEmitter({
     agent: { id: 'bench-agent', framework: 'agent-hooks-ctk' },
     session: { id: 'bench-session' },
@@ -77,7 +77,7 @@ async function meanContextBytes(payloadBytes: number): Promise<number> {
 }
 
 /** The payload size whose session has a mean context size closest to `bytes` (bisection; size grows with payload). */
-async function calibrate(bytes: number): Promise<{ payload: number; mean: number }> {
+export async function calibrate(bytes: number): Promise<{ payload: number; mean: number }> {
   let lo = 8;
   let hi = bytes;
   while (hi - lo > 4) {
@@ -88,7 +88,7 @@ async function calibrate(bytes: number): Promise<{ payload: number; mean: number
   return { payload: lo, mean: await meanContextBytes(lo) };
 }
 
-async function runOnce(payloadBytes: number, makeEmitter: () => Emitter): Promise<void> {
+export async function runOnce(payloadBytes: number, makeEmitter: () => Emitter): Promise<void> {
   const w = world(payloadBytes);
   const loop = createAgentLoop({ emitter: makeEmitter(), model: w.model, tools: w.tools });
   const result = await loop.run(w.inputs);

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { PACKAGE_ROOT, CTK_VERSION } from '../src/version.js';
 import { benchEmission } from './emission.js';
+import { benchFrameworks } from './frameworks.js';
 import { benchIdentity, IDENTITY_SIZES } from './identity.js';
 import { benchRpcRoundTrip } from './rpc.js';
 import { benchSuite } from './suite.js';
@@ -32,6 +33,7 @@ async function main(): Promise<void> {
         ...(values['fuzz-budget'] ? { budget: Number(values['fuzz-budget']) } : {}),
       })
     : undefined;
+  const frameworks = want('frameworks') ? await benchFrameworks(1024) : undefined;
 
   const targets: Target[] = [];
   if (suite) {
@@ -40,6 +42,9 @@ async function main(): Promise<void> {
     targets.push({ name: 'in-process ≤ 5 ms per vector', holds: suite.in_process_ms_per_vector <= 5, figure: `${suite.in_process_ms_per_vector} ms` });
   }
   if (emission) targets.push({ name: 'hook overhead ≤ 50 µs per emission at 1 KiB', holds: emission.overhead_us_median <= 50, figure: `${emission.overhead_us_median} µs` });
+  for (const row of frameworks?.rows.filter((r) => r.host !== 'reference') ?? []) {
+    targets.push({ name: `${row.host} integration ≤ 2× the reference host's per-emission overhead at 1 KiB`, holds: row.ratio_to_reference <= 2, figure: `${row.overhead_us_median} µs, ${row.ratio_to_reference}×` });
+  }
   if (identity) {
     const at = (bytes: number) => identity.find((row) => row.bytes === bytes)!.us_median;
     const ratio = at(1024 * 1024) / at(64 * 1024);
@@ -66,6 +71,7 @@ async function main(): Promise<void> {
     identity,
     rpc_roundtrip_us_median,
     fuzz,
+    frameworks,
     targets,
   };
   await mkdir(values.out!, { recursive: true });
@@ -80,6 +86,9 @@ async function main(): Promise<void> {
     for (const row of identity) {
       lines.push(`            ${String(row.bytes).padEnd(10)} ${String(row.us_median).padStart(10)}  ${String(row.core_canonicalize_us_median).padStart(8)}  ${String(row.canonicalize_us_median).padStart(12)}  ${String(row.json_canonicalize_us_median).padStart(17)}  ${String(row.noble_sha256_us_median).padStart(12)}  ${String(row.node_crypto_sha256_us_median).padStart(11)}  ${String(row.node_crypto_createhash_us_median).padStart(10)}`);
     }
+  }
+  for (const row of frameworks?.rows ?? []) {
+    lines.push(`framework   ${row.host.padEnd(10)} ${row.overhead_us_median} µs per emission added by the hooks (${row.ratio_to_reference}× the reference), on top of ${row.extension_points_us_median} µs for the framework's pass-through extension points; its loop ${row.plain_us_per_emission_median} µs per emission (${row.emissions_per_run} emissions per run)`);
   }
   if (rpc_roundtrip_us_median !== undefined) lines.push(`rpc         ${rpc_roundtrip_us_median} µs per intercept round trip over stdio (1 KiB context)`);
   if (fuzz) {

@@ -8,7 +8,8 @@ protocol"): JSON-RPC 2.0, one message per line on stdin/stdout, log lines on std
 
 Declared surface (deliberately partial):
   capabilities      model_calls, tool_calls, int64_json, bigint_json (Python ints are exact),
-                    raw_interceptor_return (an interceptor may return any JSON value; the gate judges it)
+                    raw_interceptor_return (an interceptor may return any JSON value; the gate judges it),
+                    structured_model_content (a mock response's content may be a JSON object)
   profiles          sequential/first_deny with on_approval stop | resume
   identity          jcs-sha256 (a real RFC 8785 implementation below) and null
   modes             enforce, evaluate_only
@@ -857,7 +858,8 @@ class Rpc:
 SURFACE = {
     "name": HOST_NAME, "version": HOST_VERSION, "protocol": PROTOCOL,
     "sdk": {"lang": "python", "version": "%d.%d" % sys.version_info[:2]},
-    "capabilities": ["model_calls", "tool_calls", "int64_json", "bigint_json", "raw_interceptor_return"],
+    "capabilities": ["model_calls", "tool_calls", "int64_json", "bigint_json", "raw_interceptor_return",
+                     "structured_model_content"],
     "buffered_output": True,
     "profiles": {"sequential/first_deny": {"on_approval": ["stop", "resume"]}},
     "identity_providers": ["jcs-sha256", None],

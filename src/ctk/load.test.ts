@@ -143,6 +143,8 @@ t.test('CTK extensions imply their capabilities', async (t) => {
   t.same(loaded(v).requiredCapabilities.sort(), ['hang_faults', 'model_calls', 'multi_turn', 'parallel_tool_calls', 'raw_interceptor_return', 'tool_calls']);
   const objReturn = baseVector({ interceptor_script: [{ at: 'input', return: { decision: 'nonsense' } }] });
   t.same(loaded(objReturn).requiredCapabilities, ['model_calls', 'tool_calls'], 'an object return, even an invalid verdict, needs nothing');
+  const objectContent = baseVector({ scenario: { input: { content: 'a', role: 'user' }, model_script: [{ respond: { content: { d: 1 }, tool_calls: [], finish_reason: 'stop' } }] } });
+  t.ok(loaded(objectContent).requiredCapabilities.includes('structured_model_content'), 'a model response whose content is an object needs a model interface that can return one');
   const resolverHang = baseVector({ approval_script: [{ resolve: { fault: 'hang' } }] });
   t.ok(loaded(resolverHang).requiredCapabilities.includes('hang_faults'));
 });

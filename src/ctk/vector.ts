@@ -138,6 +138,10 @@ export function impliedCapabilities(vector: Vector): string[] {
   const reportsRelease = vector.expect.released_output !== undefined || vector.expect.persisted_must_not_contain !== undefined;
   if ((usesStream(vector) || reportsRelease) && !caps.has('incremental_output')) caps.add('streaming');
   if (usesUnprojectable(vector)) caps.add('projection_faults');
+  // §4.2 lets response content be an object; a text-only model interface (most frameworks') cannot return one.
+  if ((vector.scenario.model_script ?? []).some((s) => s.respond?.content !== null && s.respond?.content !== undefined && typeof s.respond.content !== 'string')) {
+    caps.add('structured_model_content');
+  }
   return [...caps];
 }
 

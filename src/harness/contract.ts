@@ -33,6 +33,8 @@ export const CAPABILITIES = [
   'result_labels_resurfacing',
   // In-process only: the CTK's mocks hand back values JSON cannot carry (§10.3 host projection failure).
   'projection_faults',
+  // The host's model interface can return a JSON object (not only text) as a response's content (§4.2).
+  'structured_model_content',
 ] as const;
 export type Capability = (typeof CAPABILITIES)[number];
 
@@ -67,6 +69,8 @@ export interface HostSurface {
   postures: Partial<Postures>;
   /** §12.3 bounds the host enforces, for the report (informative). */
   bounds?: { max_context_bytes?: number; max_depth?: number };
+  /** What the host does not declare, and why (capability or feature → reason): the claim lists it (§13.3). */
+  not_declared?: Record<string, string>;
 }
 
 /** What a scripted interceptor tells the host-side proxy to do for one context. */

@@ -30,6 +30,8 @@ t.test('bad surfaces are rejected with the member named', async (t) => {
     [{ ...minimal, profiles: { 'parallel/unanimous': { on_disagreement: ['deny'], on_transform_conflict: ['deny'] } } }, /\/profiles\/parallel\/unanimous\/on_transform_conflict: profile parallel\/unanimous does not consult on_transform_conflict: it consults on_disagreement only/],
     [{ ...minimal, colour: 'blue' }, /\/colour: unknown member/],
     [{ ...minimal, capabilities: ['incremental_output'] }, /contradicts buffered_output/],
+    [{ ...minimal, not_declared: ['streaming'] }, /\/not_declared: must map what is not declared to why/],
+    [{ ...minimal, not_declared: { streaming: '' } }, /\/not_declared\/streaming: must be a non-empty string/],
   ];
   for (const [value, re] of bad) t.throws(() => validateSurface(value, 'host.yaml'), { name: 'SurfaceError', message: re });
 });
@@ -45,6 +47,11 @@ t.test('§12.1a / §13.1: exposure_bound is stated with buffered_output false, a
     [{ ...minimal, buffered_output: false, exposure_bound: ' ' }, /\/exposure_bound: must be a non-empty string/],
   ];
   for (const [value, re] of bad) t.throws(() => validateSurface(value, 'host.yaml'), { name: 'SurfaceError', message: re });
+});
+
+t.test('not_declared (what the host lacks, and why) is kept for the claim', async (t) => {
+  const s = validateSurface({ ...minimal, not_declared: { structured_model_content: 'text-only model interface' } }, 'h');
+  t.same(s.not_declared, { structured_model_content: 'text-only model interface' });
 });
 
 t.test('a YAML --surface file overrides the described surface member by member', async (t) => {

@@ -46,7 +46,7 @@ export function validateSurface(value: unknown, source: string): HostSurface {
     throw new SurfaceError(source, `${path}: ${what}`);
   };
   if (!isObj(value)) return bad('/', 'the surface must be an object');
-  const known = new Set(['name', 'version', 'protocol', 'sdk', 'capabilities', 'buffered_output', 'exposure_bound', 'profiles', 'identity_providers', 'modes', 'postures', 'bounds']);
+  const known = new Set(['name', 'version', 'protocol', 'sdk', 'capabilities', 'buffered_output', 'exposure_bound', 'profiles', 'identity_providers', 'modes', 'postures', 'bounds', 'not_declared']);
   for (const key of Object.keys(value)) if (!known.has(key)) bad(`/${key}`, `unknown member (allowed: ${[...known].join(', ')})`);
   if (typeof value.name !== 'string' || value.name === '') bad('/name', 'must be a non-empty string');
   if (typeof value.version !== 'string' || value.version === '') bad('/version', 'must be a non-empty string');
@@ -96,6 +96,12 @@ export function validateSurface(value: unknown, source: string): HostSurface {
   const postures = resolvePostures(value.postures);
   if (!postures.ok) return bad(postures.name === '' ? '/postures' : `/postures/${postures.name}`, postures.problem);
   if (value.bounds !== undefined && !isObj(value.bounds)) bad('/bounds', 'must be a mapping');
+  if (value.not_declared !== undefined) {
+    if (!isObj(value.not_declared)) bad('/not_declared', 'must map what is not declared to why, e.g. {"streaming": "the model interface is called through generateText only"}');
+    for (const [k, v] of Object.entries(value.not_declared as Record<string, unknown>)) {
+      if (typeof v !== 'string' || v === '') bad(`/not_declared/${k}`, 'must be a non-empty string saying why');
+    }
+  }
   const surface: HostSurface = {
     name: value.name as string,
     version: value.version as string,
@@ -110,6 +116,7 @@ export function validateSurface(value: unknown, source: string): HostSurface {
   if (value.sdk !== undefined) surface.sdk = value.sdk as HostSurface['sdk'] & object;
   if (value.bounds !== undefined) surface.bounds = value.bounds as HostSurface['bounds'];
   if (exposure !== undefined) surface.exposure_bound = exposure as string;
+  if (value.not_declared !== undefined) surface.not_declared = value.not_declared as Record<string, string>;
   // §12.1a: a buffering host never declares incremental_output, and has no exposure to bound.
   if (surface.buffered_output && surface.capabilities.includes('incremental_output'))
     bad('/capabilities', 'incremental_output contradicts buffered_output: true (§12.1a)');

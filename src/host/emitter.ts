@@ -323,7 +323,7 @@ export function createEmitter(options: EmitterOptions): Emitter {
     );
     // The action uses the transformed target only when enforcing and proceeding (§6, §8).
     const acted = proceed && emissionMode === 'enforce' ? enforcedContext : ctx;
-    return { point, sequence, proceed, verdict: combined, target: acted.target ?? null, context: acted, record, labels };
+    return { point, sequence, proceed, verdict: combined, target: acted.target ?? null, transformed: acted !== ctx, context: acted, record, labels };
   }
 
   /** §5.4: each permit's labels filed under its interceptor's namespace; resolution labels under the consulted one's. */

@@ -41,3 +41,17 @@ export type {
   LabelSet,
   Bounds,
 } from './types.js';
+export {
+  createHookSession,
+  createFrameworkHookSession,
+  type FrameworkHooksOptions,
+  AgentHooksBlocked,
+  findBlocked,
+  type HookSession,
+  type HookSessionOptions,
+  type ToolConcurrency,
+  type HookToolCall,
+  type HookToolOutcome,
+  type HookToolResult,
+  type HookModelResponse,
+} from './session.js';

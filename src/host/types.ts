@@ -106,6 +106,8 @@ export interface Emission {
   verdict: Verdict;
   /** The target as the action must use it (transformed when a transform was applied). */
   target: Json;
+  /** True when `target` is a transformed value the action must use instead of the one it supplied (§4.3, §6); absent means false. */
+  transformed?: boolean;
   /** The enforcement context after composition (target written back into its conditional field, §4.3). */
   context: JsonObject | null;
   record: InterceptionRecord;

@@ -128,6 +128,16 @@ t.test('disclosures: null provider, unbuffered output, non-default posture, prov
   t.same(quiet.map((d) => d.short), ['jcs-sha256 is content-derived'], 'a default surface discloses only the provider derivation');
 });
 
+t.test('REPORT.md states the postures and what the host does not declare, and why', async (t) => {
+  const report = passingReport();
+  report.host.surface = { ...report.host.surface, not_declared: { structured_model_content: 'the model interface is text-only' } };
+  const md = buildClaim(report, 'REPORT.md').reportMarkdown;
+  t.match(md, /\| Postures \| tool\\_seam\\_host\\_error: continue \(default\) \|/);
+  t.match(md, /## Not declared, and why/);
+  t.match(md, /\| structured\\_model\\_content \| the model interface is text-only \|/);
+  t.notMatch(buildClaim(passingReport(), 'REPORT.md').reportMarkdown, /Not declared, and why/, 'no section when the surface gives none');
+});
+
 t.test('hostile names stay inside their cells', async (t) => {
   const s = surface({ name: 'evil | host', version: '1.0\n| x |' });
   const row = buildClaim(buildReport([pass('AH-CTK-001')], s), 'a b/REPORT.md').row;

@@ -7,7 +7,7 @@ import { POSTURES, nonDefaultPostures, type PostureSpec } from '../core/postures
 import type { HostSurface } from '../harness/contract.js';
 import type { ConformanceReport, VectorResult } from './model.js';
 import { suiteDigest } from './digest.js';
-import { groupByPart, partName, profilesText, providerText, selectionText, specVersion, tally } from './format.js';
+import { groupByPart, partName, postureText, profilesText, providerText, selectionText, specVersion, tally } from './format.js';
 import { mdCode, mdText, renderPartTable } from './markdown.js';
 
 /** The runner's skip reasons for an undeclared capability/profile/knob/provider/mode start with this. */
@@ -325,7 +325,8 @@ function renderClaimReport(report: ConformanceReport, tuple: ClaimTuple, disclos
   out.push(`| Profiles | ${mdText(tuple.profiles)} |`);
   out.push(`| Identity provider | ${mdText(tuple.identity_providers.join(', ') || 'none')} |`);
   out.push(`| SDK | ${mdText(tuple.sdk)} |`);
-  out.push(`| Modes | ${mdText((report.host.surface.modes ?? []).join(', ') || 'none')} |`, '');
+  out.push(`| Modes | ${mdText((report.host.surface.modes ?? []).join(', ') || 'none')} |`);
+  out.push(`| Postures | ${mdText(postureText(report.host.surface))} |`, '');
   out.push('## Disclosures', '');
   if (disclosures.length === 0) out.push('- None beyond the tuple.');
   for (const d of disclosures) out.push(`- ${d.text}`);
@@ -334,6 +335,11 @@ function renderClaimReport(report: ConformanceReport, tuple: ClaimTuple, disclos
       'It is not adversarial testing and not a security certification (§1.4).',
     '',
   );
+  const notDeclared = Object.entries(report.host.surface.not_declared ?? {});
+  if (notDeclared.length > 0) {
+    out.push('## Not declared, and why', '', 'Vectors needing these are skipped, each with its reason below; the host states why it cannot support them.', '');
+    out.push('| Not declared | Why |', '| --- | --- |', ...notDeclared.map(([what, why]) => `| ${mdText(what)} | ${mdText(why)} |`), '');
+  }
   out.push(...renderPartTable(report, '## Results by declared part (§13.1)'), '');
   for (const g of groupByPart(report)) {
     out.push(`### ${mdText(g.part)}`, '', '| Vector | Title | Clause | Result |', '| --- | --- | --- | --- |');

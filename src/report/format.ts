@@ -1,6 +1,7 @@
 // Shared, format-neutral helpers for the reporters: grouping by part, value display, surface summary.
 import { stringify } from 'lossless-json';
 import type { HostSurface } from '../harness/contract.js';
+import { POSTURES, type PostureName } from '../core/postures.js';
 import type { ConformanceReport, Failure, VectorResult } from './model.js';
 
 /** VECTOR-FORMAT §1: vectors without a part group under "core". */
@@ -150,10 +151,11 @@ export function profilesText(surface: HostSurface): string {
     .join('; ');
 }
 
+/** "tool_seam_host_error: continue (default), …": each declared posture, marked when it is the registry default (§13.1). */
 export function postureText(surface: HostSurface): string {
   const entries = Object.entries(surface.postures ?? {});
   if (entries.length === 0) return 'defaults';
-  return entries.map(([k, v]) => `${k}: ${v}`).join(', ');
+  return entries.map(([k, v]) => `${k}: ${v}${POSTURES[k as PostureName]?.default === v ? ' (default)' : ''}`).join(', ');
 }
 
 function listOrNone(items: readonly string[]): string {

@@ -1,0 +1,103 @@
+// The CTK harness for the AI SDK integration (HARNESS.md): every vector runs through the AI SDK's real
+// generateText loop (tools, a multi-step stop condition) under the integration. Only the model (the CTK's mock
+// model as a LanguageModelV3) and the tools (AI SDK tools whose execute calls the CTK's mock tools) are mocked.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { jsonSchema, stepCountIs, tool, type ModelMessage, type ToolSet } from 'ai';
+import type { LanguageModelV3, LanguageModelV3Content } from '@ai-sdk/provider';
+import { createSessionHarness, referenceSurface, wholeResponse, CTK_VERSION, type Harness, type HostSurface, type RunSetup } from 'agent-hooks-ctk';
+import { agentHooks, finishReasonFromSpec, promptToMessages, ToolFailed } from './src/index.js';
+
+const require = createRequire(import.meta.url);
+/** The installed AI SDK and this adapter, for the claim (§13.3). */
+export const AI_SDK_VERSION: string = (JSON.parse(readFileSync(require.resolve('ai/package.json'), 'utf8')) as { version: string }).version;
+const ADAPTER_VERSION: string = (JSON.parse(readFileSync(new URL('./package.json', import.meta.url.replace(/\/dist\/[^/]*$/, '/x')), 'utf8')) as { version: string }).version;
+
+/** Model calls one turn may make (stepCountIs): the reference loop's bound, so a model that never answers ends the turn. */
+const MAX_STEPS = 32;
+
+/** §13.1: what the AI SDK integration supports, and nothing it does not (README "What the AI SDK cannot express"). */
+export function aiSdkSurface(): HostSurface {
+  const reference = referenceSurface();
+  return {
+    name: 'ai-sdk',
+    version: `${ADAPTER_VERSION} (ai@${AI_SDK_VERSION})`,
+    sdk: { lang: 'typescript', version: CTK_VERSION },
+    capabilities: ['model_calls', 'tool_calls', 'parallel_tool_calls', 'multi_turn', 'raw_interceptor_return', 'hang_faults'],
+    buffered_output: true,
+    profiles: reference.profiles,
+    identity_providers: ['jcs-sha256', null, 'ctk-fault'],
+    modes: ['enforce', 'evaluate_only'],
+    postures: { tool_seam_host_error: 'continue' },
+    not_declared: {
+      structured_model_content: "the AI SDK's LanguageModelV3 result content is text, reasoning, files and tool calls: a model cannot return a JSON object as its content",
+      int64_json: 'JavaScript numbers (JSON.parse, the AI SDK tool-call input parser) round integers beyond 2^53-1',
+      bigint_json: 'JavaScript numbers (JSON.parse, the AI SDK tool-call input parser) round integers beyond 2^53-1',
+      result_labels_resurfacing: 'not implemented: the integration does not yet attach §5.4 result_labels to the AI SDK messages they came from',
+      streaming: 'streamText is not mediated: the middleware fails a streamed call closed instead of assembling it (§12.1)',
+      incremental_output: 'the integration buffers: nothing is released before the output verdict (§12.1a)',
+    },
+  };
+}
+
+/** The CTK's mock model behind the AI SDK's LanguageModelV3 interface. */
+function mockModel(run: RunSetup): LanguageModelV3 {
+  return {
+    specificationVersion: 'v3',
+    provider: 'agent-hooks-ctk',
+    modelId: 'mock',
+    supportedUrls: {},
+    async doGenerate(options) {
+      const r = wholeResponse(await run.model({ model_id: 'mock', messages: promptToMessages(options.prompt) as never }));
+      const content: LanguageModelV3Content[] = [];
+      if (typeof r.content === 'string' && r.content !== '') content.push({ type: 'text', text: r.content });
+      else if (r.content !== null && typeof r.content === 'object') content.push({ type: 'text', text: JSON.stringify(r.content) });
+      for (const tc of r.tool_calls ?? []) content.push({ type: 'tool-call', toolCallId: tc.id, toolName: tc.name, input: JSON.stringify(tc.args ?? {}) });
+      const zero = { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 };
+      return { content, finishReason: finishReasonFromSpec(r.finish_reason ?? 'stop'), usage: { inputTokens: zero, outputTokens: { total: 0, text: 0, reasoning: 0 } }, warnings: [] };
+    },
+    async doStream() {
+      throw new Error('the CTK mock model is driven through generateText only');
+    },
+  };
+}
+
+/** AI SDK tools whose execute calls the CTK's mock tools; an error result is thrown as the tool failing. */
+function mockTools(run: RunSetup): ToolSet {
+  const tools: ToolSet = {};
+  for (const t of run.scenario.tools ?? []) {
+    tools[t.name] = tool({
+      description: `CTK mock tool ${t.name}`,
+      inputSchema: jsonSchema<Record<string, unknown>>({ type: 'object' }),
+      execute: async (args, { toolCallId }) => {
+        const r = await run.tools({ id: toolCallId, name: t.name, args: args as never });
+        if (r.is_error) throw new ToolFailed(r.value);
+        return r.value;
+      },
+    });
+  }
+  return tools;
+}
+
+export function createHarness(): Harness {
+  return createSessionHarness({
+    surface: aiSdkSurface,
+    async start(run, options) {
+      const tools = mockTools(run);
+      const model = mockModel(run);
+      const session = await agentHooks({ agent: { id: 'ctk-ai-sdk-agent' }, ...options }).startSession({ tools, sessionId: `ctk-session-${run.vector_id}` });
+      let history: ModelMessage[] = []; // completed turns only: a blocked turn leaves nothing behind
+      return {
+        hooks: session.hooks,
+        async turn(input) {
+          const message = { role: input.role === 'system' ? 'system' : 'user', content: input.content } as ModelMessage;
+          const turn = await session.generateText({ model, tools, messages: [...history, message], inputRole: input.role as 'user', stopWhen: stepCountIs(MAX_STEPS), maxRetries: 0, allowSystemInMessages: true });
+          history = turn.messages;
+          return turn.text;
+        },
+      };
+    },
+  });
+}
+
+export default createHarness;

@@ -1,0 +1,112 @@
+// The CTK harness for the LangChain integration (HARNESS.md): every vector runs through LangChain's real
+// createAgent loop under the integration's middleware. Only the model (a chat model answering with the CTK's
+// mock model) and the tools (LangChain tools whose function calls the CTK's mock tools) are mocked.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createAgent, tool } from 'langchain';
+import { BaseChatModel } from '@langchain/core/language_models/chat_models';
+import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
+import type { ChatResult } from '@langchain/core/outputs';
+import { z } from 'zod';
+import { createSessionHarness, referenceSurface, wholeResponse, CTK_VERSION, type Harness, type HostSurface, type RunSetup } from 'agent-hooks-ctk';
+import { agentHooks, finalText, messagesToSpec, INPUT_ROLE_KEY } from './src/index.js';
+
+const require = createRequire(import.meta.url);
+const versionOf = (file: string): string => (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
+/** The installed LangChain and this adapter, for the claim (§13.3). */
+export const LANGCHAIN_VERSION = versionOf(require.resolve('langchain/package.json'));
+export const LANGCHAIN_CORE_VERSION = versionOf(require.resolve('@langchain/core/package.json'));
+const ADAPTER_VERSION = versionOf(new URL('./package.json', import.meta.url.replace(/\/dist\/[^/]*$/, '/x')).pathname);
+
+/** Graph steps one turn may take: about two per model call, the reference loop's bound of 32 model calls. */
+const RECURSION_LIMIT = 70;
+
+/** §13.1: what the LangChain integration supports, and nothing it does not (README "What LangChain cannot express"). */
+export function langchainSurface(): HostSurface {
+  return {
+    name: 'langchain',
+    version: `${ADAPTER_VERSION} (langchain@${LANGCHAIN_VERSION}, @langchain/core@${LANGCHAIN_CORE_VERSION})`,
+    sdk: { lang: 'typescript', version: CTK_VERSION },
+    capabilities: ['model_calls', 'tool_calls', 'parallel_tool_calls', 'multi_turn', 'raw_interceptor_return', 'hang_faults'],
+    buffered_output: true,
+    profiles: referenceSurface().profiles,
+    identity_providers: ['jcs-sha256', null, 'ctk-fault'],
+    modes: ['enforce', 'evaluate_only'],
+    postures: { tool_seam_host_error: 'continue' },
+    not_declared: {
+      structured_model_content: "a LangChain AIMessage's content is a string or a list of content blocks: a model cannot return a JSON object as its content",
+      int64_json: 'JavaScript numbers (JSON.parse, the tool-call argument parsers) round integers beyond 2^53-1',
+      bigint_json: 'JavaScript numbers (JSON.parse, the tool-call argument parsers) round integers beyond 2^53-1',
+      result_labels_resurfacing: 'not implemented: the middleware does not yet attach §5.4 result_labels to the LangChain messages they came from',
+      streaming: 'the harness drives invoke(); token streaming (streamMode "messages") releases model text before post_model_call and output verdicts',
+      incremental_output: 'the integration buffers: nothing is released before the output verdict (§12.1a)',
+    },
+  };
+}
+
+/** The CTK's mock model as a LangChain chat model: each call answers with the next scripted response. */
+class CtkMockChatModel extends BaseChatModel {
+  readonly model = 'mock';
+  constructor(private readonly run: RunSetup) {
+    super({});
+  }
+  _llmType(): string {
+    return 'agent-hooks-ctk-mock';
+  }
+  override bindTools(): this {
+    return this; // the script decides the tool calls; the tools are the agent's
+  }
+  async _generate(messages: BaseMessage[]): Promise<ChatResult> {
+    const r = wholeResponse(await this.run.model({ model_id: this.model, messages: messagesToSpec(messages) as never }));
+    const content = typeof r.content === 'string' ? r.content : r.content === null ? '' : JSON.stringify(r.content);
+    const message = new AIMessage({
+      content,
+      tool_calls: (r.tool_calls ?? []).map((tc) => ({ id: tc.id, name: tc.name, args: tc.args, type: 'tool_call' as const })),
+      response_metadata: { finish_reason: r.finish_reason },
+    });
+    return { generations: [{ message, text: content }] };
+  }
+}
+
+/** LangChain tools whose function calls the CTK's mock tools; the result is the message's artifact, an error result status "error". */
+function mockTools(run: RunSetup) {
+  return (run.scenario.tools ?? []).map((t) =>
+    tool(
+      async (args: Record<string, unknown>, config: { toolCall?: { id?: string } }) => {
+        const id = config.toolCall?.id ?? '';
+        const r = await run.tools({ id, name: t.name, args: args as never });
+        const content = typeof r.value === 'string' ? r.value : JSON.stringify(r.value);
+        return new ToolMessage({ content, artifact: r.value, tool_call_id: id, name: t.name, status: r.is_error ? 'error' : 'success' });
+      },
+      { name: t.name, description: `CTK mock tool ${t.name}`, schema: z.looseObject({}) },
+    ),
+  );
+}
+
+function inputMessage(input: { content: unknown; role: string }): BaseMessage {
+  const content = typeof input.content === 'string' ? input.content : JSON.stringify(input.content);
+  if (input.role === 'system') return new SystemMessage({ content });
+  return new HumanMessage({ content, additional_kwargs: input.role === 'user' ? {} : { [INPUT_ROLE_KEY]: input.role } });
+}
+
+export function createHarness(): Harness {
+  return createSessionHarness({
+    surface: langchainSurface,
+    async start(run, options) {
+      const tools = mockTools(run);
+      const session = await agentHooks({ agent: { id: 'ctk-langchain-agent' }, ...options }).startSession({ tools, sessionId: `ctk-session-${run.vector_id}` });
+      const agent = createAgent({ model: new CtkMockChatModel(run), tools, middleware: [session.middleware] });
+      let history: BaseMessage[] = []; // completed turns only: a blocked turn leaves nothing behind
+      return {
+        hooks: session.hooks,
+        async turn(input) {
+          const result = await agent.invoke({ messages: [...history, inputMessage(input)] }, { recursionLimit: RECURSION_LIMIT });
+          history = result.messages;
+          return finalText(result);
+        },
+      };
+    },
+  });
+}
+
+export default createHarness;

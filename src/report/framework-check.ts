@@ -1,0 +1,47 @@
+// What a framework integration's test asserts about its CTK run (integrations/*/src/ctk.test.ts): on the project
+// suite every applicable vector passes, every skip is something the surface says why it lacks (not_declared), and
+// the committed claim is current; on the published samples (when present) every vector runs and passes.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { Harness, HostSurface } from '../harness/contract.js';
+import { defaultVectorPaths, loadVectors } from '../ctk/load.js';
+import { runSuite } from '../ctk/runner.js';
+import { PACKAGE_ROOT } from '../version.js';
+import { claimStaleness } from './claim-current.js';
+
+export interface FrameworkCheck {
+  passed: number;
+  /** [vector id, failure messages] of every failed vector. */
+  failed: Array<[string, string[]]>;
+  /** Skips whose reason names nothing in the surface's not_declared. */
+  unexplainedSkips: string[];
+  /** Why reports/claims/<framework>/ or its CLAIMS.md row is stale (claimStaleness). */
+  stale: string[];
+  /** The published samples' run, or why it did not happen. */
+  samples: { failed: Array<[string, string[]]>; passed: number; total: number } | { skipped: string };
+}
+
+async function runWith(createHarness: () => Harness, surface: HostSurface, paths: string[], label: string) {
+  const harness = createHarness();
+  try {
+    return await runSuite(loadVectors(paths), { harness, surface, harnessLabel: label, timeoutMs: 30_000 });
+  } finally {
+    await harness.close?.();
+  }
+}
+
+export async function checkFrameworkHarness(framework: string, createHarness: () => Harness, surface: HostSurface): Promise<FrameworkCheck> {
+  const label = `integrations/${framework}/ctk-harness`;
+  const failuresOf = (r: Awaited<ReturnType<typeof runWith>>) => r.results.filter((x) => x.status === 'fail').map((x): [string, string[]] => [x.id, x.failures.map((f) => `${f.check}: ${f.message}`)]);
+  const report = await runWith(createHarness, surface, defaultVectorPaths(), label);
+  const notDeclared = Object.keys(surface.not_declared ?? {});
+  const unexplainedSkips = report.results.filter((r) => r.status === 'skip' && !notDeclared.some((c) => r.reason?.includes(c))).map((r) => `${r.id}: ${r.reason}`);
+  const stale = await claimStaleness(path.join(PACKAGE_ROOT, 'reports', 'claims', framework, 'report.json'), path.join(PACKAGE_ROOT, 'CLAIMS.md'), report);
+  const samplesDir = path.join(PACKAGE_ROOT, '..', 'shared', 'sample-vectors');
+  let samples: FrameworkCheck['samples'] = { skipped: `no published samples at ${samplesDir}` };
+  if (existsSync(samplesDir)) {
+    const s = await runWith(createHarness, surface, [samplesDir], label);
+    samples = { failed: failuresOf(s), passed: s.summary.passed, total: s.summary.total };
+  }
+  return { passed: report.summary.passed, failed: failuresOf(report), unexplainedSkips, stale, samples };
+}
