@@ -17,7 +17,7 @@ function surface() {
     name: 'mjs-example-host',
     version: '0.1.0',
     sdk: { lang: 'javascript', version: '0.1.0' },
-    capabilities: ['model_calls', 'tool_calls', 'parallel_tool_calls', 'multi_turn', 'raw_interceptor_return', 'hang_faults', 'result_labels_resurfacing'],
+    capabilities: ['model_calls', 'tool_calls', 'parallel_tool_calls', 'multi_turn', 'raw_interceptor_return', 'hang_faults', 'result_labels_resurfacing', 'streaming', 'projection_faults', 'structured_model_content'],
     profiles,
     identity_providers: ['jcs-sha256', null],
     modes: [...MODES],
@@ -105,6 +105,8 @@ export function createHarness() {
         ...(result.error !== undefined ? { error: result.error } : {}),
         identities: records.map((r) => ({ input_identity: r.input_identity, enforced_identity: r.enforced_identity })),
         records,
+        released_output: result.released_output, // §12.1a: what the loop released to its caller
+        persisted: JSON.stringify(result.persisted), // what it durably incorporated
       };
     },
     async teardown() {

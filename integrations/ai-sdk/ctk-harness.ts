@@ -36,6 +36,7 @@ export function aiSdkSurface(): HostSurface {
       result_labels_resurfacing: 'not implemented: the integration does not yet attach §5.4 result_labels to the AI SDK messages they came from',
       streaming: 'streamText is not mediated: the middleware fails a streamed call closed instead of assembling it (§12.1)',
       incremental_output: 'the integration buffers: nothing is released before the output verdict (§12.1a)',
+      projection_faults: 'not implemented yet: a tool result or model response the integration cannot project to JSON is not yet recorded as a §10.3 host projection failure',
     },
   };
 }

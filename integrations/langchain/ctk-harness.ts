@@ -40,6 +40,7 @@ export function langchainSurface(): HostSurface {
       result_labels_resurfacing: 'not implemented: the middleware does not yet attach §5.4 result_labels to the LangChain messages they came from',
       streaming: 'the harness drives invoke(); token streaming (streamMode "messages") releases model text before post_model_call and output verdicts',
       incremental_output: 'the integration buffers: nothing is released before the output verdict (§12.1a)',
+      projection_faults: 'not implemented yet: a tool result or model response the integration cannot project to JSON is not yet recorded as a §10.3 host projection failure',
     },
   };
 }

@@ -4,6 +4,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Harness, HostSurface } from '../harness/contract.js';
+import { validateSurface } from '../harness/surface.js';
 import { defaultVectorPaths, loadVectors } from '../ctk/load.js';
 import { runSuite } from '../ctk/runner.js';
 import { PACKAGE_ROOT } from '../version.js';
@@ -13,7 +14,7 @@ export interface FrameworkCheck {
   passed: number;
   /** [vector id, failure messages] of every failed vector. */
   failed: Array<[string, string[]]>;
-  /** Skips whose reason names nothing in the surface's not_declared. */
+  /** Skips whose reason names nothing in the surface's not_declared (a posture-gated skip is explained by the declared posture). */
   unexplainedSkips: string[];
   /** Why reports/claims/<framework>/ or its CLAIMS.md row is stale (claimStaleness). */
   stale: string[];
@@ -30,12 +31,15 @@ async function runWith(createHarness: () => Harness, surface: HostSurface, paths
   }
 }
 
-export async function checkFrameworkHarness(framework: string, createHarness: () => Harness, surface: HostSurface): Promise<FrameworkCheck> {
+export async function checkFrameworkHarness(framework: string, createHarness: () => Harness, described: HostSurface): Promise<FrameworkCheck> {
   const label = `integrations/${framework}/ctk-harness`;
+  const surface = validateSurface(described, `${label} describe()`); // defaults filled, as `run` does (§13.1)
   const failuresOf = (r: Awaited<ReturnType<typeof runWith>>) => r.results.filter((x) => x.status === 'fail').map((x): [string, string[]] => [x.id, x.failures.map((f) => `${f.check}: ${f.message}`)]);
   const report = await runWith(createHarness, surface, defaultVectorPaths(), label);
   const notDeclared = Object.keys(surface.not_declared ?? {});
-  const unexplainedSkips = report.results.filter((r) => r.status === 'skip' && !notDeclared.some((c) => r.reason?.includes(c))).map((r) => `${r.id}: ${r.reason}`);
+  // §13.1: a vector gated on another posture value is answered by the posture the surface declares.
+  const explained = (reason = ''): boolean => reason.startsWith('host does not declare posture ') || notDeclared.some((c) => reason.includes(c));
+  const unexplainedSkips = report.results.filter((r) => r.status === 'skip' && !explained(r.reason)).map((r) => `${r.id}: ${r.reason}`);
   const stale = await claimStaleness(path.join(PACKAGE_ROOT, 'reports', 'claims', framework, 'report.json'), path.join(PACKAGE_ROOT, 'CLAIMS.md'), report);
   const samplesDir = path.join(PACKAGE_ROOT, '..', 'shared', 'sample-vectors');
   let samples: FrameworkCheck['samples'] = { skipped: `no published samples at ${samplesDir}` };

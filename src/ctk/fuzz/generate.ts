@@ -188,7 +188,8 @@ class CaseBuilder {
   }
 
   private finalAnswer(): JsonObject {
-    return { content: structuredClone(this.rng.pick(FINAL_ANSWERS)), tool_calls: [], finish_reason: 'stop' };
+    const answers = this.space.structuredContent ? FINAL_ANSWERS : FINAL_ANSWERS.filter((a) => typeof a === 'string');
+    return { content: structuredClone(this.rng.pick(answers)), tool_calls: [], finish_reason: 'stop' };
   }
 
   private toolDefinition(t: ToolTemplate): JsonObject {

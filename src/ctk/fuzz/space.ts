@@ -28,6 +28,8 @@ export interface GenerationSpace {
   parallelTools: boolean;
   hangFaults: boolean;
   rawReturns: boolean;
+  /** The model may answer with a JSON object as its content (§4.2), not only text. */
+  structuredContent: boolean;
   /** A depth beyond both the host's declared bound and the reference host's, or undefined (no bound declared). */
   deepValueDepth: number | undefined;
 }
@@ -67,6 +69,7 @@ export function generationSpace(surface: HostSurface): GenerationSpace {
     parallelTools: caps.has('parallel_tool_calls') && caps.has('tool_calls'),
     hangFaults: caps.has('hang_faults'),
     rawReturns: caps.has('raw_interceptor_return'),
+    structuredContent: caps.has('structured_model_content'),
     deepValueDepth: typeof declaredDepth === 'number' && declaredDepth > 0 ? Math.max(declaredDepth, DEFAULT_MAX_DEPTH) + 8 : undefined,
   };
 }
