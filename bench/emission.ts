@@ -18,7 +18,7 @@ export interface EmissionFigures {
 
 export const text = (bytes: number, seed: string) => (seed + ' ').repeat(Math.ceil(bytes / (seed.length + 1))).slice(0, bytes);
 
-/** One session of 8 emissions; `payloadBytes` sizes the user text, tool result and answer. */
+/** One session (startup, input, two model calls, one tool call, output, shutdown: 10 emissions); `payloadBytes` sizes the user text, tool result and answer. */
 function world(payloadBytes: number) {
   const payload = text(Math.max(8, payloadBytes), 'ledger row ✓');
   let call = 0;
@@ -95,9 +95,16 @@ export async function runOnce(payloadBytes: number, makeEmitter: () => Emitter):
   if (result.outcome !== 'completed') throw new Error(`bench loop did not complete: ${result.outcome} ${result.error ?? ''}`);
 }
 
+/** The number of emissions one session makes, counted from the records (not assumed). */
+async function emissionsPerRun(payloadBytes: number): Promise<number> {
+  let emitter: Emitter | undefined;
+  await runOnce(payloadBytes, () => (emitter = hookedEmitter()));
+  return emitter!.records().length;
+}
+
 export async function benchEmission(bytes = 1024): Promise<EmissionFigures> {
-  const emissions = 8;
   const { payload, mean } = await calibrate(bytes);
+  const emissions = await emissionsPerRun(payload);
   const opts = { warmup: 300, samples: 41, batch: 20 };
   const baselineRun = await sampleAsync(() => runOnce(payload, passThroughEmitter), opts);
   const hookedRun = await sampleAsync(() => runOnce(payload, () => hookedEmitter()), opts);
