@@ -6,7 +6,8 @@ import type { HostSurface, RunReport } from '../harness/contract.js';
 import type { Failure } from '../report/model.js';
 import { brief, jsonEqual, stringifyLossless } from './json.js';
 import type { MockLog } from './mocks.js';
-import type { ExpectedInterception, Vector } from './vector.js';
+import { selectPostureCase } from './posture-cases.js';
+import type { Expect, ExpectedInterception, Vector } from './vector.js';
 
 export interface AssertionInput {
   vector: Vector;
@@ -18,8 +19,37 @@ export interface AssertionInput {
 
 const clauseOf = (v: Vector) => v.spec_clause;
 
+/**
+ * Checks every `expect` member. A posture-selected vector (`by_posture`, or the published `run_outcome_by_posture`)
+ * is judged on the case of the value the host declares (§13.1; undeclared = the registry default), its members
+ * checked exactly like top-level ones; their failures name the case they came from.
+ */
 export function checkExpectations(input: AssertionInput): Failure[] {
-  const { vector, report, recording, mocks, surface } = input;
+  const { vector, surface } = input;
+  const selection = selectPostureCase(vector.expect, surface);
+  const checkWith = (expect: Expect) => checkResolvedExpectations({ ...input, vector: { ...vector, expect } });
+  if (!selection.ok) {
+    // No case for this host: its outcome is unknown (not checked), every other member still is.
+    const { run_outcome: _unknown, ...rest } = selection.expect;
+    const failure: Failure = { clause: clauseOf(vector), check: `expect.${selection.member}`, path: selection.path, message: selection.message };
+    if (selection.got !== undefined) failure.got = selection.got;
+    return [failure, ...checkWith(rest as Expect)];
+  }
+  const failures = checkWith(selection.expect);
+  const selected = selection.selected;
+  if (selected === undefined || selected.member !== 'by_posture') return failures;
+  // `expect.final_output` → `expect.by_posture.cases.terminate.final_output` when the case stated final_output.
+  const fromCase = new Set(selected.caseMembers);
+  return failures.map((f) => {
+    const member = /^expect\.([a-z_]+)/.exec(f.check)?.[1];
+    if (member === undefined || !fromCase.has(member)) return f;
+    return { ...f, check: `expect.by_posture.cases.${selected.value}${f.check.slice('expect'.length)}`, message: `${f.message} (the case for ${selected.posture}=${selected.value})` };
+  });
+}
+
+/** The checks of every member, on expectations already resolved for the host's postures. */
+function checkResolvedExpectations(input: AssertionInput): Failure[] {
+  const { vector, report, recording, mocks } = input;
   const e = vector.expect;
   const clause = clauseOf(vector);
   const f: Failure[] = [];
@@ -32,21 +62,8 @@ export function checkExpectations(input: AssertionInput): Failure[] {
     if (at !== -1) f.push({ clause, check: 'expect.interceptions_absent', path: `recording[${at}]`, expected: 'absent', got: point, message: `${point} must not appear in the recording, but the first interceptor saw it at position ${at}` });
   }
 
-  // run_outcome, selected by declared posture when run_outcome_by_posture is given.
-  let expectedOutcome: string | undefined = e.run_outcome;
-  if (e.run_outcome_by_posture) {
-    const { posture, outcomes } = e.run_outcome_by_posture;
-    const declared = (surface.postures as Record<string, string | undefined> | undefined)?.[posture];
-    if (declared === undefined) {
-      expectedOutcome = undefined;
-      f.push({ clause, check: 'expect.run_outcome_by_posture', path: 'postures', message: `the vector selects its outcome by posture "${posture}", which the host does not declare` });
-    } else if (outcomes[declared] === undefined) {
-      expectedOutcome = undefined;
-      f.push({ clause, check: 'expect.run_outcome_by_posture', path: `postures.${posture}`, got: declared, message: `the host declares ${posture}=${declared}, for which the vector states no outcome` });
-    } else expectedOutcome = outcomes[declared];
-  }
-  if (expectedOutcome !== undefined && report.outcome !== expectedOutcome)
-    f.push({ clause, check: 'expect.run_outcome', path: 'outcome', expected: expectedOutcome, got: report.outcome, message: `run outcome was ${brief(report.outcome)}, expected ${expectedOutcome}${report.error ? ` (host error: ${brief(report.error, 120)})` : ''}` });
+  if (e.run_outcome !== undefined && report.outcome !== e.run_outcome)
+    f.push({ clause, check: 'expect.run_outcome', path: 'outcome', expected: e.run_outcome, got: report.outcome, message: `run outcome was ${brief(report.outcome)}, expected ${e.run_outcome}${report.error ? ` (host error: ${brief(report.error, 120)})` : ''}` });
 
   if (Object.prototype.hasOwnProperty.call(e, 'final_output') && !jsonEqual(report.final_output, e.final_output))
     f.push({ clause, check: 'expect.final_output', path: 'final_output', expected: e.final_output, got: report.final_output, message: 'final output differs' });

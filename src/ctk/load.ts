@@ -11,7 +11,8 @@ import { vectorDigest } from '../report/digest.js';
 import { tryParseDottedPath } from '../core/paths.js';
 import { JsonSyntaxError, parseLossless, toPlainJson } from './json.js';
 import { decodeUtf8, Utf8Error } from './utf8.js';
-import { impliedCapabilities, partOf, usesStream, type LoadedVector, type Vector } from './vector.js';
+import { impliedCapabilities, partOf, usesStream, type ExpectedRecord, type LoadedVector, type Vector } from './vector.js';
+import { byPostureProblem } from './posture-cases.js';
 import type { JsonObject } from '../core/types.js';
 
 export class VectorLoadError extends Error {
@@ -203,11 +204,8 @@ function semanticProblem(v: Vector): string | undefined {
   }
   if (v.scenario.input !== undefined && v.scenario.inputs !== undefined) return '/scenario: give "input" or "inputs", not both';
   if (v.scenario.input === undefined && v.scenario.inputs === undefined) return '/scenario: missing required member "input"';
-  if (v.expect.outputs !== undefined) {
-    if (v.scenario.inputs === undefined) return '/expect/outputs: per-turn outputs need scenario.inputs (multi_turn)';
-    if (v.expect.outputs.length !== v.scenario.inputs.length)
-      return `/expect/outputs: ${v.expect.outputs.length} outputs for ${v.scenario.inputs.length} inputs; give one per turn`;
-  }
+  const outputs = outputsProblem(v, v.expect.outputs, '/expect/outputs');
+  if (outputs !== undefined) return outputs;
   if (v.composition) {
     const consulted = PROFILE_KNOBS[v.composition.profile as Profile] ?? [];
     for (const knob of ['on_approval', 'on_disagreement', 'on_transform_conflict'] as Knob[]) {
@@ -225,9 +223,27 @@ function semanticProblem(v: Vector): string | undefined {
     const values: readonly string[] = POSTURES[name].values;
     if (!values.includes(value)) return `/postures/${name}: ${JSON.stringify(value)} is not one of ${values.join(', ')} (${POSTURES[name].clause})`;
   }
-  const byPosture = v.expect.run_outcome_by_posture;
-  if (byPosture && byPosture.outcomes.continue !== undefined && byPosture.outcomes.continue !== v.expect.run_outcome)
-    return `/expect/run_outcome_by_posture/outcomes/continue: "${byPosture.outcomes.continue}" must equal expect.run_outcome "${v.expect.run_outcome}" (HARNESS.md §4)`;
+  const byOutcome = v.expect.run_outcome_by_posture;
+  if (byOutcome && byOutcome.outcomes.continue !== undefined && byOutcome.outcomes.continue !== v.expect.run_outcome)
+    return `/expect/run_outcome_by_posture/outcomes/continue: "${byOutcome.outcomes.continue}" must equal expect.run_outcome "${v.expect.run_outcome}" (HARNESS.md §4)`;
+  return byPostureProblem(v.expect) ?? postureCaseMemberProblem(v);
+}
+
+/** Per-turn outputs need multi_turn inputs, one output per turn. */
+function outputsProblem(v: Vector, outputs: unknown[] | undefined, ptr: string): string | undefined {
+  if (outputs === undefined) return undefined;
+  if (v.scenario.inputs === undefined) return `${ptr}: per-turn outputs need scenario.inputs (multi_turn)`;
+  if (outputs.length !== v.scenario.inputs.length) return `${ptr}: ${outputs.length} outputs for ${v.scenario.inputs.length} inputs; give one per turn`;
+  return undefined;
+}
+
+/** A by_posture case's members obey the rules of the same top-level members. */
+function postureCaseMemberProblem(v: Vector): string | undefined {
+  for (const [value, c] of Object.entries(v.expect.by_posture?.cases ?? {})) {
+    const ptr = `/expect/by_posture/cases/${value}`;
+    const p = outputsProblem(v, c.outputs, `${ptr}/outputs`) ?? recordPathProblem(c.records ?? [], `${ptr}/records`);
+    if (p !== undefined) return p;
+  }
   return undefined;
 }
 
@@ -263,13 +279,7 @@ function streamingProblem(v: Vector): string | undefined {
 
 /** Every dotted path in match/context/assert/absent/present must parse (VECTOR-FORMAT §3, §5). */
 function dottedPathProblem(v: Vector): string | undefined {
-  const check = (paths: Iterable<string>, ptr: string): string | undefined => {
-    for (const p of paths) {
-      const r = tryParseDottedPath(p);
-      if (!r.ok) return `${ptr}: ${JSON.stringify(p)} is not a valid dotted path (${r.detail})`;
-    }
-    return undefined;
-  };
+  const check = dottedPathsProblem;
   const lists = v.interceptor_scripts ?? [v.interceptor_script ?? []];
   const many = v.interceptor_scripts !== undefined;
   for (const [i, rules] of lists.entries())
@@ -285,12 +295,25 @@ function dottedPathProblem(v: Vector): string | undefined {
     const p = check(Object.keys(x.context ?? {}), `/expect/interceptions/${i}/context`);
     if (p) return p;
   }
-  for (const [i, r] of (v.expect.records ?? []).entries()) {
+  return recordPathProblem(v.expect.records ?? [], '/expect/records');
+}
+
+/** The dotted paths of expected records (`assert`, `absent`, `present`) must parse. */
+function recordPathProblem(records: readonly ExpectedRecord[], ptr: string): string | undefined {
+  for (const [i, r] of records.entries()) {
     const p =
-      check(Object.keys(r.assert ?? {}), `/expect/records/${i}/assert`) ??
-      check(r.absent ?? [], `/expect/records/${i}/absent`) ??
-      check(r.present ?? [], `/expect/records/${i}/present`);
+      dottedPathsProblem(Object.keys(r.assert ?? {}), `${ptr}/${i}/assert`) ??
+      dottedPathsProblem(r.absent ?? [], `${ptr}/${i}/absent`) ??
+      dottedPathsProblem(r.present ?? [], `${ptr}/${i}/present`);
     if (p) return p;
+  }
+  return undefined;
+}
+
+function dottedPathsProblem(paths: Iterable<string>, ptr: string): string | undefined {
+  for (const p of paths) {
+    const r = tryParseDottedPath(p);
+    if (!r.ok) return `${ptr}: ${JSON.stringify(p)} is not a valid dotted path (${r.detail})`;
   }
   return undefined;
 }

@@ -2,6 +2,7 @@
 // Values are JSON with LosslessNumber standing in for numbers a double cannot hold.
 import type { Composition, InterceptionPoint, Json, JsonObject, Mode } from '../core/types.js';
 import type { Scenario } from '../harness/contract.js';
+import type { PostureCase } from './posture-cases.js';
 
 export type InterceptorFault = 'raise' | 'malformed_verdict' | 'mutate' | 'hang';
 
@@ -51,7 +52,10 @@ export interface Expect {
   sequence_strict?: boolean;
   interceptions_absent?: InterceptionPoint[];
   run_outcome: RunOutcomeName;
+  /** VECTOR-FORMAT §5: the outcome by declared posture (read as a `by_posture` with run_outcome-only cases). */
   run_outcome_by_posture?: { posture: string; outcomes: Record<string, RunOutcomeName> };
+  /** Extension (§13.1): the expectations a posture changes, one case per value of the posture. */
+  by_posture?: { posture: string; cases: Record<string, PostureCase> };
   final_output?: Json;
   /** Extension (multi_turn): per-turn outputs. */
   outputs?: Json[];

@@ -1,0 +1,109 @@
+// Posture-selected expectations (§13.1): a vector whose expected behaviour depends on a posture states one case
+// per posture value (`expect.by_posture`), and the runner judges a host on the case of the value it declares, so
+// every declared surface meets one expected outcome, never "either". The published `run_outcome_by_posture`
+// (VECTOR-FORMAT §5) is read here as a by_posture whose cases carry run_outcome only: one mechanism for both.
+import { POSTURES, isPostureName } from '../core/postures.js';
+import type { HostSurface } from '../harness/contract.js';
+import type { Expect } from './vector.js';
+
+/**
+ * The `expect` members a case may carry: what a posture can change in a run (its outcome, what the loop does after
+ * the point the posture decides, and the records). `interceptions`/`sequence_strict` stay top-level (the published
+ * grammar requires them there), and so do identities and the streaming members, which no posture changes.
+ */
+export const POSTURE_CASE_MEMBERS = [
+  'run_outcome',
+  'final_output',
+  'outputs',
+  'tool_invocations',
+  'tool_not_invoked',
+  'interceptions_absent',
+  'model_calls',
+  'model_call_count',
+  'record_count',
+  'records',
+] as const satisfies ReadonlyArray<keyof Expect>;
+
+export type PostureCaseMember = (typeof POSTURE_CASE_MEMBERS)[number];
+
+/** One posture value's expectations, checked exactly like the same top-level `expect` members. */
+export type PostureCase = Partial<Pick<Expect, PostureCaseMember>>;
+
+/** Which expect member stated the selection (failures and load problems point at it). */
+export type SelectionMember = 'by_posture' | 'run_outcome_by_posture';
+
+/** A posture selection, whichever member stated it. */
+export interface PostureSelection {
+  member: SelectionMember;
+  posture: string;
+  cases: Record<string, PostureCase>;
+}
+
+/** The vector's posture selection, or undefined when its expectations do not depend on a posture. */
+export function postureSelection(expect: Expect): PostureSelection | undefined {
+  if (expect.by_posture !== undefined) return { member: 'by_posture', posture: expect.by_posture.posture, cases: expect.by_posture.cases };
+  const alias = expect.run_outcome_by_posture;
+  if (alias === undefined) return undefined;
+  const cases: Record<string, PostureCase> = {};
+  for (const [value, run_outcome] of Object.entries(alias.outcomes)) cases[value] = { run_outcome };
+  return { member: 'run_outcome_by_posture', posture: alias.posture, cases };
+}
+
+/**
+ * The value of `posture` the host is judged under: the one it declares, else the registry default (HARNESS.md: "a
+ * posture left out is its default"); undefined only for a posture the registry does not know.
+ */
+export function declaredPostureValue(surface: Pick<HostSurface, 'postures'>, posture: string): string | undefined {
+  const declared = (surface.postures as Record<string, string | undefined> | undefined)?.[posture];
+  if (declared !== undefined) return declared;
+  return isPostureName(posture) ? POSTURES[posture].default : undefined;
+}
+
+export type CaseSelection =
+  /** The expectations to check: the top-level members with the selected case's members in their place. */
+  | { ok: true; expect: Expect; selected?: { member: SelectionMember; posture: string; value: string; caseMembers: string[] } }
+  /** The vector states no case for this host (only the published alias can get here: by_posture is checked at load). */
+  | { ok: false; expect: Expect; member: SelectionMember; path: string; got?: string; message: string };
+
+/** Resolves the vector's expectations for this host's declared postures. */
+export function selectPostureCase(expect: Expect, surface: Pick<HostSurface, 'postures'>): CaseSelection {
+  const selection = postureSelection(expect);
+  const { by_posture: _b, run_outcome_by_posture: _r, ...plain } = expect;
+  if (selection === undefined) return { ok: true, expect: plain };
+  const { member, posture, cases } = selection;
+  const value = declaredPostureValue(surface, posture);
+  // VECTOR-FORMAT §5: an unknown posture, or a declared value without an entry, fails the vector.
+  if (value === undefined) return { ok: false, expect: plain, member, path: 'postures', message: `the vector selects its expectations by posture "${posture}", which is not a registered posture (src/core/postures.ts)` };
+  const chosen = Object.prototype.hasOwnProperty.call(cases, value) ? cases[value] : undefined;
+  if (chosen === undefined) return { ok: false, expect: plain, member, path: `postures.${posture}`, got: value, message: `the host declares ${posture}=${value}, for which the vector states no case` };
+  return { ok: true, expect: { ...plain, ...chosen }, selected: { member, posture, value, caseMembers: Object.keys(chosen) } };
+}
+
+/**
+ * Load-time rules for `expect.by_posture` the schema cannot state (HARNESS.md §4); "<pointer>: <message>" or
+ * undefined. The schema has already limited each case to POSTURE_CASE_MEMBERS.
+ */
+export function byPostureProblem(expect: Expect): string | undefined {
+  const bp = expect.by_posture;
+  if (bp === undefined) return undefined;
+  const ptr = '/expect/by_posture';
+  if (expect.run_outcome_by_posture !== undefined) return `${ptr}: give by_posture or run_outcome_by_posture, not both (one selection per vector)`;
+  if (!isPostureName(bp.posture)) return `${ptr}/posture: unknown posture ${JSON.stringify(bp.posture)} (known: ${Object.keys(POSTURES).join(', ')})`;
+  const spec = POSTURES[bp.posture];
+  const values: readonly string[] = spec.values;
+  for (const key of Object.keys(bp.cases))
+    if (!values.includes(key)) return `${ptr}/cases/${key}: ${JSON.stringify(key)} is not a value of ${bp.posture} (one of ${values.join(', ')}; ${spec.clause})`;
+  // Every value a host may declare is judged on a case of its own: none falls back to "whatever the top level says".
+  for (const value of values) if (!Object.prototype.hasOwnProperty.call(bp.cases, value)) return `${ptr}/cases: no case for ${bp.posture}=${value}; every value of the posture needs one`;
+  for (const [value, c] of Object.entries(bp.cases)) {
+    for (const member of Object.keys(c)) {
+      if (member === 'run_outcome' || !Object.prototype.hasOwnProperty.call(expect, member)) continue;
+      return `${ptr}/cases/${value}/${member}: also given at the top level of expect; a member is stated once, at the top level or in every case that needs it`;
+    }
+  }
+  // The published grammar requires a top-level run_outcome; it states the default host's outcome.
+  const fallback = bp.cases[spec.default]?.run_outcome;
+  if (fallback !== undefined && fallback !== expect.run_outcome)
+    return `${ptr}/cases/${spec.default}/run_outcome: "${fallback}" must equal expect.run_outcome "${expect.run_outcome}" (the registry default's case states the top-level outcome)`;
+  return undefined;
+}
