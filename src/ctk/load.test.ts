@@ -1,5 +1,5 @@
 import t from 'tap';
-import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { checkVector, loadVectorFile, loadVectors, VectorLoadError } from './load.js';
@@ -7,6 +7,7 @@ import { baseVector, loaded } from './test-vectors.test.util.js';
 import { isLosslessNumber } from './json.js';
 import type { Vector } from './vector.js';
 import { PACKAGE_ROOT } from '../version.js';
+import { POSTURE_CASE_MEMBERS } from './posture-cases.js';
 
 function dirWith(files: Record<string, string>): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'ctk-load-'));
@@ -87,6 +88,56 @@ t.test('vector-level postures name registered postures and values only (§13.1)'
   t.match(checkVector({ ...v, postures: { retry_policy: 'twice' } }), /\/postures\/retry_policy: unknown posture \(known: tool_seam_host_error, stop_approval_fold_truncated\)/);
   t.match(checkVector({ ...v, postures: { tool_seam_host_error: 'retry' } }), /\/postures\/tool_seam_host_error: "retry" is not one of continue, terminate/);
   t.match(checkVector({ ...v, postures: {} }), /\/postures: must NOT have fewer than 1 properties/);
+});
+
+const raiseAtPreTool = { interceptor_script: [{ at: 'pre_tool_call', fault: 'raise' }] };
+const byPosture = (cases: Record<string, unknown>, posture = 'tool_seam_host_error') => {
+  const v = baseVector(raiseAtPreTool);
+  return { ...v, expect: { ...(v.expect as object), by_posture: { posture, cases } } };
+};
+const bothCases = { continue: { run_outcome: 'completed', final_output: 'the product is forty-two' }, terminate: { run_outcome: 'blocked', final_output: null } };
+
+t.test('expect.by_posture: a case per value of a registered posture, only members a posture changes (§13.1)', async (t) => {
+  t.equal(checkVector(byPosture(bothCases)), undefined, 'one case per value loads');
+  t.equal(checkVector(byPosture({ continue: {}, terminate: { run_outcome: 'blocked' } })), undefined, 'a case may state nothing beyond the top level');
+  t.match(checkVector(byPosture(bothCases, 'retry_policy')), /^\/expect\/by_posture\/posture: unknown posture "retry_policy" \(known: tool_seam_host_error, stop_approval_fold_truncated\)/);
+  t.match(checkVector(byPosture({ ...bothCases, retry: {} })), /^\/expect\/by_posture\/cases\/retry: "retry" is not a value of tool_seam_host_error \(one of continue, terminate/);
+  t.match(checkVector(byPosture({ continue: bothCases.continue })), /^\/expect\/by_posture\/cases: no case for tool_seam_host_error=terminate; every value of the posture needs one/);
+  t.match(checkVector(byPosture({ ...bothCases, terminate: { interceptions: [] } })), /^\/expect\/by_posture\/cases\/terminate: unknown member "interceptions"/, 'interceptions stay top-level');
+  t.match(checkVector(byPosture({ ...bothCases, terminate: { identities_equal: true } })), /^\/expect\/by_posture\/cases\/terminate: unknown member "identities_equal"/);
+  t.match(checkVector(byPosture({ ...bothCases, terminate: { run_outcome: 'stopped' } })), /^\/expect\/by_posture\/cases\/terminate\/run_outcome: must be one of "completed", "blocked", "error"/);
+  t.match(checkVector(byPosture({})), /^\/expect\/by_posture\/cases: must NOT have fewer than 1 properties/);
+});
+
+t.test('expect.by_posture: a member is stated once, and the default case agrees with the top-level run_outcome', async (t) => {
+  const withTop = (extra: Record<string, unknown>, cases: Record<string, unknown> = bothCases) => {
+    const v = byPosture(cases);
+    return { ...v, expect: { ...v.expect, ...extra } };
+  };
+  t.match(checkVector(withTop({ final_output: 'the product is forty-two' })), /^\/expect\/by_posture\/cases\/continue\/final_output: also given at the top level of expect/);
+  t.match(
+    checkVector(withTop({}, { continue: { run_outcome: 'blocked' }, terminate: { run_outcome: 'blocked' } })),
+    /^\/expect\/by_posture\/cases\/continue\/run_outcome: "blocked" must equal expect.run_outcome "completed" \(the registry default's case states the top-level outcome\)/,
+  );
+  t.match(
+    checkVector(withTop({ run_outcome_by_posture: { posture: 'tool_seam_host_error', outcomes: { continue: 'completed', terminate: 'blocked' } } })),
+    /^\/expect\/by_posture: give by_posture or run_outcome_by_posture, not both/,
+  );
+});
+
+t.test('expect.by_posture: case members obey the rules of the same top-level members', async (t) => {
+  t.match(checkVector(byPosture({ ...bothCases, continue: { outputs: ['x'] } })), /^\/expect\/by_posture\/cases\/continue\/outputs: per-turn outputs need scenario.inputs/);
+  t.match(
+    checkVector(byPosture({ ...bothCases, terminate: { records: [{ interception_point: 'pre_tool_call', assert: { 'verdict..reason': 'x' } }] } })),
+    /^\/expect\/by_posture\/cases\/terminate\/records\/0\/assert: "verdict\.\.reason" is not a valid dotted path/,
+  );
+  t.match(checkVector(byPosture({ ...bothCases, terminate: { model_calls: [{ messages_must_contain: 'x' }] } })), /^\/expect\/by_posture\/cases\/terminate\/model_calls\/0\/messages_must_contain: must be array/);
+});
+
+t.test('the members a case may carry are the schema\'s postureCase members', async (t) => {
+  const schema = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'schema', 'vectors.schema.json'), 'utf8')) as { $defs: { postureCase: { properties: object }; expect: { properties: object } } };
+  t.same(Object.keys(schema.$defs.postureCase.properties).sort(), [...POSTURE_CASE_MEMBERS].sort());
+  for (const m of POSTURE_CASE_MEMBERS) t.ok(m in schema.$defs.expect.properties, `${m} is a top-level expect member too`);
 });
 
 t.test('duplicate ids across the suite are an error naming both files', async (t) => {

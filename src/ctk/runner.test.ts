@@ -5,6 +5,7 @@ import { baseVector, loaded, withExpect } from './test-vectors.test.util.js';
 import { parseLossless } from './json.js';
 import type { Failure } from '../report/model.js';
 import type { HostSurface } from '../harness/contract.js';
+import { createReferenceHarness } from '../harness/reference-harness.js';
 
 async function run(vector: Record<string, unknown>, flaws: FakeHarnessFlaws = {}, surface: HostSurface = FAKE_SURFACE, timeoutMs = 5000) {
   const harness = createFakeHarness(flaws, surface);
@@ -93,6 +94,12 @@ t.test('expect members: each has a passing and a failing case', async (t) => {
       { run_outcome_by_posture: { posture: 'tool_seam_host_error', outcomes: { continue: 'completed', terminate: 'blocked' } } },
       { run_outcome_by_posture: { posture: 'made_up_posture', outcomes: { continue: 'completed' } } },
       'expect.run_outcome_by_posture',
+    ],
+    [
+      'by_posture',
+      { by_posture: { posture: 'tool_seam_host_error', cases: { continue: { final_output: 'the product is forty-two', model_call_count: 2 }, terminate: { final_output: null, model_call_count: 1 } } } },
+      { by_posture: { posture: 'tool_seam_host_error', cases: { continue: { final_output: null, model_call_count: 2 }, terminate: { final_output: 'the product is forty-two' } } } },
+      'expect.by_posture.cases.continue.final_output',
     ],
     ['final_output', { final_output: 'the product is forty-two' }, { final_output: null }, 'expect.final_output'],
     ['tool_invocations', { tool_invocations: [{ name: 'multiplier', args: { a: 6, b: 7 } }] }, { tool_invocations: [] }, 'expect.tool_invocations'],
@@ -294,4 +301,57 @@ t.test('integers beyond 2^53 reach the host exactly and compare exactly', async 
   t.equal(arg.value, '12345678901234567891', 'the host receives the exact digits');
   const bad = await runVector(loaded(parseLossless(text('12345678901234567890'))), { harness, surface: FAKE_SURFACE, harnessLabel: 'fake', timeoutMs: 1000 });
   t.ok(bad.result.failures.some((f) => f.check === 'expect.tool_invocations'), 'a big integer differing in the last digit is different');
+});
+
+// §13.1: a host is judged on the case of the posture value it declares (undeclared: the registry default), so a
+// terminating host meets the terminate expectations and a continuing one the continue expectations, never "either".
+const hostErrorAtPreTool = () =>
+  withExpect(
+    {
+      sequence_strict: false,
+      interceptions: [{ interception_point: 'pre_tool_call' }],
+      tool_invocations: [],
+      records: [{ interception_point: 'pre_tool_call', assert: { 'verdict.decision': 'deny', 'verdict.reason': 'host_error:interceptor_failed' } }],
+      by_posture: {
+        posture: 'tool_seam_host_error',
+        cases: {
+          continue: { run_outcome: 'completed', final_output: 'the product is forty-two', model_call_count: 2, model_calls: [{}, { messages_must_contain: ['blocked: host_error:interceptor_failed'] }] },
+          terminate: { run_outcome: 'blocked', final_output: null, model_call_count: 1 },
+        },
+      },
+    },
+    { interceptor_script: [{ at: 'pre_tool_call', fault: 'raise' }] },
+  );
+const declaring = (postures: HostSurface['postures']): HostSurface => ({ ...FAKE_SURFACE, postures });
+
+t.test('by_posture: a continuing host passes on the continue case, declared or left to the registry default', async (t) => {
+  t.same((await run(hostErrorAtPreTool(), {}, declaring({ tool_seam_host_error: 'continue' }))).failures, []);
+  t.same((await run(hostErrorAtPreTool(), {}, declaring({}))).failures, [], 'an undeclared posture is its default (continue)');
+});
+
+t.test('by_posture: a host declaring terminate is judged on the terminate case', async (t) => {
+  const liar = await run(hostErrorAtPreTool(), {}, declaring({ tool_seam_host_error: 'terminate' }));
+  t.equal(liar.status, 'fail', 'the fake host continues, so the terminate case fails it');
+  t.same(checks(liar.failures).sort(), ['expect.by_posture.cases.terminate.final_output', 'expect.by_posture.cases.terminate.model_call_count', 'expect.by_posture.cases.terminate.run_outcome']);
+  t.match(liar.failures.find((f) => f.check.endsWith('.run_outcome'))?.message, /expected blocked \(the case for tool_seam_host_error=terminate\)/);
+  t.notOk(checks(liar.failures).some((c) => c.includes('model_calls')), 'the continue case\'s members are not checked against a terminate host');
+
+  const terminating = createReferenceHarness({ postures: { tool_seam_host_error: 'terminate' } });
+  const surface = await terminating.describe();
+  const { result } = await runVector(loaded(hostErrorAtPreTool()), { harness: terminating, surface, harnessLabel: 'reference (terminate)', timeoutMs: 5000 });
+  t.same(result.failures, [], 'the reference host under terminate meets the terminate case');
+  const continuing = createReferenceHarness();
+  const wrong = await runVector(loaded(hostErrorAtPreTool()), { harness: continuing, surface, harnessLabel: 'reference declaring terminate', timeoutMs: 5000 });
+  t.ok(wrong.result.failures.some((f) => f.check === 'expect.by_posture.cases.terminate.final_output'), 'a continuing host declaring terminate fails it');
+});
+
+t.test('run_outcome_by_posture (published) selects through the same mechanism: undeclared = default, no entry fails', async (t) => {
+  const alias = (outcomes: Record<string, string>) =>
+    withExpect({ run_outcome_by_posture: { posture: 'tool_seam_host_error', outcomes } }, {});
+  t.same((await run(alias({ continue: 'completed', terminate: 'blocked' }), {}, declaring({}))).failures, [], 'undeclared: the default (continue) entry');
+  const missing = await run(alias({ continue: 'completed' }), {}, declaring({ tool_seam_host_error: 'terminate' }));
+  t.same(checks(missing.failures), ['expect.run_outcome_by_posture']);
+  t.match(missing.failures[0]?.message, /declares tool_seam_host_error=terminate, for which the vector states no case/);
+  const wrong = await run(alias({ continue: 'completed', terminate: 'blocked' }), {}, declaring({ tool_seam_host_error: 'terminate' }));
+  t.same(checks(wrong.failures), ['expect.run_outcome'], 'the selected outcome is checked like run_outcome');
 });
