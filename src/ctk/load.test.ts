@@ -123,6 +123,8 @@ t.test('expect.by_posture: a member is stated once, and the default case agrees 
     checkVector(withTop({ run_outcome_by_posture: { posture: 'tool_seam_host_error', outcomes: { continue: 'completed', terminate: 'blocked' } } })),
     /^\/expect\/by_posture: give by_posture or run_outcome_by_posture, not both/,
   );
+  t.match(checkVector({ ...byPosture(bothCases), postures: { tool_seam_host_error: 'continue' } }), /^\/expect\/by_posture\/posture: the vector is gated to tool_seam_host_error=continue/);
+  t.equal(checkVector({ ...byPosture(bothCases), postures: { stop_approval_fold_truncated: 'always' } }), undefined, 'a gate on another posture is fine');
 });
 
 t.test('expect.by_posture: case members obey the rules of the same top-level members', async (t) => {

@@ -226,7 +226,7 @@ function semanticProblem(v: Vector): string | undefined {
   const byOutcome = v.expect.run_outcome_by_posture;
   if (byOutcome && byOutcome.outcomes.continue !== undefined && byOutcome.outcomes.continue !== v.expect.run_outcome)
     return `/expect/run_outcome_by_posture/outcomes/continue: "${byOutcome.outcomes.continue}" must equal expect.run_outcome "${v.expect.run_outcome}" (HARNESS.md §4)`;
-  return byPostureProblem(v.expect) ?? postureCaseMemberProblem(v);
+  return byPostureProblem(v) ?? postureCaseMemberProblem(v);
 }
 
 /** Per-turn outputs need multi_turn inputs, one output per turn. */
@@ -279,20 +279,19 @@ function streamingProblem(v: Vector): string | undefined {
 
 /** Every dotted path in match/context/assert/absent/present must parse (VECTOR-FORMAT §3, §5). */
 function dottedPathProblem(v: Vector): string | undefined {
-  const check = dottedPathsProblem;
   const lists = v.interceptor_scripts ?? [v.interceptor_script ?? []];
   const many = v.interceptor_scripts !== undefined;
   for (const [i, rules] of lists.entries())
     for (const [j, rule] of rules.entries()) {
-      const p = check(Object.keys(rule.match ?? {}), many ? `/interceptor_scripts/${i}/${j}/match` : `/interceptor_script/${j}/match`);
+      const p = dottedPathsProblem(Object.keys(rule.match ?? {}), many ? `/interceptor_scripts/${i}/${j}/match` : `/interceptor_script/${j}/match`);
       if (p) return p;
     }
   for (const [i, rule] of (v.approval_script ?? []).entries()) {
-    const p = check(Object.keys(rule.match ?? {}), `/approval_script/${i}/match`);
+    const p = dottedPathsProblem(Object.keys(rule.match ?? {}), `/approval_script/${i}/match`);
     if (p) return p;
   }
   for (const [i, x] of v.expect.interceptions.entries()) {
-    const p = check(Object.keys(x.context ?? {}), `/expect/interceptions/${i}/context`);
+    const p = dottedPathsProblem(Object.keys(x.context ?? {}), `/expect/interceptions/${i}/context`);
     if (p) return p;
   }
   return recordPathProblem(v.expect.records ?? [], '/expect/records');

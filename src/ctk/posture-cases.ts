@@ -4,7 +4,7 @@
 // (VECTOR-FORMAT §5) is read here as a by_posture whose cases carry run_outcome only: one mechanism for both.
 import { POSTURES, isPostureName } from '../core/postures.js';
 import type { HostSurface } from '../harness/contract.js';
-import type { Expect } from './vector.js';
+import type { Expect, Vector } from './vector.js';
 
 /**
  * The `expect` members a case may carry: what a posture can change in a run (its outcome, what the loop does after
@@ -83,12 +83,15 @@ export function selectPostureCase(expect: Expect, surface: Pick<HostSurface, 'po
  * Load-time rules for `expect.by_posture` the schema cannot state (HARNESS.md §4); "<pointer>: <message>" or
  * undefined. The schema has already limited each case to POSTURE_CASE_MEMBERS.
  */
-export function byPostureProblem(expect: Expect): string | undefined {
+export function byPostureProblem(vector: Pick<Vector, 'expect' | 'postures'>): string | undefined {
+  const { expect } = vector;
   const bp = expect.by_posture;
   if (bp === undefined) return undefined;
   const ptr = '/expect/by_posture';
   if (expect.run_outcome_by_posture !== undefined) return `${ptr}: give by_posture or run_outcome_by_posture, not both (one selection per vector)`;
   if (!isPostureName(bp.posture)) return `${ptr}/posture: unknown posture ${JSON.stringify(bp.posture)} (known: ${Object.keys(POSTURES).join(', ')})`;
+  // A gate on the same posture would leave every other case unreachable.
+  if (vector.postures?.[bp.posture] !== undefined) return `${ptr}/posture: the vector is gated to ${bp.posture}=${vector.postures[bp.posture]} (top-level postures); a gated vector asserts that value's expectations at the top level`;
   const spec = POSTURES[bp.posture];
   const values: readonly string[] = spec.values;
   for (const key of Object.keys(bp.cases))
