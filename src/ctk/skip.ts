@@ -1,7 +1,7 @@
 // Skips by the whole declared surface (§13.1): capabilities, profile and every knob value,
 // identity provider, mode, posture. A skip always names exactly what the host did not declare.
 import { KNOB_DEFAULTS, PROFILE_KNOBS, type Knob, type Profile } from '../core/types.js';
-import { POSTURES, isPostureName } from '../core/postures.js';
+import { declaredPostureValue } from './posture-cases.js';
 import type { HostSurface } from '../harness/contract.js';
 import { usesStream, type LoadedVector } from './vector.js';
 
@@ -40,7 +40,7 @@ export function skipReason(lv: LoadedVector, surface: HostSurface): string | und
 
   // §13.1: a posture-gated vector runs only on a host declaring exactly that value (undeclared = the default).
   for (const [name, value] of Object.entries(v.postures ?? {})) {
-    const declared = (surface.postures as Record<string, string | undefined> | undefined)?.[name] ?? (isPostureName(name) ? POSTURES[name].default : undefined);
+    const declared = declaredPostureValue(surface, name);
     if (declared !== value) return `host does not declare posture ${name}=${value} (it declares ${name}=${declared ?? '(none)'})`;
   }
   return undefined;
