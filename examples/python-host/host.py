@@ -740,56 +740,90 @@ def apply_transform_unchecked(ctx, path):
 # The agent loop (VECTOR-FORMAT §2 reference loop), driven by the CTK's mock model and tools.
 
 def message_content(value):
+    """A tool result as message content (§4.2: string | object): strings and objects as is, anything else wrapped."""
     return value if isinstance(value, (str, dict)) else {"value": value}
+
+
+def assistant_content(response):
+    """The assistant turn appended after a response's tool results (HARNESS.md "The reference agent loop", step 4):
+    its content, or {"tool_calls": [...]} when the content is null (§4.2: message content is string | object)."""
+    content = response.get("content")
+    if content is None:
+        return {"tool_calls": response.get("tool_calls") or []}
+    return message_content(content)
+
+
+MAX_MODEL_CALLS_PER_TURN = 32  # a model that never stops calling tools ends the session in error
+
+
+class SessionError(Exception):
+    """The session cannot go on for a reason other than a verdict (a failed model call, a loop bound)."""
 
 
 def run_agent(rpc, setup):
     em = Emitter(rpc, setup)
     scenario = setup["scenario"]
     tools = sorted(t["name"] for t in scenario.get("tools", []))
-    script_len = len(scenario.get("model_script", []))
-    blocked, final_output = False, None
+    blocked, final_output, error = False, None, None
 
     start = em.emit("agent_startup", {"agent_init": {"tools_registered": tools}})
     if start.proceed:
-        blocked, final_output = turn(rpc, em, scenario["input"], script_len)
+        try:
+            blocked, final_output = turn(rpc, em, scenario["input"])
+        except SessionError as failed:
+            error = str(failed)
     else:
-        blocked = True
+        blocked = True  # §6.1a: a denied startup processes no input
     # §6.1a: agent_shutdown always closes the trail.
-    em.emit("agent_shutdown", {"summary": {"reason": "error" if blocked else "completed"}})
-    return {"outcome": "blocked" if blocked else "completed", "final_output": None if blocked else final_output,
-            "identities": em.identities, "records": em.records}
+    em.emit("agent_shutdown", {"summary": {"reason": "error" if blocked or error else "completed"}})
+    outcome = "error" if error else "blocked" if blocked else "completed"
+    report = {"outcome": outcome, "final_output": final_output if outcome == "completed" else None,
+              "identities": em.identities, "records": em.records}
+    if error:
+        report["error"] = error
+    return report
 
 
-def turn(rpc, em, user_input, script_len):
-    """One input → … → output cycle. Returns (blocked, final_output)."""
+def turn(rpc, em, user_input):
+    """One input → … → output cycle (HARNESS.md "The reference agent loop", steps 2–5). Returns (blocked, output)."""
     inp = em.emit("input", {"input": {"content": user_input["content"], "role": user_input["role"]}})
     if not inp.proceed:
         return True, None  # §6: the turn never begins
+    # The message list starts from the input as it stands after its emission (§4.3).
     messages = [{"role": inp.target["role"], "content": inp.target["content"]}]
-    answer = None
-    for _ in range(script_len):
+    for _ in range(MAX_MODEL_CALLS_PER_TURN):
         pre = em.emit("pre_model_call", {"model": {"id": "mock"}, "messages": messages})
         if not pre.proceed:
-            return True, None  # the model call is not dispatched
-        messages = pre.target
-        response = rpc.call("model", {"model_id": "mock", "messages": messages})
-        response = {"content": response.get("content"), "tool_calls": response.get("tool_calls") or [],
-                    "finish_reason": response.get("finish_reason", "stop")}
+            return True, None  # §6: the model call is not dispatched
+        # §4.3: a pre_model_call transform feeds this model call only; the loop's own list is not rewritten.
+        response = model_call(rpc, em, pre.target)
         post = em.emit("post_model_call", {"model": {"id": "mock"}, "response": response})
         if not post.proceed:
             return True, None  # §6.1: the response never enters agent state
-        response = post.target
+        response = post.target  # the loop acts on the response as it stands after the emission (§4.3)
         if not response["tool_calls"]:
-            answer = response["content"]
-            break
+            # §4.2: output content is string | object; a null answer fails the §4 envelope → context_invalid (§6.3).
+            out = em.emit("output", {"output": {"content": response["content"]}})
+            if not out.proceed:
+                return True, None
+            return False, out.target["content"]
         for call in response["tool_calls"]:
             messages.append({"role": "tool", "content": tool_call(rpc, em, call)})
-        messages.append({"role": "assistant", "content": message_content(response["content"] if response["content"] is not None else "")})
-    out = em.emit("output", {"output": {"content": answer if answer is not None else ""}})
-    if not out.proceed:
-        return True, None
-    return False, out.target["content"]
+        messages.append({"role": "assistant", "content": assistant_content(response)})
+    raise SessionError("the model made more than %d calls in one turn without answering" % MAX_MODEL_CALLS_PER_TURN)
+
+
+def model_call(rpc, em, messages):
+    """Calls the CTK's mock model; a failed call gets its post_model_call (§3.1) and ends the session in error."""
+    try:
+        response = rpc.call("model", {"model_id": "mock", "messages": messages})
+    except RemoteFailure:
+        em.emit("post_model_call", {"model": {"id": "mock"},
+                                    "response": {"content": None, "tool_calls": [], "finish_reason": "error"}})
+        raise SessionError("model call failed")
+    calls = response.get("tool_calls") or []  # §4.2: [] when the model returned none
+    return {"content": response.get("content"), "tool_calls": calls,
+            "finish_reason": response.get("finish_reason") or ("tool_calls" if calls else "stop")}
 
 
 def tool_call(rpc, em, call):
@@ -797,12 +831,16 @@ def tool_call(rpc, em, call):
     pre = em.emit("pre_tool_call", {"tool_call": {"id": call["id"], "name": call["name"], "args": call["args"]}})
     if not pre.proceed:
         return "blocked: %s" % pre.verdict.get("reason", "denied")  # §6.2: surfaced as a tool error
-    args = pre.target
-    result = rpc.call("tool", {"id": call["id"], "name": call["name"], "args": args})
+    args = pre.target  # §4.2: the tool receives the post-transform args
+    try:
+        result = rpc.call("tool", {"id": call["id"], "name": call["name"], "args": args})
+        value, is_error = result.get("value"), result.get("is_error") is True
+    except RemoteFailure:
+        value, is_error = "tool error: RemoteFailure", True
     post = em.emit("post_tool_call", {"tool_call": {"id": call["id"], "name": call["name"], "args": args},
-                                      "tool_result": {"value": result.get("value"), "is_error": bool(result.get("is_error"))}})
+                                      "tool_result": {"value": value, "is_error": is_error}})
     if not post.proceed:
-        return "blocked: %s" % post.verdict.get("reason", "denied")  # §6.1: discarded
+        return "blocked: %s" % post.verdict.get("reason", "denied")  # §6.1: the result is discarded
     return message_content(post.target)
 
 
