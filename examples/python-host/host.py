@@ -170,11 +170,16 @@ def jcs_sha256(ctx):
     return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+CTK_FAULT_PROVIDER = "ctk-fault"  # HARNESS.md: a registered provider whose compute throws on every call
+
+
 class IdentityProvider:
     def __init__(self, name):
-        self.name = name  # "jcs-sha256" or None
+        self.name = name  # "jcs-sha256", None (§10.1: no identity), or "ctk-fault"
 
     def compute(self, ctx):
+        if self.name == CTK_FAULT_PROVIDER:
+            raise ContextInvalid("ctk-fault: scripted identity provider fault")  # §10.1: fails closed
         return jcs_sha256(ctx) if self.name == "jcs-sha256" else None
 
 
@@ -502,20 +507,70 @@ class Emission:
         return self.context["target"] if self.context is not None else None
 
 
+# §7.2 profiles and the knobs each consults, with the normative defaults (the fail-closed choice in each case).
+PROFILE_KNOBS = {
+    "sequential/first_deny": {"on_approval": ("stop", ("stop", "resume"))},
+    "sequential/run_all": {},
+    "parallel/strictest": {"on_transform_conflict": ("deny", ("deny", "approval"))},
+    "parallel/unanimous": {"on_disagreement": ("deny", ("deny", "approval"))},
+}
+
+
+def resolve_composition(comp):
+    """§7.2: the closed profile set; knobs the profile consults resolved to their defaults, no other knob (§10.3)."""
+    comp = comp or {}
+    profile = comp.get("profile", "sequential/first_deny")
+    if profile not in PROFILE_KNOBS:
+        raise HostError("profile %r is not one of %s (§7.2: the set is closed)" % (profile, ", ".join(PROFILE_KNOBS)))
+    out = {"profile": profile}
+    for knob, (default, values) in PROFILE_KNOBS[profile].items():
+        value = comp.get(knob, default)
+        if value not in values:
+            raise HostError("composition knob %s = %r is not one of %s (§7.2)" % (knob, value, " | ".join(values)))
+        out[knob] = value
+    return out
+
+
+def severity(verdict):
+    """§5.1 total order: deny > deny+approval > transform > allow."""
+    if verdict["decision"] == "deny":
+        return 2 if "approval" in verdict else 3
+    return 1 if verdict["decision"] == "transform" else 0
+
+
+def select_winner(verdicts):
+    """§7.3: highest severity; block ties → lowest index; transform ties → the last returned (sequential fold)."""
+    best = 0
+    for i in range(1, len(verdicts)):
+        s, b = severity(verdicts[i]), severity(verdicts[best])
+        if s > b or (s == b and verdicts[i]["decision"] == "transform"):
+            best = i
+    return best
+
+
+def is_liftable(verdict):
+    return verdict["decision"] == "deny" and "approval" in verdict
+
+
+class Composed:
+    """What a profile decided: the winner (unions not yet applied) and what the §10.3 record needs."""
+
+    def __init__(self, winner, decided_by, ctx, slots, returned, truncated=False, resolved_by=None):
+        self.winner, self.decided_by, self.ctx = winner, decided_by, ctx
+        self.slots = slots  # [{"index", "name", "verdict"}] per invoked interceptor
+        self.returned = returned  # every verdict returned in the emission, first-seen order (§7.3 unions)
+        self.truncated, self.resolved_by = truncated, resolved_by
+
+
 class Emitter:
     def __init__(self, rpc, setup):
         self.rpc = rpc
         self.mode = setup["mode"]
-        comp = setup.get("composition") or {}
-        profile = comp.get("profile", "sequential/first_deny")
-        if profile != "sequential/first_deny":
-            raise HostError("profile %s is not supported by this host" % profile)
-        on_approval = comp.get("on_approval", "stop")  # §7.2 normative default
-        if on_approval not in ("stop", "resume"):
-            raise HostError("on_approval %r is not supported" % on_approval)
-        self.composition = {"profile": profile, "on_approval": on_approval}
+        if self.mode not in ("enforce", "evaluate_only"):
+            raise HostError("mode %r is not enforce | evaluate_only (§8)" % self.mode)
+        self.composition = resolve_composition(setup.get("composition"))
         provider = setup.get("identity_provider", "jcs-sha256")
-        if provider not in ("jcs-sha256", None):
+        if provider not in ("jcs-sha256", None, CTK_FAULT_PROVIDER):
             raise HostError("identity provider %r is not supported by this host" % provider)
         self.provider = IdentityProvider(provider)
         self.interceptors = [(i["index"], i["name"]) for i in setup.get("interceptors", [])]
@@ -527,7 +582,8 @@ class Emitter:
         self.records = []
         self.identities = []
 
-    def emit(self, point, fields):
+    def emit(self, point, fields, self_deny=None):
+        """One emission. `self_deny`: a host self-verdict (§12.1 streaming_unsupported) that dominates the rest."""
         sequence = self.sequence
         self.sequence += 1
         ctx = {"spec": SPEC, "interception_point": point,
@@ -546,35 +602,40 @@ class Emitter:
             self._record(ctx, verdict, None, None, None, [], len(self.interceptors) > 0, None)
             return Emission(self.mode == "evaluate_only", verdict, ctx)
         if not self.interceptors:
-            # §7: zero interceptors → deny no_interceptor, decided_by null. evaluate_only records that same deny and
-            # proceeds anyway (§8), as the published corpus pins.
+            # §7: zero interceptors → deny no_interceptor, decided_by null, profile-independent. evaluate_only records
+            # that same deny and proceeds anyway (§8), as the published corpus pins.
             verdict = host_deny("host_error:no_interceptor")
             self._record(ctx, verdict, input_identity, input_identity, None, [], False, None)
             return Emission(self.mode == "evaluate_only", verdict, ctx)
-        winner, decided_by, final_ctx, slots, truncated, resolved_by, resolutions = self._first_deny(ctx)
+        # §9, §6.1a, §8: the seam only in enforce, never at agent_shutdown, and not for a host self-deny (a plain
+        # deny dominates any liftable one, §5.1).
+        may_consult = self.resolver and self.mode == "enforce" and point != "agent_shutdown" and self_deny is None
+        if self.composition["profile"].startswith("sequential/"):
+            c = self._sequential(ctx, may_consult)
+        else:
+            c = self._parallel(ctx, may_consult)
+        winner, decided_by, final_ctx = c.winner, c.decided_by, c.ctx
+        if self_deny is not None:  # §12.1: the host's own plain deny dominates whatever the interceptors said
+            winner, decided_by, final_ctx = host_deny(self_deny), None, ctx
         enforced_identity = input_identity
-        if self.mode == "enforce" and final_ctx is not ctx:
+        if self.mode == "enforce" and final_ctx is not ctx:  # §10.3: post-composition identity
             try:
                 enforced_identity = self.provider.compute(final_ctx)
             except ContextInvalid:
                 winner, decided_by, final_ctx, enforced_identity = host_deny("host_error:context_invalid"), None, ctx, None
-        returned = []
-        for seen, s in enumerate(slots, start=1):
-            returned.append(s["verdict"])
-            returned.extend(r for after, r in resolutions if after == seen)
         combined = {k: v for k, v in winner.items() if k not in ("warnings", "result_labels")}
-        warnings = union_warnings(returned)
+        warnings = union_warnings(c.returned)  # §7.3: over every verdict returned, resolutions included
         if warnings:
             combined["warnings"] = warnings
         if self.mode == "evaluate_only" or combined["decision"] != "deny":  # §5.4/§7.3: labels only when the action proceeds
-            labels = union_labels(returned)
+            labels = union_labels(c.returned)
             if labels:
                 combined["result_labels"] = labels
         proceed = self.mode == "evaluate_only" or combined["decision"] != "deny"
         summaries = [dict({"index": s["index"], "decision": s["verdict"]["decision"], "name": s["name"]},
-                          **({"reason": s["verdict"]["reason"]} if "reason" in s["verdict"] else {})) for s in slots]
-        self._record(ctx, combined, input_identity, enforced_identity, decided_by, summaries, truncated, resolved_by)
-        acted = final_ctx if (proceed and self.mode == "enforce") else ctx
+                          **({"reason": s["verdict"]["reason"]} if "reason" in s["verdict"] else {})) for s in c.slots]
+        self._record(ctx, combined, input_identity, enforced_identity, decided_by, summaries, c.truncated, c.resolved_by)
+        acted = final_ctx if (proceed and self.mode == "enforce") else ctx  # §6, §8
         return Emission(proceed, combined, acted)
 
     def _record(self, ctx, verdict, input_identity, enforced_identity, decided_by, summaries, truncated, resolved_by):
@@ -583,54 +644,135 @@ class Emitter:
             "input_identity": input_identity, "enforced_identity": enforced_identity,
             "identity_provider": self.provider.name, "session_id": self.session["id"], "sequence": ctx["sequence"],
             "timestamp": ctx["timestamp"], "decided_by": decided_by, "composition": dict(self.composition),
-            "verdicts": summaries, "fold_truncated": truncated, "interceptors_registered": len(self.interceptors),
+            "verdicts": summaries, "interceptors_registered": len(self.interceptors),
         }
+        if self.composition["profile"].startswith("sequential/"):
+            rec["fold_truncated"] = truncated  # §10.3: defined for the sequential profiles only
         if resolved_by is not None:
             rec["resolved_by"] = resolved_by
         self.records.append(rec)
         self.identities.append({"input_identity": input_identity, "enforced_identity": enforced_identity})
 
-    # §7.4 sequential/first_deny: fold-through, the first deny short-circuits, on_approval stop|resume.
-    def _first_deny(self, ctx):
-        enforce = self.mode == "enforce"
-        point = ctx["interception_point"]
-        may_consult = self.resolver and enforce and point != "agent_shutdown"  # §9, §6.1a, §8
-        slots, resolutions, effective = [], [], []
-        resolved_by, approved_at, cur = None, None, ctx
+    def _sequential(self, ctx, may_consult):
+        """§7.4 sequential/first_deny and sequential/run_all: registration order, transforms fold through."""
+        run_all = self.composition["profile"] == "sequential/run_all"
+        slots, returned, effective = [], [], []  # effective: what each slot contributes (substitutes, fold denies)
+        resolved_by, approved_at, cur, stop, failed_fold_at = None, None, ctx, None, None
         for index, name in self.interceptors:
             verdict = self._invoke(index, cur)
             slots.append({"index": index, "name": name, "verdict": verdict})
-            truncated = len(slots) < len(self.interceptors)
-            if verdict["decision"] == "deny":
-                if "approval" in verdict and may_consult:
-                    lifted, seam_verdict, resolution = self._consult(verdict, cur)
-                    if resolution is not None:
-                        resolutions.append((len(slots), resolution))  # §7.3 first-seen: after the slot it answered
-                    resolved_by = "approval" if lifted else "rejection"
-                    if not lifted:
-                        return seam_verdict, index, cur, slots, truncated, resolved_by, resolutions
-                    verdict, approved_at = seam_verdict, index  # §7.6 substitution
-                    if self.composition["on_approval"] == "stop":
-                        if verdict["decision"] == "transform":
-                            try:
-                                cur = self._fold(cur, verdict["transform"])
-                            except TransformFailed as failed:
-                                return host_deny(failed.reason), None, cur, slots, truncated, resolved_by, resolutions
-                        return verdict, index, cur, slots, truncated, resolved_by, resolutions
-                else:
-                    return verdict, index, cur, slots, truncated, resolved_by, resolutions
+            returned.append(verdict)
+            if not run_all and verdict["decision"] == "deny":
+                # first_deny: the first deny short-circuits; a liftable one is offered to the seam (§9).
+                if not (is_liftable(verdict) and may_consult):
+                    stop = (verdict, index)
+                    break
+                lifted, seam_verdict, resolution = self._consult(verdict, cur)
+                if resolution is not None:
+                    returned.append(resolution)  # §7.3 first-seen: right after the slot it answered
+                resolved_by = "approval" if lifted else "rejection"
+                if not lifted:
+                    stop = (seam_verdict, index)  # a rejected or unresolved resolution: the deny stands
+                    break
+                verdict, approved_at = seam_verdict, index  # §7.6: the permit substitutes at this position
+                if self.composition["on_approval"] == "stop":
+                    # "stop": the permit is the combined verdict; later interceptors never run.
+                    if verdict["decision"] == "transform":
+                        try:
+                            cur = self._fold(cur, verdict["transform"])
+                        except TransformFailed as failed:
+                            stop = (host_deny(failed.reason), None)
+                            break
+                    stop = (verdict, index)
+                    break
             if verdict["decision"] == "transform":
                 try:
                     cur = self._fold(cur, verdict["transform"])
                 except TransformFailed as failed:
-                    # §7.4: a failed fold-transform is a deny (decided_by null) and short-circuits.
-                    return host_deny(failed.reason), None, cur, slots, truncated, resolved_by, resolutions
-            effective.append((index, verdict))
-        # No deny: the last transform returned, else allow (§7.4).
-        transforms = [(i, v) for i, v in effective if v["decision"] == "transform"]
-        if transforms:
-            return transforms[-1][1], transforms[-1][0], cur, slots, False, resolved_by, resolutions
-        return effective[0][1], approved_at, cur, slots, False, resolved_by, resolutions
+                    # §7.4: a failed fold-transform is a deny (decided_by null) that short-circuits in both profiles.
+                    effective.append(host_deny(failed.reason))
+                    failed_fold_at = len(effective) - 1
+                    if not run_all:
+                        stop = (effective[-1], None)
+                    break
+            effective.append(verdict)
+        # §10.3 fold_truncated iff registered interceptors were skipped (posture stop_approval_fold_truncated: when_skipped).
+        truncated = len(slots) < len(self.interceptors)
+        if stop is not None:
+            return Composed(stop[0], stop[1], cur, slots, returned, truncated, resolved_by)
+        w = select_winner(effective)
+        winner = effective[w]
+        if not run_all:
+            # §7.4: no deny → the last transform returned, else allow (decided_by the approved index, if any).
+            decided_by = w if winner["decision"] == "transform" else approved_at
+            return Composed(winner, decided_by, cur, slots, returned, truncated, resolved_by)
+        # run_all: the severity-max aggregate (§7.3); a failed fold's deny and a pure allow are decided by no one.
+        decided_by = None if (w == failed_fold_at or winner["decision"] == "allow") else slots[w]["index"]
+        every_deny_liftable = all(v["decision"] != "deny" or is_liftable(v) for v in effective)
+        if not (winner["decision"] == "deny" and is_liftable(winner) and every_deny_liftable and may_consult
+                and decided_by is not None):
+            return Composed(winner, decided_by, cur, slots, returned, truncated)
+        # §7.4 run_all approval: consulted at most once; a permit lifts the whole deny set.
+        lifted, seam_verdict, resolution = self._consult(winner, cur)
+        if resolution is not None:
+            returned.append(resolution)
+        if not lifted:
+            return Composed(seam_verdict, decided_by, cur, slots, returned, truncated, "rejection")
+        if seam_verdict["decision"] == "transform":  # applied on top of the folded context
+            try:
+                cur = apply_transform(cur, seam_verdict["transform"])
+            except TransformFailed as failed:
+                return Composed(host_deny(failed.reason), None, cur, slots, returned, truncated, "approval")
+        return Composed(seam_verdict, decided_by, cur, slots, returned, truncated, "approval")
+
+    def _parallel(self, ctx, may_consult):
+        """§7.5 parallel/strictest and parallel/unanimous: isolated copies of one untransformed snapshot, no fold.
+        Dispatched serially: §7.2 "parallel" names isolation, not scheduling."""
+        slots = [{"index": index, "name": name, "verdict": self._invoke(index, ctx)} for index, name in self.interceptors]
+        verdicts = [s["verdict"] for s in slots]
+        returned = list(verdicts)
+
+        def permit(verdict, decided_by, resolved_by=None):
+            """Applies a permit to the snapshot (§5.2; in evaluate_only validated, not applied, §8)."""
+            if verdict["decision"] != "transform":
+                return Composed(verdict, decided_by, ctx, slots, returned, False, resolved_by)
+            try:
+                return Composed(verdict, decided_by, self._fold(ctx, verdict["transform"]), slots, returned, False, resolved_by)
+            except TransformFailed as failed:
+                return Composed(host_deny(failed.reason), None, ctx, slots, returned, False, resolved_by)
+
+        def liftable(deny, decided_by):
+            """A liftable deny (an interceptor's, or synthesized with decided_by null) goes to the seam at most once."""
+            if not may_consult:
+                return Composed(deny, decided_by, ctx, slots, returned)
+            lifted, seam_verdict, resolution = self._consult(deny, ctx)
+            if resolution is not None:
+                returned.append(resolution)
+            if not lifted:
+                return Composed(seam_verdict, decided_by, ctx, slots, returned, False, "rejection")
+            return permit(seam_verdict, decided_by, "approval")  # §7.6
+
+        if self.composition["profile"] == "parallel/unanimous":
+            # §7.5: anything but unanimous allow (any deny, any transform) is a disagreement, per on_disagreement.
+            if all(v["decision"] == "allow" for v in verdicts):
+                return Composed(verdicts[0], None, ctx, slots, returned)
+            if self.composition["on_disagreement"] == "approval":
+                return liftable(dict(host_deny("host_error:composition_disagreement"), approval={}), None)
+            return Composed(host_deny("host_error:composition_disagreement"), None, ctx, slots, returned)
+        # parallel/strictest: the severity-max aggregate (§7.3).
+        w = select_winner(verdicts)
+        winner = verdicts[w]
+        if winner["decision"] == "allow":
+            return Composed(winner, None, ctx, slots, returned)
+        if winner["decision"] == "deny":
+            # A liftable winner means no plain deny was returned (plain > liftable, §5.1).
+            return liftable(winner, w) if is_liftable(winner) else Composed(winner, w, ctx, slots, returned)
+        if sum(1 for v in verdicts if v["decision"] == "transform") == 1:
+            return permit(winner, w)
+        # §7.5: two or more transforms against one snapshot do not compose: a conflict, per on_transform_conflict.
+        if self.composition["on_transform_conflict"] == "approval":
+            return liftable(dict(host_deny("host_error:transform_conflict"), approval={}), None)
+        return Composed(host_deny("host_error:transform_conflict"), None, ctx, slots, returned)
 
     def _fold(self, ctx, transform):
         out = apply_transform(ctx, transform)
@@ -899,8 +1041,9 @@ SURFACE = {
     "capabilities": ["model_calls", "tool_calls", "int64_json", "bigint_json", "raw_interceptor_return",
                      "structured_model_content"],
     "buffered_output": True,
-    "profiles": {"sequential/first_deny": {"on_approval": ["stop", "resume"]}},
-    "identity_providers": ["jcs-sha256", None],
+    "profiles": {profile: {knob: list(values) for knob, (_, values) in knobs.items()}
+                 for profile, knobs in PROFILE_KNOBS.items()},
+    "identity_providers": ["jcs-sha256", None, CTK_FAULT_PROVIDER],
     "modes": ["enforce", "evaluate_only"],
     "postures": {"tool_seam_host_error": "continue"},
     "bounds": {"max_context_bytes": MAX_CONTEXT_BYTES, "max_depth": MAX_DEPTH},
