@@ -896,76 +896,149 @@ def assistant_content(response):
 
 
 MAX_MODEL_CALLS_PER_TURN = 32  # a model that never stops calling tools ends the session in error
+STREAM_INCOMPLETE = "stream_incomplete"  # §12.1: the finish_reason of a response that could not be assembled
 
 
 class SessionError(Exception):
     """The session cannot go on for a reason other than a verdict (a failed model call, a loop bound)."""
 
 
+class Session:
+    """What reached the caller (§12.1a) and what entered the session's durable history (§6.1), per run."""
+
+    def __init__(self):
+        self.released = []
+        self.history = []
+
+    def release(self, content):
+        """§12.1a: the caller gets the verdicted content only (text as is, structured content as its JSON text)."""
+        if content is None:
+            return
+        text = content if isinstance(content, str) else dumps(content)
+        if text:
+            self.released.append(text)
+
+
 def run_agent(rpc, setup):
+    """HARNESS.md "The reference agent loop": startup, one input → … → output cycle per input, shutdown last."""
     em = Emitter(rpc, setup)
     scenario = setup["scenario"]
     tools = sorted(t["name"] for t in scenario.get("tools", []))
-    blocked, final_output, error = False, None, None
+    inputs = scenario["inputs"] if "inputs" in scenario else [scenario["input"]]  # multi_turn: several cycles
+    session = Session()
+    blocked, error, outputs = False, None, []
 
     start = em.emit("agent_startup", {"agent_init": {"tools_registered": tools}})
-    if start.proceed:
-        try:
-            blocked, final_output = turn(rpc, em, scenario["input"])
-        except SessionError as failed:
-            error = str(failed)
-    else:
+    if not start.proceed:
         blocked = True  # §6.1a: a denied startup processes no input
+    else:
+        for user_input in inputs:
+            try:
+                turn_blocked, output = turn(rpc, em, session, user_input)
+            except SessionError as failed:
+                error = str(failed)
+                outputs.append(None)
+                break  # the session cannot go on after a model or loop failure
+            blocked = blocked or turn_blocked  # a blocked turn does not stop the later ones (step 7)
+            outputs.append(output)
     # §6.1a: agent_shutdown always closes the trail.
     em.emit("agent_shutdown", {"summary": {"reason": "error" if blocked or error else "completed"}})
     outcome = "error" if error else "blocked" if blocked else "completed"
-    report = {"outcome": outcome, "final_output": final_output if outcome == "completed" else None,
-              "identities": em.identities, "records": em.records}
+    report = {"outcome": outcome, "final_output": outputs[-1] if outcome == "completed" else None,
+              "identities": em.identities, "records": em.records,
+              "released_output": "".join(session.released), "persisted": dumps(session.history)}
+    if "inputs" in scenario:
+        report["outputs"] = outputs
     if error:
         report["error"] = error
     return report
 
 
-def turn(rpc, em, user_input):
+def turn(rpc, em, session, user_input):
     """One input → … → output cycle (HARNESS.md "The reference agent loop", steps 2–5). Returns (blocked, output)."""
     inp = em.emit("input", {"input": {"content": user_input["content"], "role": user_input["role"]}})
     if not inp.proceed:
         return True, None  # §6: the turn never begins
+    messages = []
+
+    def incorporate(message):  # §6.1: the message enters agent state (the turn's list and the durable history)
+        messages.append(message)
+        session.history.append(message)
+
     # The message list starts from the input as it stands after its emission (§4.3).
-    messages = [{"role": inp.target["role"], "content": inp.target["content"]}]
+    incorporate({"role": inp.target["role"], "content": inp.target["content"]})
     for _ in range(MAX_MODEL_CALLS_PER_TURN):
         pre = em.emit("pre_model_call", {"model": {"id": "mock"}, "messages": messages})
         if not pre.proceed:
             return True, None  # §6: the model call is not dispatched
         # §4.3: a pre_model_call transform feeds this model call only; the loop's own list is not rewritten.
         response = model_call(rpc, em, pre.target)
-        post = em.emit("post_model_call", {"model": {"id": "mock"}, "response": response})
-        if not post.proceed:
-            return True, None  # §6.1: the response never enters agent state
+        incomplete = response["finish_reason"] == STREAM_INCOMPLETE
+        # §12.1: a response that could not be assembled gets a streaming_unsupported self-deny.
+        post = em.emit("post_model_call", {"model": {"id": "mock"}, "response": response},
+                       self_deny="host_error:streaming_unsupported" if incomplete else None)
+        if incomplete or not post.proceed:
+            return True, None  # §6.1, §12.1: the response never enters agent state (a partial one not even in evaluate_only)
         response = post.target  # the loop acts on the response as it stands after the emission (§4.3)
         if not response["tool_calls"]:
             # §4.2: output content is string | object; a null answer fails the §4 envelope → context_invalid (§6.3).
             out = em.emit("output", {"output": {"content": response["content"]}})
             if not out.proceed:
-                return True, None
-            return False, out.target["content"]
+                return True, None  # §6, §12.1a: a denied output is never released
+            content = out.target["content"]
+            session.release(content)  # §12.1a: the verdicted content, after the verdict permits
+            session.history.append({"role": "assistant", "content": content})
+            return False, content
         for call in response["tool_calls"]:
-            messages.append({"role": "tool", "content": tool_call(rpc, em, call)})
-        messages.append({"role": "assistant", "content": assistant_content(response)})
+            incorporate({"role": "tool", "content": tool_call(rpc, em, call)})
+        incorporate({"role": "assistant", "content": assistant_content(response)})
     raise SessionError("the model made more than %d calls in one turn without answering" % MAX_MODEL_CALLS_PER_TURN)
 
 
 def model_call(rpc, em, messages):
-    """Calls the CTK's mock model; a failed call gets its post_model_call (§3.1) and ends the session in error."""
+    """Calls the CTK's mock model and returns its §4.2 response, a stream assembled first (§12.1). A failed call gets
+    its post_model_call (§3.1: every unblocked pre_model_call has one) and ends the session in error."""
     try:
         response = rpc.call("model", {"model_id": "mock", "messages": messages})
-    except RemoteFailure:
+        if isinstance(response, dict) and "stream" in response:
+            response = assemble_stream(rpc, response["stream"])
+    except (RemoteFailure, StreamFailed):
         em.emit("post_model_call", {"model": {"id": "mock"},
                                     "response": {"content": None, "tool_calls": [], "finish_reason": "error"}})
         raise SessionError("model call failed")
     calls = response.get("tool_calls") or []  # §4.2: [] when the model returned none
     return {"content": response.get("content"), "tool_calls": calls,
             "finish_reason": response.get("finish_reason") or ("tool_calls" if calls else "stop")}
+
+
+class StreamFailed(Exception):
+    """The stream's provider failed (§12.1 current text: an errored model call, not an incomplete one)."""
+
+
+def assemble_stream(rpc, stream_id):
+    """§12.1 buffered assembly: drain the stream, release nothing, then one response. Complete iff a chunk carried a
+    finish_reason (a `partial` chunk's boundary never arrived); otherwise finish_reason stream_incomplete."""
+    text, structured, saw_text, calls, finish = "", None, False, [], None
+    while True:
+        chunk = rpc.call("model_chunk", {"stream": stream_id})
+        if chunk is None:
+            break
+        if finish is not None:
+            raise StreamFailed("a chunk after finish_reason")
+        content = chunk.get("content")
+        if isinstance(content, str):
+            text, saw_text = text + content, True
+        elif content is not None:
+            structured = content
+        if chunk.get("tool_call") is not None:
+            calls.append(chunk["tool_call"])
+        calls.extend(chunk.get("tool_calls") or [])
+        if isinstance(chunk.get("finish_reason"), str) and chunk.get("partial") is not True:
+            finish = chunk["finish_reason"]
+    content = structured if structured is not None else (text if saw_text else None)
+    if finish is None:
+        return {"content": content, "tool_calls": [], "finish_reason": STREAM_INCOMPLETE}
+    return {"content": content, "tool_calls": calls, "finish_reason": finish}
 
 
 def tool_call(rpc, em, call):
@@ -1038,8 +1111,8 @@ class Rpc:
 SURFACE = {
     "name": HOST_NAME, "version": HOST_VERSION, "protocol": PROTOCOL,
     "sdk": {"lang": "python", "version": "%d.%d" % sys.version_info[:2]},
-    "capabilities": ["model_calls", "tool_calls", "int64_json", "bigint_json", "raw_interceptor_return",
-                     "structured_model_content"],
+    "capabilities": ["model_calls", "tool_calls", "multi_turn", "streaming", "int64_json", "bigint_json",
+                     "raw_interceptor_return", "structured_model_content"],
     "buffered_output": True,
     "profiles": {profile: {knob: list(values) for knob, (_, values) in knobs.items()}
                  for profile, knobs in PROFILE_KNOBS.items()},
