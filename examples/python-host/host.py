@@ -21,8 +21,10 @@ import copy
 import datetime
 import hashlib
 import json
+import queue
 import re
 import sys
+import threading
 
 PROTOCOL = "agent-hooks-ctk/1"
 SPEC = "agent-hooks/0.1"
@@ -43,6 +45,7 @@ EVIDENCE_MAX_BYTES = 10240  # §5.3
 MESSAGE_MAX_BYTES = 256  # §10.3
 MAX_CONTEXT_BYTES = 5 * 1024 * 1024  # §12.3 defaults
 MAX_DEPTH = 128
+DEFAULT_TIMEOUT_MS = 5000  # §7: the RECOMMENDED interceptor timeout, used for the resolver too
 
 
 def log(text):
@@ -496,6 +499,35 @@ def union_labels(verdicts):
 # ---------------------------------------------------------------------------------------------
 # The emitter: one emission = context, checks, identity, first_deny fold, seam, record.
 
+class TimedOut(Exception):
+    """A call did not return within its timeout (it is abandoned on its thread)."""
+
+
+class InterceptorError(Exception):
+    """Raised natively inside a registered interceptor or resolver (a scripted raise)."""
+
+
+def within(timeout_ms, fn):
+    """Runs fn() on a thread of its own and returns its value; raises what it raised, or TimedOut once timeout_ms
+    pass without an answer (§7: interceptor execution is bounded; §9: so is the resolver)."""
+    box = {}
+
+    def work():
+        try:
+            box["value"] = fn()
+        except BaseException as error:  # handed to the caller
+            box["error"] = error
+
+    worker = threading.Thread(target=work, daemon=True)
+    worker.start()
+    worker.join(timeout_ms / 1000.0)
+    if worker.is_alive():
+        raise TimedOut()
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
+
+
 class Emission:
     def __init__(self, proceed, verdict, context):
         self.proceed = proceed
@@ -576,16 +608,21 @@ class Emitter:
         self.interceptors = [(i["index"], i["name"]) for i in setup.get("interceptors", [])]
         self.resolver = bool(setup.get("resolver"))
         self.redact = setup.get("redact_for_approval")
+        # §7 SHOULD: bounded interceptors (RECOMMENDED 5000 ms); the CTK sets a short one for its hang faults.
+        self.interceptor_timeout_ms = setup.get("interceptor_timeout_ms") or DEFAULT_TIMEOUT_MS
+        self.resolver_timeout_ms = setup.get("resolver_timeout_ms") or DEFAULT_TIMEOUT_MS
+        self.released = threading.Event()  # set when the run ends: hung interceptors and resolvers return then
+        self.lock = threading.Lock()  # §12.2: concurrent emissions (parallel tool calls) get unique sequences
         self.sequence = 0
         self.session = {"id": "py-session-" + setup["vector_id"]}
         self.agent = {"id": "py-example-agent", "framework": "python-example"}
-        self.records = []
-        self.identities = []
+        self.trail = []  # (sequence, record, identity pair) per emission, in completion order
 
     def emit(self, point, fields, self_deny=None):
         """One emission. `self_deny`: a host self-verdict (§12.1 streaming_unsupported) that dominates the rest."""
-        sequence = self.sequence
-        self.sequence += 1
+        with self.lock:  # §3.1, §12.2: assigned atomically, so concurrent emissions never share one
+            sequence = self.sequence
+            self.sequence += 1
         ctx = {"spec": SPEC, "interception_point": point,
                "timestamp": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z",
                "sequence": sequence, "agent": dict(self.agent), "session": dict(self.session)}
@@ -650,8 +687,17 @@ class Emitter:
             rec["fold_truncated"] = truncated  # §10.3: defined for the sequential profiles only
         if resolved_by is not None:
             rec["resolved_by"] = resolved_by
-        self.records.append(rec)
-        self.identities.append({"input_identity": input_identity, "enforced_identity": enforced_identity})
+        with self.lock:
+            self.trail.append((ctx["sequence"], rec, {"input_identity": input_identity, "enforced_identity": enforced_identity}))
+
+    @property
+    def records(self):
+        """§10.3 records in sequence (audit) order; under parallel tool calls completion order may differ (§12.2)."""
+        return [rec for _, rec, _ in sorted(self.trail, key=lambda t: t[0])]
+
+    @property
+    def identities(self):
+        return [ident for _, _, ident in sorted(self.trail, key=lambda t: t[0])]
 
     def _sequential(self, ctx, may_consult):
         """§7.4 sequential/first_deny and sequential/run_all: registration order, transforms fold through."""
@@ -779,29 +825,36 @@ class Emitter:
         return out if self.mode == "enforce" else ctx  # §8: validated, not applied
 
     def _invoke(self, index, ctx):
-        """§7: the interceptor gets its own copy; §6.3 maps its failures to a deny in its slot."""
+        """§7: the interceptor gets its own copy, under the interceptor timeout; §6.3 maps its failures to a deny in
+        its slot (raise → interceptor_failed, timeout → interceptor_timeout, §5 gate → verdict_invalid)."""
         mine = copy.deepcopy(ctx)
         try:
-            action = self.rpc.call("intercept", {"index": index, "context": mine})
-        except RemoteFailure:
-            return host_deny("host_error:interceptor_failed", "interceptor raised RemoteFailure")
-        kind = action.get("kind") if isinstance(action, dict) else None
-        if kind == "raise":
-            return host_deny("host_error:interceptor_failed", "interceptor raised InterceptorError")
-        if kind == "mutate":
-            # The interceptor mutates what it received, in place; copy isolation keeps it harmless.
-            mine["target"] = "TAMPERED"
-            if isinstance(mine.get("tool_call"), dict):
-                mine["tool_call"]["args"] = {"tampered": True}
-            value = {"decision": "allow", "reason": "ctk:mutated"}
-        elif kind == "return":
-            value = action.get("value")
-        else:  # "hang" needs the hang_faults capability, which this host does not declare
-            return host_deny("host_error:interceptor_failed", "interceptor raised UnsupportedFault")
+            value = within(self.interceptor_timeout_ms, lambda: self._intercept(index, mine))
+        except TimedOut:
+            return host_deny("host_error:interceptor_timeout", "interceptor exceeded %d ms" % self.interceptor_timeout_ms)
+        except Exception as error:
+            return host_deny("host_error:interceptor_failed", "interceptor raised %s" % type(error).__name__)
         try:
             return gate_verdict(value)
         except VerdictInvalid as invalid:
             return host_deny(str(invalid))
+
+    def _intercept(self, index, mine):
+        """The registered interceptor itself: asks the CTK what to do and carries it out natively."""
+        action = self.rpc.call("intercept", {"index": index, "context": mine})
+        kind = action.get("kind") if isinstance(action, dict) else None
+        if kind == "return":
+            return action.get("value")  # as is: the gate judges it
+        if kind == "mutate":
+            # It mutates what it received, in place; copy isolation keeps that harmless (§7).
+            mine["target"] = "TAMPERED"
+            if isinstance(mine.get("tool_call"), dict):
+                mine["tool_call"]["args"] = {"tampered": True}
+            return {"decision": "allow", "reason": "ctk:mutated"}
+        if kind == "hang":
+            self.released.wait()  # never returns before the run is over; the timeout fires first
+            raise InterceptorError("released after the run")
+        raise InterceptorError("scripted raise")
 
     # §9 approval seam.
     def _consult(self, deny, ctx):
@@ -817,13 +870,9 @@ class Emitter:
         request = {"context_identity": identity, "interception_point": ctx["interception_point"],
                    "verdict": copy.deepcopy(deny), "context": presented}
         try:
-            action = self.rpc.call("resolve", {"request": request})
-        except RemoteFailure:
+            r = within(self.resolver_timeout_ms, lambda: self._resolve(request))
+        except Exception:  # it raised, or exceeded the resolver timeout: the seam failed closed (§9)
             return failed
-        kind = action.get("kind") if isinstance(action, dict) else None
-        if kind != "return":  # raise (or an unsupported hang): the resolver failed
-            return failed
-        r = action.get("value")
         # Resolution validation order (§9): echo → shape → §5 gate → consistency.
         if not isinstance(r, dict) or "context_identity" not in r or r["context_identity"] != identity \
                 or type(r["context_identity"]) is not type(identity):
@@ -843,6 +892,17 @@ class Emitter:
         if outcome == "approve":
             return True, verdict, verdict
         return False, verdict, verdict  # reject (§9): the resolver's own deny stands, as written
+
+
+    def _resolve(self, request):
+        """The registered resolver: gets its own copy of the request, asks the CTK and carries the answer out."""
+        action = self.rpc.call("resolve", {"request": copy.deepcopy(request)})
+        kind = action.get("kind") if isinstance(action, dict) else None
+        if kind == "return":
+            return action.get("value")
+        if kind == "hang":
+            self.released.wait()
+        raise InterceptorError("resolver raised")
 
 
 def redact(ctx, paths):
@@ -922,6 +982,13 @@ class Session:
 def run_agent(rpc, setup):
     """HARNESS.md "The reference agent loop": startup, one input → … → output cycle per input, shutdown last."""
     em = Emitter(rpc, setup)
+    try:
+        return run_session(rpc, em, setup)
+    finally:
+        em.released.set()  # the run is over: abandoned (hung) interceptors and resolvers may end now
+
+
+def run_session(rpc, em, setup):
     scenario = setup["scenario"]
     tools = sorted(t["name"] for t in scenario.get("tools", []))
     inputs = scenario["inputs"] if "inputs" in scenario else [scenario["input"]]  # multi_turn: several cycles
@@ -934,7 +1001,7 @@ def run_agent(rpc, setup):
     else:
         for user_input in inputs:
             try:
-                turn_blocked, output = turn(rpc, em, session, user_input)
+                turn_blocked, output = turn(rpc, em, session, user_input, scenario.get("parallel_tools") is True)
             except SessionError as failed:
                 error = str(failed)
                 outputs.append(None)
@@ -954,7 +1021,7 @@ def run_agent(rpc, setup):
     return report
 
 
-def turn(rpc, em, session, user_input):
+def turn(rpc, em, session, user_input, parallel=False):
     """One input → … → output cycle (HARNESS.md "The reference agent loop", steps 2–5). Returns (blocked, output)."""
     inp = em.emit("input", {"input": {"content": user_input["content"], "role": user_input["role"]}})
     if not inp.proceed:
@@ -989,8 +1056,12 @@ def turn(rpc, em, session, user_input):
             session.release(content)  # §12.1a: the verdicted content, after the verdict permits
             session.history.append({"role": "assistant", "content": content})
             return False, content
-        for call in response["tool_calls"]:
-            incorporate({"role": "tool", "content": tool_call(rpc, em, call)})
+        if parallel:  # §12.2: the response's tool calls run concurrently; their messages keep the calls' order
+            results = concurrently([lambda call=call: tool_call(rpc, em, call) for call in response["tool_calls"]])
+        else:
+            results = [tool_call(rpc, em, call) for call in response["tool_calls"]]
+        for content in results:
+            incorporate({"role": "tool", "content": content})
         incorporate({"role": "assistant", "content": assistant_content(response)})
     raise SessionError("the model made more than %d calls in one turn without answering" % MAX_MODEL_CALLS_PER_TURN)
 
@@ -1041,6 +1112,27 @@ def assemble_stream(rpc, stream_id):
     return {"content": content, "tool_calls": calls, "finish_reason": finish}
 
 
+def concurrently(fns):
+    """Runs each fn on a thread of its own and returns their values in order; re-raises the first failure."""
+    boxes = [{} for _ in fns]
+
+    def work(fn, box):
+        try:
+            box["value"] = fn()
+        except BaseException as error:
+            box["error"] = error
+
+    workers = [threading.Thread(target=work, args=(fn, box), daemon=True) for fn, box in zip(fns, boxes)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    for box in boxes:
+        if "error" in box:
+            raise box["error"]
+    return [box["value"] for box in boxes]
+
+
 def tool_call(rpc, em, call):
     """pre_tool_call → tool → post_tool_call; returns the tool message content for the next model call."""
     pre = em.emit("pre_tool_call", {"tool_call": {"id": call["id"], "name": call["name"], "args": call["args"]}})
@@ -1075,44 +1167,70 @@ def dumps(value):
 
 
 class Rpc:
+    """Both directions of the protocol. A reader thread routes each response to the request waiting for it and
+    queues the CTK's own requests for the main loop, so host requests may be outstanding concurrently (parallel tool
+    calls) and an interceptor that hangs can be abandoned at its timeout."""
+
     def __init__(self, reader, writer):
-        self.reader, self.writer, self.next_id = reader, writer, 1
+        self.reader, self.writer = reader, writer
+        self.lock = threading.Lock()  # guards next_id, pending and the writer
+        self.next_id = 1
+        self.pending = {}  # request id → {"done": Event, "message": response}
+        self.requests = queue.Queue()  # CTK → host requests, for main(); None once stdin closes
+        threading.Thread(target=self._read_loop, name="rpc-reader", daemon=True).start()
 
     def send(self, message):
         # ASCII-only on the wire: every non-ASCII character (even a lone surrogate) travels as a \u escape.
         line = json.dumps(message, ensure_ascii=True, separators=(",", ":"), allow_nan=False)
-        self.writer.write(line.encode("ascii") + b"\n")
-        self.writer.flush()
+        with self.lock:
+            self.writer.write(line.encode("ascii") + b"\n")
+            self.writer.flush()
 
-    def read(self):
-        while True:
-            line = self.reader.readline()
-            if not line:
-                return None
-            if line.strip():
-                return json.loads(line.decode("utf-8"))  # ints stay exact: 2^63 and beyond round-trip
+    def _read_loop(self):
+        for line in iter(self.reader.readline, b""):
+            if not line.strip():
+                continue
+            try:
+                msg = json.loads(line.decode("utf-8"))  # ints stay exact: 2^63 and beyond round-trip
+            except ValueError as error:
+                log("unparseable line from the CTK (%s)" % error)
+                continue
+            with self.lock:
+                slot = self.pending.get(msg.get("id")) if isinstance(msg, dict) and "method" not in msg else None
+            if slot is not None:
+                slot["message"] = msg
+                slot["done"].set()
+            else:
+                self.requests.put(msg)
+        with self.lock:  # stdin closed: the run is over; wake every waiting request
+            for slot in self.pending.values():
+                slot["done"].set()
+        self.requests.put(None)
 
     def call(self, method, params):
-        """A host → CTK request; blocks until its response (the CTK sends nothing else meanwhile)."""
-        rid = "py-%d" % self.next_id
-        self.next_id += 1
+        """A host → CTK request; blocks this thread until its response. Safe to call from several threads."""
+        slot = {"done": threading.Event()}
+        with self.lock:
+            rid = "py-%d" % self.next_id
+            self.next_id += 1
+            self.pending[rid] = slot
         self.send({"jsonrpc": "2.0", "id": rid, "method": method, "params": params})
-        while True:
-            msg = self.read()
-            if msg is None:
-                raise SystemExit(0)
-            if msg.get("id") == rid and "method" not in msg:
-                if "error" in msg:
-                    raise RemoteFailure(msg["error"].get("message", ""))
-                return msg.get("result")
-            log("unexpected message while waiting for %s: %s" % (method, dumps(msg)[:200]))
+        slot["done"].wait()
+        with self.lock:
+            del self.pending[rid]
+        msg = slot.get("message")
+        if msg is None:
+            raise SystemExit(0)  # the CTK closed stdin
+        if "error" in msg:
+            raise RemoteFailure(msg["error"].get("message", ""))
+        return msg.get("result")
 
 
 SURFACE = {
     "name": HOST_NAME, "version": HOST_VERSION, "protocol": PROTOCOL,
     "sdk": {"lang": "python", "version": "%d.%d" % sys.version_info[:2]},
-    "capabilities": ["model_calls", "tool_calls", "multi_turn", "streaming", "int64_json", "bigint_json",
-                     "raw_interceptor_return", "structured_model_content"],
+    "capabilities": ["model_calls", "tool_calls", "parallel_tool_calls", "multi_turn", "streaming", "hang_faults",
+                     "int64_json", "bigint_json", "raw_interceptor_return", "structured_model_content"],
     "buffered_output": True,
     "profiles": {profile: {knob: list(values) for knob, (_, values) in knobs.items()}
                  for profile, knobs in PROFILE_KNOBS.items()},
@@ -1127,7 +1245,7 @@ def main():
     rpc = Rpc(sys.stdin.buffer, sys.stdout.buffer)
     current = None
     while True:
-        msg = rpc.read()
+        msg = rpc.requests.get()
         if msg is None:
             return
         method, rid, params = msg.get("method"), msg.get("id"), msg.get("params") or {}
