@@ -507,21 +507,40 @@ class InterceptorError(Exception):
     """Raised natively inside a registered interceptor or resolver (a scripted raise)."""
 
 
-def within(timeout_ms, fn):
-    """Runs fn() on a thread of its own and returns its value; raises what it raised, or TimedOut once timeout_ms
-    pass without an answer (§7: interceptor execution is bounded; §9: so is the resolver)."""
-    box = {}
+class Worker:
+    """A reusable thread that runs one call at a time; idle workers wait in a pool (thread start-up is slow)."""
 
-    def work():
+    idle = queue.LifoQueue()
+
+    def __init__(self):
+        self.inbox = queue.Queue()
+        threading.Thread(target=self._loop, daemon=True).start()
+
+    def _loop(self):
+        while True:
+            fn, box, done = self.inbox.get()
+            try:
+                box["value"] = fn()
+            except BaseException as error:  # handed to the caller
+                box["error"] = error
+            done.set()
+            Worker.idle.put(self)  # a hung call never gets here: its worker is abandoned, never reused
+
+    @classmethod
+    def take(cls):
         try:
-            box["value"] = fn()
-        except BaseException as error:  # handed to the caller
-            box["error"] = error
+            return cls.idle.get_nowait()
+        except queue.Empty:
+            return cls()
 
-    worker = threading.Thread(target=work, daemon=True)
-    worker.start()
-    worker.join(timeout_ms / 1000.0)
-    if worker.is_alive():
+
+def within(timeout_ms, fn):
+    """Runs fn() on a worker thread and returns its value; raises what it raised, or TimedOut once timeout_ms pass
+    without an answer (§7: interceptor execution is bounded; §9: so is the resolver). A call that timed out keeps its
+    worker until it returns (a hang returns when the run is over)."""
+    box, done = {}, threading.Event()
+    Worker.take().inbox.put((fn, box, done))
+    if not done.wait(timeout_ms / 1000.0):
         raise TimedOut()
     if "error" in box:
         raise box["error"]
