@@ -548,14 +548,37 @@ def within(timeout_ms, fn):
 
 
 class Emission:
-    def __init__(self, proceed, verdict, context):
+    def __init__(self, proceed, verdict, context, labels=None):
         self.proceed = proceed
         self.verdict = verdict
         self.context = context  # the context the action uses (transformed when enforced)
+        self.labels = labels or {}  # §5.4: namespace → labels persisted with the data this action produces
 
     @property
     def target(self):
         return self.context["target"] if self.context is not None else None
+
+
+# §5.4 result labels, filed per interceptor namespace and resurfaced as extensions.<namespace>.source_labels.
+
+HOST_NAMESPACE = "python_host"  # labels of an approval that lifted a host-synthesized deny
+RESERVED_NAMESPACES = {"acs", "ctk", "agent_hooks"}  # §4.6
+
+
+def namespace_of(name):
+    """An interceptor's §4.6 namespace (^[a-z][a-z0-9_]*$, not reserved) derived from its name: "ctk-0" → "ctk_0"."""
+    ns = re.sub(r"[^a-z0-9_]", "_", name.lower())
+    return ns if re.match(r"^[a-z]", ns) and ns not in RESERVED_NAMESPACES else "i_" + ns
+
+
+def merge_labels(*sets):
+    """Per-namespace first-seen-ordered union of label sets."""
+    out = {}
+    for labels in sets:
+        for ns, names in labels.items():
+            into = out.setdefault(ns, [])
+            into.extend(n for n in names if n not in into)
+    return {ns: names for ns, names in out.items() if names}
 
 
 # §7.2 profiles and the knobs each consults, with the normative defaults (the fail-closed choice in each case).
@@ -637,8 +660,11 @@ class Emitter:
         self.agent = {"id": "py-example-agent", "framework": "python-example"}
         self.trail = []  # (sequence, record, identity pair) per emission, in completion order
 
-    def emit(self, point, fields, self_deny=None):
-        """One emission. `self_deny`: a host self-verdict (§12.1 streaming_unsupported) that dominates the rest."""
+    def emit(self, point, fields, self_deny=None, labels=None):
+        """One emission. `self_deny`: a host self-verdict (§12.1 streaming_unsupported) that dominates the rest;
+        `labels`: the §5.4 labels of the data this emission's target derives from, resurfaced in `extensions`."""
+        if labels:
+            fields = dict(fields, extensions={ns: {"source_labels": list(names)} for ns, names in labels.items()})
         with self.lock:  # §3.1, §12.2: assigned atomically, so concurrent emissions never share one
             sequence = self.sequence
             self.sequence += 1
@@ -683,16 +709,30 @@ class Emitter:
         warnings = union_warnings(c.returned)  # §7.3: over every verdict returned, resolutions included
         if warnings:
             combined["warnings"] = warnings
+        persisted = {}
         if self.mode == "evaluate_only" or combined["decision"] != "deny":  # §5.4/§7.3: labels only when the action proceeds
             labels = union_labels(c.returned)
             if labels:
                 combined["result_labels"] = labels
+            persisted = self._labels_by_namespace(c, decided_by)
         proceed = self.mode == "evaluate_only" or combined["decision"] != "deny"
         summaries = [dict({"index": s["index"], "decision": s["verdict"]["decision"], "name": s["name"]},
                           **({"reason": s["verdict"]["reason"]} if "reason" in s["verdict"] else {})) for s in c.slots]
         self._record(ctx, combined, input_identity, enforced_identity, decided_by, summaries, c.truncated, c.resolved_by)
         acted = final_ctx if (proceed and self.mode == "enforce") else ctx  # §6, §8
-        return Emission(proceed, combined, acted)
+        return Emission(proceed, combined, acted, persisted)
+
+    def _labels_by_namespace(self, c, decided_by):
+        """§5.4: each permit's labels under its interceptor's namespace; a resolution's under the consulted one's."""
+        names = dict(self.interceptors)
+        sets = [{namespace_of(s["name"]): s["verdict"]["result_labels"]} for s in c.slots
+                if s["verdict"]["decision"] != "deny" and s["verdict"].get("result_labels")]
+        ns = namespace_of(names[decided_by]) if decided_by is not None else HOST_NAMESPACE
+        slot_verdicts = [s["verdict"] for s in c.slots]
+        for v in c.returned:
+            if all(v is not sv for sv in slot_verdicts) and v["decision"] != "deny" and v.get("result_labels"):
+                sets.append({ns: v["result_labels"]})  # a resolution verdict (§7.6)
+        return merge_labels(*sets)
 
     def _record(self, ctx, verdict, input_identity, enforced_identity, decided_by, summaries, truncated, resolved_by):
         rec = {
@@ -722,7 +762,7 @@ class Emitter:
         """§7.4 sequential/first_deny and sequential/run_all: registration order, transforms fold through."""
         run_all = self.composition["profile"] == "sequential/run_all"
         slots, returned, effective = [], [], []  # effective: what each slot contributes (substitutes, fold denies)
-        resolved_by, approved_at, cur, stop, failed_fold_at = None, None, ctx, None, None
+        resolved_by, approved_at, cur, stop, failed_fold_at, approved_stop = None, None, ctx, None, None, False
         for index, name in self.interceptors:
             verdict = self._invoke(index, cur)
             slots.append({"index": index, "name": name, "verdict": verdict})
@@ -749,6 +789,7 @@ class Emitter:
                             stop = (host_deny(failed.reason), None)
                             break
                     stop = (verdict, index)
+                    approved_stop = True
                     break
             if verdict["decision"] == "transform":
                 try:
@@ -761,8 +802,10 @@ class Emitter:
                         stop = (effective[-1], None)
                     break
             effective.append(verdict)
-        # §10.3 fold_truncated iff registered interceptors were skipped (posture stop_approval_fold_truncated: when_skipped).
-        truncated = len(slots) < len(self.interceptors)
+        # §10.3 fold_truncated iff registered interceptors were skipped; posture stop_approval_fold_truncated=always
+        # follows §7.4's "MUST set fold_truncated: true" for every approved stop, even when none was skipped.
+        truncated = len(slots) < len(self.interceptors) or (
+            approved_stop and POSTURES["stop_approval_fold_truncated"] == "always")
         if stop is not None:
             return Composed(stop[0], stop[1], cur, slots, returned, truncated, resolved_by)
         w = select_winner(effective)
@@ -1053,8 +1096,10 @@ def turn(rpc, em, session, user_input, parallel=False):
 
     # The message list starts from the input as it stands after its emission (§4.3).
     incorporate({"role": inp.target["role"], "content": inp.target["content"]})
+    message_labels = [inp.labels]  # §5.4: what each message's data carries
     for _ in range(MAX_MODEL_CALLS_PER_TURN):
-        pre = em.emit("pre_model_call", {"model": {"id": "mock"}, "messages": messages})
+        consumed = merge_labels(*message_labels)  # the model call consumes every message
+        pre = em.emit("pre_model_call", {"model": {"id": "mock"}, "messages": messages}, labels=consumed)
         if not pre.proceed:
             return True, None  # §6: the model call is not dispatched
         # §4.3: a pre_model_call transform feeds this model call only; the loop's own list is not rewritten.
@@ -1062,26 +1107,36 @@ def turn(rpc, em, session, user_input, parallel=False):
         incomplete = response["finish_reason"] == STREAM_INCOMPLETE
         # §12.1: a response that could not be assembled gets a streaming_unsupported self-deny.
         post = em.emit("post_model_call", {"model": {"id": "mock"}, "response": response},
-                       self_deny="host_error:streaming_unsupported" if incomplete else None)
+                       self_deny="host_error:streaming_unsupported" if incomplete else None, labels=consumed)
         if incomplete or not post.proceed:
             return True, None  # §6.1, §12.1: the response never enters agent state (a partial one not even in evaluate_only)
         response = post.target  # the loop acts on the response as it stands after the emission (§4.3)
+        response_labels = merge_labels(pre.labels, post.labels)
         if not response["tool_calls"]:
             # §4.2: output content is string | object; a null answer fails the §4 envelope → context_invalid (§6.3).
-            out = em.emit("output", {"output": {"content": response["content"]}})
+            out = em.emit("output", {"output": {"content": response["content"]}}, labels=response_labels)
             if not out.proceed:
                 return True, None  # §6, §12.1a: a denied output is never released
             content = out.target["content"]
             session.release(content)  # §12.1a: the verdicted content, after the verdict permits
             session.history.append({"role": "assistant", "content": content})
             return False, content
+        run = [lambda call=call: tool_call(rpc, em, call, response_labels) for call in response["tool_calls"]]
         if parallel:  # §12.2: the response's tool calls run concurrently; their messages keep the calls' order
-            results = concurrently([lambda call=call: tool_call(rpc, em, call) for call in response["tool_calls"]])
+            results = concurrently(run)
         else:
-            results = [tool_call(rpc, em, call) for call in response["tool_calls"]]
-        for content in results:
-            incorporate({"role": "tool", "content": content})
+            results = []
+            for one in run:
+                results.append(one())
+                if results[-1].terminate:
+                    break  # posture terminate: the response's later tool calls are not run
+        for result in results:
+            incorporate({"role": "tool", "content": result.content})
+            message_labels.append(result.labels)
+        if any(result.terminate for result in results):
+            return True, None  # posture tool_seam_host_error=terminate: the turn ends, blocked
         incorporate({"role": "assistant", "content": assistant_content(response)})
+        message_labels.append(response_labels)
     raise SessionError("the model made more than %d calls in one turn without answering" % MAX_MODEL_CALLS_PER_TURN)
 
 
@@ -1152,11 +1207,27 @@ def concurrently(fns):
     return [box["value"] for box in boxes]
 
 
-def tool_call(rpc, em, call):
-    """pre_tool_call → tool → post_tool_call; returns the tool message content for the next model call."""
-    pre = em.emit("pre_tool_call", {"tool_call": {"id": call["id"], "name": call["name"], "args": call["args"]}})
+class ToolOutcome:
+    def __init__(self, content, labels, terminate):
+        self.content = content  # the tool message content for the next model call
+        self.labels = labels  # §5.4: the labels persisted with the result
+        self.terminate = terminate  # posture tool_seam_host_error=terminate: a host_error:* deny ends the turn
+
+
+def seam_host_error_ends_turn(emission):
+    """Posture tool_seam_host_error (§6.2, §13.1): a host_error:* deny at the tool seam continues the loop as a tool
+    error (continue, the default) or ends the turn (terminate)."""
+    return (not emission.proceed and POSTURES["tool_seam_host_error"] == "terminate"
+            and emission.verdict.get("reason", "").startswith("host_error:"))
+
+
+def tool_call(rpc, em, call, response_labels):
+    """pre_tool_call → tool → post_tool_call (HARNESS.md "The reference agent loop", step 4)."""
+    pre = em.emit("pre_tool_call", {"tool_call": {"id": call["id"], "name": call["name"], "args": call["args"]}},
+                  labels=response_labels)  # the args derive from the model response
     if not pre.proceed:
-        return "blocked: %s" % pre.verdict.get("reason", "denied")  # §6.2: surfaced as a tool error
+        # §6.2: not invoked, no post_tool_call; surfaced to the model as a tool error.
+        return ToolOutcome("blocked: %s" % pre.verdict.get("reason", "denied"), {}, seam_host_error_ends_turn(pre))
     args = pre.target  # §4.2: the tool receives the post-transform args
     try:
         result = rpc.call("tool", {"id": call["id"], "name": call["name"], "args": args})
@@ -1164,10 +1235,12 @@ def tool_call(rpc, em, call):
     except RemoteFailure:
         value, is_error = "tool error: RemoteFailure", True
     post = em.emit("post_tool_call", {"tool_call": {"id": call["id"], "name": call["name"], "args": args},
-                                      "tool_result": {"value": value, "is_error": is_error}})
+                                      "tool_result": {"value": value, "is_error": is_error}},
+                   labels=merge_labels(response_labels, pre.labels))  # the result derives from the args
     if not post.proceed:
-        return "blocked: %s" % post.verdict.get("reason", "denied")  # §6.1: the result is discarded
-    return message_content(post.target)
+        # §6.1: the result is discarded; §5.4: no labels persist for it.
+        return ToolOutcome("blocked: %s" % post.verdict.get("reason", "denied"), {}, seam_host_error_ends_turn(post))
+    return ToolOutcome(message_content(post.target), merge_labels(pre.labels, post.labels), False)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1245,22 +1318,42 @@ class Rpc:
         return msg.get("result")
 
 
+# §13.1 postures: one value each where the spec permits two behaviours (HARNESS.md); defaults first. Chosen on the
+# command line: host.py --posture tool_seam_host_error=terminate --posture stop_approval_fold_truncated=always
+POSTURE_VALUES = {"tool_seam_host_error": ("continue", "terminate"),
+                  "stop_approval_fold_truncated": ("when_skipped", "always")}
+POSTURES = {name: values[0] for name, values in POSTURE_VALUES.items()}
+
+
+def parse_postures(argv):
+    args = list(argv)
+    while args:
+        flag = args.pop(0)
+        name, _, value = (args.pop(0) if flag == "--posture" and args else "").partition("=")
+        if value not in POSTURE_VALUES.get(name, ()):
+            raise SystemExit("usage: host.py [--posture NAME=VALUE]...; postures: %s"
+                             % "; ".join("%s=%s" % (n, "|".join(v)) for n, v in POSTURE_VALUES.items()))
+        POSTURES[name] = value
+
+
 SURFACE = {
     "name": HOST_NAME, "version": HOST_VERSION, "protocol": PROTOCOL,
     "sdk": {"lang": "python", "version": "%d.%d" % sys.version_info[:2]},
     "capabilities": ["model_calls", "tool_calls", "parallel_tool_calls", "multi_turn", "streaming", "hang_faults",
-                     "int64_json", "bigint_json", "raw_interceptor_return", "structured_model_content"],
+                     "int64_json", "bigint_json", "raw_interceptor_return", "result_labels_resurfacing",
+                     "structured_model_content"],
     "buffered_output": True,
     "profiles": {profile: {knob: list(values) for knob, (_, values) in knobs.items()}
                  for profile, knobs in PROFILE_KNOBS.items()},
     "identity_providers": ["jcs-sha256", None, CTK_FAULT_PROVIDER],
     "modes": ["enforce", "evaluate_only"],
-    "postures": {"tool_seam_host_error": "continue"},
+    "postures": POSTURES,
     "bounds": {"max_context_bytes": MAX_CONTEXT_BYTES, "max_depth": MAX_DEPTH},
 }
 
 
 def main():
+    parse_postures(sys.argv[1:])
     rpc = Rpc(sys.stdin.buffer, sys.stdout.buffer)
     current = None
     while True:
