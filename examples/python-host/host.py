@@ -2,17 +2,25 @@
 """A small Agent Hooks host in Python (standard library only), certifiable with agent-hooks-ctk.
 
 It is a complete, if small, AGENT-HOOKS-0.1 host: its own emitter (context construction, §5 verdict
-gate, sequential/first_deny composition, approval seam, jcs-sha256 identity, §10.3 records) and a
-mock-driven agent loop. It speaks the agent-hooks-ctk/1 stdio protocol (HARNESS.md "The stdio
-protocol"): JSON-RPC 2.0, one message per line on stdin/stdout, log lines on stderr.
+gate, the four §7.2 composition profiles, approval seam, jcs-sha256 identity, §10.3 records) and a
+mock-driven agent loop that follows HARNESS.md "The reference agent loop". It speaks the
+agent-hooks-ctk/1 stdio protocol (HARNESS.md "The stdio protocol"): JSON-RPC 2.0, one message per
+line on stdin/stdout, log lines on stderr.
 
-Declared surface (deliberately partial):
-  capabilities      model_calls, tool_calls, int64_json, bigint_json (Python ints are exact),
+Declared surface:
+  capabilities      model_calls, tool_calls, parallel_tool_calls, multi_turn, streaming (buffered assembly),
+                    hang_faults (interceptors and the resolver run under their timeouts),
+                    int64_json, bigint_json (Python ints are exact),
                     raw_interceptor_return (an interceptor may return any JSON value; the gate judges it),
-                    structured_model_content (a mock response's content may be a JSON object)
-  profiles          sequential/first_deny with on_approval stop | resume
-  identity          jcs-sha256 (a real RFC 8785 implementation below) and null
+                    result_labels_resurfacing (§5.4), structured_model_content (content may be a JSON object)
+  profiles          sequential/first_deny (on_approval stop | resume), sequential/run_all,
+                    parallel/strictest (on_transform_conflict deny | approval),
+                    parallel/unanimous (on_disagreement deny | approval)
+  identity          jcs-sha256 (a real RFC 8785 implementation below), null, ctk-fault
   modes             enforce, evaluate_only
+  postures          the defaults, or as given: --posture tool_seam_host_error=terminate
+                                               --posture stop_approval_fold_truncated=always
+Not declared: incremental_output (it buffers), projection_faults (in-process hosts only).
 
 Run it under the CTK:  agent-hooks-ctk run --harness-cmd "python3 examples/python-host/host.py"
 """
@@ -497,7 +505,7 @@ def union_labels(verdicts):
 
 
 # ---------------------------------------------------------------------------------------------
-# The emitter: one emission = context, checks, identity, first_deny fold, seam, record.
+# The emitter: one emission = context, checks, identity, composition per profile, seam, record.
 
 class TimedOut(Exception):
     """A call did not return within its timeout (it is abandoned on its thread)."""
@@ -1001,7 +1009,7 @@ def apply_transform_unchecked(ctx, path):
 
 
 # ---------------------------------------------------------------------------------------------
-# The agent loop (VECTOR-FORMAT §2 reference loop), driven by the CTK's mock model and tools.
+# The agent loop (HARNESS.md "The reference agent loop"), driven by the CTK's mock model and tools.
 
 def message_content(value):
     """A tool result as message content (§4.2: string | object): strings and objects as is, anything else wrapped."""
