@@ -1111,13 +1111,21 @@ def turn(rpc, em, session, user_input, parallel=False):
         if not pre.proceed:
             return True, None  # §6: the model call is not dispatched
         # §4.3: a pre_model_call transform feeds this model call only; the loop's own list is not rewritten.
-        response = model_call(rpc, em, pre.target)
-        incomplete = response["finish_reason"] == STREAM_INCOMPLETE
-        # §12.1: a response that could not be assembled gets a streaming_unsupported self-deny.
-        post = em.emit("post_model_call", {"model": {"id": "mock"}, "response": response},
-                       self_deny="host_error:streaming_unsupported" if incomplete else None, labels=consumed)
-        if incomplete or not post.proceed:
-            return True, None  # §6.1, §12.1: the response never enters agent state (a partial one not even in evaluate_only)
+        answer = model_call(rpc, em, pre.target)
+        streamed = INCREMENTAL and "stream" in answer
+        if streamed:
+            # §12.1 exception: one post_model_call per segment, each released once its verdict permits.
+            post = mediate_incrementally(rpc, em, session, answer["stream"], consumed)
+            if post is None:
+                return True, None  # the stream was terminated: nothing withheld or unevaluated is persisted (rule 4)
+        else:
+            response = assemble_stream(rpc, em, answer["stream"]) if "stream" in answer else answer
+            incomplete = response["finish_reason"] == STREAM_INCOMPLETE
+            # §12.1: a response that could not be assembled gets a streaming_unsupported self-deny.
+            post = em.emit("post_model_call", {"model": {"id": "mock"}, "response": response},
+                           self_deny="host_error:streaming_unsupported" if incomplete else None, labels=consumed)
+            if incomplete or not post.proceed:
+                return True, None  # §6.1, §12.1: the response never enters agent state (a partial one not even in evaluate_only)
         response = post.target  # the loop acts on the response as it stands after the emission (§4.3)
         response_labels = merge_labels(pre.labels, post.labels)
         if not response["tool_calls"]:
@@ -1126,7 +1134,8 @@ def turn(rpc, em, session, user_input, parallel=False):
             if not out.proceed:
                 return True, None  # §6, §12.1a: a denied output is never released
             content = out.target["content"]
-            session.release(content)  # §12.1a: the verdicted content, after the verdict permits
+            if not streamed:  # an incrementally mediated answer went out segment by segment already
+                session.release(content)  # §12.1a: the verdicted content, after the verdict permits
             session.history.append({"role": "assistant", "content": content})
             return False, content
         run = [lambda call=call: tool_call(rpc, em, call, response_labels) for call in response["tool_calls"]]
@@ -1149,49 +1158,112 @@ def turn(rpc, em, session, user_input, parallel=False):
 
 
 def model_call(rpc, em, messages):
-    """Calls the CTK's mock model and returns its §4.2 response, a stream assembled first (§12.1). A failed call gets
-    its post_model_call (§3.1: every unblocked pre_model_call has one) and ends the session in error."""
+    """Calls the CTK's mock model: its §4.2 response, or {"stream": id} for a streamed one. A failed call gets its
+    post_model_call (§3.1: every unblocked pre_model_call has one) and ends the session in error."""
     try:
-        response = rpc.call("model", {"model_id": "mock", "messages": messages})
-        if isinstance(response, dict) and "stream" in response:
-            response = assemble_stream(rpc, response["stream"])
-    except (RemoteFailure, StreamFailed):
+        answer = rpc.call("model", {"model_id": "mock", "messages": messages})
+    except RemoteFailure:
+        raise model_failed(em)
+    if isinstance(answer, dict) and "stream" in answer:
+        return {"stream": answer["stream"]}
+    calls = answer.get("tool_calls") or []  # §4.2: [] when the model returned none
+    return {"content": answer.get("content"), "tool_calls": calls,
+            "finish_reason": answer.get("finish_reason") or ("tool_calls" if calls else "stop")}
+
+
+def model_failed(em, emit_post=True):
+    """§12.1 current text: a failed model call (or stream provider) is an errored call, never stream_incomplete."""
+    if emit_post:
         em.emit("post_model_call", {"model": {"id": "mock"},
                                     "response": {"content": None, "tool_calls": [], "finish_reason": "error"}})
-        raise SessionError("model call failed")
-    calls = response.get("tool_calls") or []  # §4.2: [] when the model returned none
-    return {"content": response.get("content"), "tool_calls": calls,
-            "finish_reason": response.get("finish_reason") or ("tool_calls" if calls else "stop")}
+    return SessionError("model call failed")
 
 
-class StreamFailed(Exception):
-    """The stream's provider failed (§12.1 current text: an errored model call, not an incomplete one)."""
+def next_chunk(rpc, em, stream_id, emitted_posts=False):
+    """Pulls the next chunk (None at the end); a failing provider is a failed model call."""
+    try:
+        return rpc.call("model_chunk", {"stream": stream_id})
+    except RemoteFailure:
+        raise model_failed(em, not emitted_posts)
 
 
-def assemble_stream(rpc, stream_id):
+def chunk_tool_calls(chunk):
+    return ([chunk["tool_call"]] if chunk.get("tool_call") is not None else []) + list(chunk.get("tool_calls") or [])
+
+
+def assemble_stream(rpc, em, stream_id):
     """§12.1 buffered assembly: drain the stream, release nothing, then one response. Complete iff a chunk carried a
     finish_reason (a `partial` chunk's boundary never arrived); otherwise finish_reason stream_incomplete."""
     text, structured, saw_text, calls, finish = "", None, False, [], None
     while True:
-        chunk = rpc.call("model_chunk", {"stream": stream_id})
+        chunk = next_chunk(rpc, em, stream_id)
         if chunk is None:
             break
         if finish is not None:
-            raise StreamFailed("a chunk after finish_reason")
+            raise model_failed(em)  # a chunk after finish_reason: the provider is broken
         content = chunk.get("content")
         if isinstance(content, str):
             text, saw_text = text + content, True
         elif content is not None:
             structured = content
-        if chunk.get("tool_call") is not None:
-            calls.append(chunk["tool_call"])
-        calls.extend(chunk.get("tool_calls") or [])
+        calls.extend(chunk_tool_calls(chunk))
         if isinstance(chunk.get("finish_reason"), str) and chunk.get("partial") is not True:
             finish = chunk["finish_reason"]
     content = structured if structured is not None else (text if saw_text else None)
     if finish is None:
         return {"content": content, "tool_calls": [], "finish_reason": STREAM_INCOMPLETE}
     return {"content": content, "tool_calls": calls, "finish_reason": finish}
+
+
+SEGMENT_FINISH = "incremental"  # response.finish_reason of every segment but the last (HARNESS.md §5)
+EXPOSURE_BOUND = "none: a segment is released only after the verdict covering it permits"  # §12.1a
+
+
+def mediate_incrementally(rpc, em, session, stream_id, labels):
+    """§12.1 exception, incremental mediation (--incremental): each chunk boundary closes a segment and one
+    post_model_call covers the prefix assembled so far. Returns the last segment's emission once the stream completed
+    and every segment was permitted; None when the stream was terminated (the turn is blocked).
+      rule 1: a segment's text is released only after the verdict covering it permits (exposure bound "none");
+      rule 2: a deny ends the stream (no further chunk is pulled) and withholds everything not yet released;
+      rule 3: content no emission evaluated (a stream that died, a `partial` chunk) fails closed with
+              host_error:streaming_unsupported;
+      rule 4: nothing withheld or unevaluated is persisted (the caller incorporates only a complete response).
+    §12.1a: what is released is the verdicted content, a transform's value, never the raw chunk."""
+    held, released, pending, calls, segments = "", "", "", [], 0
+
+    def fail_closed():  # rules 3 and 4: one post_model_call with stream_incomplete and the self-deny (§12.1)
+        em.emit("post_model_call", {"model": {"id": "mock"}, "response": {
+            "content": held + pending, "tool_calls": [], "finish_reason": STREAM_INCOMPLETE}},
+            self_deny="host_error:streaming_unsupported", labels=labels)
+
+    while True:
+        chunk = next_chunk(rpc, em, stream_id, segments > 0)
+        if chunk is None:
+            fail_closed()  # the stream ended without its finish_reason: rule 3 for what no emission evaluated
+            return None
+        content = chunk.get("content")
+        if content is not None and not isinstance(content, str):
+            fail_closed()  # structured content has no prefix to release: it cannot be mediated incrementally
+            return None
+        pending += content or ""
+        calls.extend(chunk_tool_calls(chunk))
+        if chunk.get("partial") is True:
+            continue  # its boundary never arrived: no segment closes on it
+        finish = chunk.get("finish_reason") if isinstance(chunk.get("finish_reason"), str) else None
+        post = em.emit("post_model_call", {"model": {"id": "mock"}, "response": {
+            "content": held + pending, "tool_calls": calls if finish else [], "finish_reason": finish or SEGMENT_FINISH}},
+            labels=labels)
+        segments += 1
+        if not post.proceed:
+            return None  # rule 2: nothing more is pulled, nothing not yet released is released
+        verdicted = post.target["content"]
+        if not isinstance(verdicted, str) or not verdicted.startswith(released):
+            fail_closed()  # a verdict that rewrote released text cannot be released as verdicted (§12.1a)
+            return None
+        session.release(verdicted[len(released):])  # rule 1: released under the verdict covering it
+        held, released, pending = verdicted, verdicted, ""
+        if finish is not None:
+            return post
 
 
 def concurrently(fns):
@@ -1333,13 +1405,23 @@ POSTURE_VALUES = {"tool_seam_host_error": ("continue", "terminate"),
 POSTURES = {name: values[0] for name, values in POSTURE_VALUES.items()}
 
 
-def parse_postures(argv):
+INCREMENTAL = False  # --incremental: streamed responses are mediated incrementally (§12.1 exception)
+
+
+def parse_args(argv):
+    """host.py [--incremental] [--posture NAME=VALUE]..."""
+    global INCREMENTAL
     args = list(argv)
     while args:
         flag = args.pop(0)
+        if flag == "--incremental":
+            INCREMENTAL = True
+            SURFACE.update(name=HOST_NAME + "-incremental", buffered_output=False, exposure_bound=EXPOSURE_BOUND,
+                           capabilities=SURFACE["capabilities"] + ["incremental_output"])
+            continue
         name, _, value = (args.pop(0) if flag == "--posture" and args else "").partition("=")
         if value not in POSTURE_VALUES.get(name, ()):
-            raise SystemExit("usage: host.py [--posture NAME=VALUE]...; postures: %s"
+            raise SystemExit("usage: host.py [--incremental] [--posture NAME=VALUE]...; postures: %s"
                              % "; ".join("%s=%s" % (n, "|".join(v)) for n, v in POSTURE_VALUES.items()))
         POSTURES[name] = value
 
@@ -1361,7 +1443,7 @@ SURFACE = {
 
 
 def main():
-    parse_postures(sys.argv[1:])
+    parse_args(sys.argv[1:])
     rpc = Rpc(sys.stdin.buffer, sys.stdout.buffer)
     current = None
     while True:
