@@ -1,6 +1,6 @@
 // The Python example host (examples/python-host/host.py) through the stdio harness: it passes every
-// applicable project vector under each of its posture configurations, skips only what a stdio host cannot run
-// or what it does not implement (incremental mediation), agrees with the reference host on generated cases,
+// applicable project vector under each of its configurations (postures, buffered or incremental streaming), skips
+// only what the configuration does not declare or a stdio host cannot run, agrees with the reference host on generated cases,
 // keeps the reference agent loop where the fuzzer once found it diverging, and carries integers beyond 2^53
 // byte-faithfully in both directions.
 import t from 'tap';
@@ -17,24 +17,35 @@ import { createStdioHarness } from './client.js';
 const host = JSON.stringify(path.join(PACKAGE_ROOT, 'examples/python-host/host.py'));
 const command = `python3 ${host}`;
 const bothPostures = `${command} --posture tool_seam_host_error=terminate --posture stop_approval_fold_truncated=always`;
+const incremental = `${command} --incremental`;
 // The suite's two big-integer vectors (int64_json, bigint_json).
 const losslessVectors = ['AH-CTK-381-int64-tool-args-exact.json', 'AH-CTK-382-bigint-beyond-64-bits-exact.json'].map((f) => path.join(PACKAGE_ROOT, 'vectors', f));
-// What the host leaves undeclared: incremental mediation (it buffers), projection faults (in-process only), and
-// the posture value it was not started with.
-const ALLOWED_SKIPS = /^host does not declare (capability incremental_output|capability projection_faults|posture )/;
+// What a configuration leaves undeclared: the other stream discipline (incremental mediation when it buffers,
+// buffered assembly when it mediates incrementally), projection faults (in-process only), the posture value it was
+// not started with.
+const ALLOWED_SKIPS = /^host does not declare (capability incremental_output|buffered stream assembly|capability projection_faults|posture )/;
 
-for (const [label, cmd] of [['default postures', command], ['--posture terminate, always', bothPostures]] as const) {
-  t.test(`the Python host (${label}) passes every applicable vector; skips are incremental, projection or posture`, async (t) => {
+const configurations = [['default', command, 'python-example-host'], ['--posture terminate, always', bothPostures, 'python-example-host'], ['--incremental', incremental, 'python-example-host-incremental']] as const;
+for (const [label, cmd, name] of configurations) {
+  t.test(`the Python host (${label}) passes every applicable vector; skips are the other discipline, projection or posture`, async (t) => {
     const harness = createStdioHarness({ command: cmd, timeoutMs: 20_000 });
     t.teardown(() => harness.close?.());
     const surface = await harness.describe();
-    t.equal(surface.name, 'python-example-host');
+    t.equal(surface.name, name);
     const report = await runSuite(loadVectors(defaultVectorPaths()), { harness, surface, harnessLabel: `stdio:${cmd}`, timeoutMs: 20_000 });
     const failed = report.results.filter((r) => r.status === 'fail');
     t.same(failed.map((r) => `${r.id}: ${r.reason ?? r.failures[0]?.message}`), [], 'no vector fails');
     t.ok(report.summary.passed > 180, `${report.summary.passed} vectors passed`);
     const skips = report.results.filter((x) => x.status === 'skip');
     t.same(skips.filter((r) => !ALLOWED_SKIPS.test(r.reason ?? '')).map((r) => `${r.id}: ${r.reason}`), [], 'nothing else is skipped');
+    if (cmd === incremental) {
+      // §12.1a, §13.1: the incremental configuration states it and its exposure bound, and runs the incremental part.
+      t.equal(surface.buffered_output, false);
+      t.ok(surface.capabilities.includes('incremental_output'));
+      t.match(surface.exposure_bound, /^none/);
+      const part = report.results.filter((r) => r.part === 'streaming/incremental');
+      t.ok(part.length > 0 && part.every((r) => r.status === 'pass'), `the ${part.length} streaming/incremental vectors pass`);
+    }
     const postureSkips = skips.filter((r) => /posture /.test(r.reason ?? '')).length;
     t.ok(postureSkips > 0, `${postureSkips} vectors are gated to the other posture value`);
   });
@@ -43,7 +54,7 @@ for (const [label, cmd] of [['default postures', command], ['--posture terminate
 t.test('a bad --posture is refused before describe answers', async (t) => {
   const harness = createStdioHarness({ command: `${command} --posture tool_seam_host_error=sometimes`, timeoutMs: 20_000 });
   t.teardown(() => harness.close?.());
-  await t.rejects(harness.describe(), /usage: host\.py \[--posture NAME=VALUE\]/);
+  await t.rejects(harness.describe(), /usage: host\.py \[--incremental\] \[--posture NAME=VALUE\]/);
 });
 
 t.test('differential: 250 generated cases, the Python host does what the reference host does', async (t) => {
