@@ -20,7 +20,9 @@ Declared surface:
   modes             enforce, evaluate_only
   postures          the defaults, or as given: --posture tool_seam_host_error=terminate
                                                --posture stop_approval_fold_truncated=always
-Not declared: incremental_output (it buffers), projection_faults (in-process hosts only).
+  streaming         buffered assembly by default; --incremental mediates streamed responses segment by segment
+                    (§12.1 exception) and declares buffered_output false, incremental_output, its exposure bound
+Not declared: projection_faults (in-process hosts only); incremental_output without --incremental.
 
 Run it under the CTK:  agent-hooks-ctk run --harness-cmd "python3 examples/python-host/host.py"
 """
