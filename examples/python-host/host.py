@@ -645,6 +645,12 @@ class Composed:
         self.returned = returned  # every verdict returned in the emission, first-seen order (§7.3 unions)
         self.truncated, self.resolved_by = truncated, resolved_by
 
+    @property
+    def resolutions(self):
+        """The resolver's verdicts (§7.6): the returned verdicts that fill no interceptor's slot."""
+        in_slots = [s["verdict"] for s in self.slots]
+        return [v for v in self.returned if all(v is not filled for filled in in_slots)]
+
 
 class Emitter:
     def __init__(self, rpc, setup):
@@ -738,10 +744,7 @@ class Emitter:
         sets = [{namespace_of(s["name"]): s["verdict"]["result_labels"]} for s in c.slots
                 if s["verdict"]["decision"] != "deny" and s["verdict"].get("result_labels")]
         ns = namespace_of(names[decided_by]) if decided_by is not None else HOST_NAMESPACE
-        slot_verdicts = [s["verdict"] for s in c.slots]
-        for v in c.returned:
-            if all(v is not sv for sv in slot_verdicts) and v["decision"] != "deny" and v.get("result_labels"):
-                sets.append({ns: v["result_labels"]})  # a resolution verdict (§7.6)
+        sets.extend({ns: v["result_labels"]} for v in c.resolutions if v["decision"] != "deny" and v.get("result_labels"))
         return merge_labels(*sets)
 
     def _record(self, ctx, verdict, input_identity, enforced_identity, decided_by, summaries, truncated, resolved_by):
