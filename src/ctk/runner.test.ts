@@ -363,7 +363,7 @@ const hostErrorSequenceByPosture = (terminateCase: Record<string, unknown>) =>
     { interceptor_script: [{ at: 'pre_tool_call', fault: 'raise' }] },
   );
 
-t.test('by_posture: a case\'s interceptions replace the top-level list for a host declaring that value', async (t) => {
+t.test("by_posture: a case's interceptions replace the top-level list for a host declaring that value", async (t) => {
   const endsAtTheToolCall = { interceptions: points('agent_startup', 'input', 'pre_model_call', 'post_model_call', 'pre_tool_call', 'agent_shutdown') };
   t.same((await run(hostErrorSequenceByPosture(endsAtTheToolCall), {}, declaring({}))).failures, [], 'the default host is judged on the top-level (= continue) list');
 
@@ -377,7 +377,7 @@ t.test('by_posture: a case\'s interceptions replace the top-level list for a hos
   t.same(result.failures, [], 'the reference host under terminate meets the terminate sequence');
 });
 
-t.test('by_posture: a case\'s interceptions are read with the case\'s own sequence_strict, not the top-level one', async (t) => {
+t.test("by_posture: a case's interceptions are read with the case's own sequence_strict, not the top-level one", async (t) => {
   const terminating = createReferenceHarness({ postures: { tool_seam_host_error: 'terminate' } });
   const surface = await terminating.describe();
   const judge = async (terminateCase: Record<string, unknown>) =>
