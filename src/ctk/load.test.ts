@@ -103,7 +103,6 @@ t.test('expect.by_posture: a case per value of a registered posture, only member
   t.match(checkVector(byPosture(bothCases, 'retry_policy')), /^\/expect\/by_posture\/posture: unknown posture "retry_policy" \(known: tool_seam_host_error, stop_approval_fold_truncated\)/);
   t.match(checkVector(byPosture({ ...bothCases, retry: {} })), /^\/expect\/by_posture\/cases\/retry: "retry" is not a value of tool_seam_host_error \(one of continue, terminate/);
   t.match(checkVector(byPosture({ continue: bothCases.continue })), /^\/expect\/by_posture\/cases: no case for tool_seam_host_error=terminate; every value of the posture needs one/);
-  t.match(checkVector(byPosture({ ...bothCases, terminate: { interceptions: [] } })), /^\/expect\/by_posture\/cases\/terminate: unknown member "interceptions"/, 'interceptions stay top-level');
   t.match(checkVector(byPosture({ ...bothCases, terminate: { identities_equal: true } })), /^\/expect\/by_posture\/cases\/terminate: unknown member "identities_equal"/);
   t.match(checkVector(byPosture({ ...bothCases, terminate: { run_outcome: 'stopped' } })), /^\/expect\/by_posture\/cases\/terminate\/run_outcome: must be one of "completed", "blocked", "error"/);
   t.match(checkVector(byPosture({})), /^\/expect\/by_posture\/cases: must NOT have fewer than 1 properties/);
@@ -117,7 +116,7 @@ t.test('expect.by_posture: a member is stated once, and the default case agrees 
   t.match(checkVector(withTop({ final_output: 'the product is forty-two' })), /^\/expect\/by_posture\/cases\/continue\/final_output: also given at the top level of expect/);
   t.match(
     checkVector(withTop({}, { continue: { run_outcome: 'blocked' }, terminate: { run_outcome: 'blocked' } })),
-    /^\/expect\/by_posture\/cases\/continue\/run_outcome: "blocked" must equal expect.run_outcome "completed" \(the registry default's case states the top-level outcome\)/,
+    /^\/expect\/by_posture\/cases\/continue\/run_outcome: "blocked" must equal expect.run_outcome "completed" \(the top level of expect states the registry default's case, tool_seam_host_error=continue\)/,
   );
   t.match(
     checkVector(withTop({ run_outcome_by_posture: { posture: 'tool_seam_host_error', outcomes: { continue: 'completed', terminate: 'blocked' } } })),
@@ -125,6 +124,50 @@ t.test('expect.by_posture: a member is stated once, and the default case agrees 
   );
   t.match(checkVector({ ...byPosture(bothCases), postures: { tool_seam_host_error: 'continue' } }), /^\/expect\/by_posture\/posture: the vector is gated to tool_seam_host_error=continue/);
   t.equal(checkVector({ ...byPosture(bothCases), postures: { stop_approval_fold_truncated: 'always' } }), undefined, 'a gate on another posture is fine');
+});
+
+// A case may state the interception sequence its value leads to; the published grammar still requires the top-level
+// list, which is the registry default's (as the top-level run_outcome is).
+const point = (interception_point: string) => ({ interception_point });
+const topLevelList = () => (baseVector().expect as { interceptions: Array<{ interception_point: string }> }).interceptions;
+const endsAtTheToolCall = ['agent_startup', 'input', 'pre_model_call', 'post_model_call', 'pre_tool_call', 'agent_shutdown'].map(point);
+const withLists = (continueCase: Record<string, unknown>, terminateCase: Record<string, unknown>) =>
+  byPosture({ continue: { ...bothCases.continue, ...continueCase }, terminate: { ...bothCases.terminate, ...terminateCase } });
+
+t.test('expect.by_posture: a case may state its interception sequence; the default case restates the top-level one', async (t) => {
+  t.equal(checkVector(withLists({ interceptions: topLevelList() }, { interceptions: endsAtTheToolCall })), undefined, 'each value its own sequence loads');
+  t.equal(
+    checkVector(withLists({ interceptions: topLevelList() }, { interceptions: [point('pre_tool_call')], sequence_strict: false })),
+    undefined,
+    'a case reads its list with its own sequence_strict',
+  );
+  t.match(
+    checkVector(withLists({ interceptions: endsAtTheToolCall }, { interceptions: endsAtTheToolCall })),
+    /^\/expect\/by_posture\/cases\/continue\/interceptions: must equal expect.interceptions \(the top level of expect states the registry default's case, tool_seam_host_error=continue\)/,
+  );
+  t.match(
+    checkVector(withLists({}, { interceptions: endsAtTheToolCall })),
+    /^\/expect\/by_posture\/cases\/continue: states no interceptions while the case for terminate does; once one case states the interception sequence, every case states its own/,
+  );
+  t.match(
+    checkVector(withLists({ interceptions: topLevelList(), sequence_strict: false }, { interceptions: endsAtTheToolCall })),
+    /^\/expect\/by_posture\/cases\/continue\/sequence_strict: false \(absent means true\) must equal expect.sequence_strict true/,
+    'the default case is strict exactly when the top level is',
+  );
+  const lenient = withLists({ interceptions: topLevelList(), sequence_strict: false }, { interceptions: endsAtTheToolCall });
+  t.equal(checkVector({ ...lenient, expect: { ...lenient.expect, sequence_strict: false } }), undefined, 'both lenient agrees');
+  t.match(
+    checkVector(withLists({}, { sequence_strict: false })),
+    /^\/expect\/by_posture\/cases\/terminate\/sequence_strict: a case's sequence_strict qualifies its own interceptions, and this case states none/,
+  );
+  t.match(
+    checkVector(withLists({ interceptions: topLevelList() }, { interceptions: [point('pre_tool_call'), point('pre_model_call')].concat([{ interception_point: 'shutdown' }]) })),
+    /^\/expect\/by_posture\/cases\/terminate\/interceptions\/2\/interception_point: must be one of/,
+  );
+  t.match(
+    checkVector(withLists({ interceptions: topLevelList() }, { interceptions: [{ interception_point: 'pre_tool_call', context: { 'tool_call..name': 'x' } }] })),
+    /^\/expect\/by_posture\/cases\/terminate\/interceptions\/0\/context: "tool_call\.\.name" is not a valid dotted path/,
+  );
 });
 
 t.test('expect.by_posture: case members obey the rules of the same top-level members', async (t) => {

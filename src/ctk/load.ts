@@ -11,7 +11,7 @@ import { vectorDigest } from '../report/digest.js';
 import { tryParseDottedPath } from '../core/paths.js';
 import { JsonSyntaxError, parseLossless, toPlainJson } from './json.js';
 import { decodeUtf8, Utf8Error } from './utf8.js';
-import { impliedCapabilities, partOf, usesStream, type ExpectedRecord, type LoadedVector, type Vector } from './vector.js';
+import { impliedCapabilities, partOf, usesStream, type ExpectedInterception, type ExpectedRecord, type LoadedVector, type Vector } from './vector.js';
 import { byPostureProblem } from './posture-cases.js';
 import type { JsonObject } from '../core/types.js';
 
@@ -241,7 +241,10 @@ function outputsProblem(v: Vector, outputs: unknown[] | undefined, ptr: string):
 function postureCaseMemberProblem(v: Vector): string | undefined {
   for (const [value, c] of Object.entries(v.expect.by_posture?.cases ?? {})) {
     const ptr = `/expect/by_posture/cases/${value}`;
-    const p = outputsProblem(v, c.outputs, `${ptr}/outputs`) ?? recordPathProblem(c.records ?? [], `${ptr}/records`);
+    const p =
+      outputsProblem(v, c.outputs, `${ptr}/outputs`) ??
+      interceptionPathProblem(c.interceptions ?? [], `${ptr}/interceptions`) ??
+      recordPathProblem(c.records ?? [], `${ptr}/records`);
     if (p !== undefined) return p;
   }
   return undefined;
@@ -290,11 +293,16 @@ function dottedPathProblem(v: Vector): string | undefined {
     const p = dottedPathsProblem(Object.keys(rule.match ?? {}), `/approval_script/${i}/match`);
     if (p) return p;
   }
-  for (const [i, x] of v.expect.interceptions.entries()) {
-    const p = dottedPathsProblem(Object.keys(x.context ?? {}), `/expect/interceptions/${i}/context`);
+  return interceptionPathProblem(v.expect.interceptions, '/expect/interceptions') ?? recordPathProblem(v.expect.records ?? [], '/expect/records');
+}
+
+/** Every dotted path an expected interception's `context` names parses. */
+function interceptionPathProblem(interceptions: readonly ExpectedInterception[], ptr: string): string | undefined {
+  for (const [i, x] of interceptions.entries()) {
+    const p = dottedPathsProblem(Object.keys(x.context ?? {}), `${ptr}/${i}/context`);
     if (p) return p;
   }
-  return recordPathProblem(v.expect.records ?? [], '/expect/records');
+  return undefined;
 }
 
 /** The dotted paths of expected records (`assert`, `absent`, `present`) must parse. */

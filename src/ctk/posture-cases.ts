@@ -4,15 +4,18 @@
 // (VECTOR-FORMAT §5) is read here as a by_posture whose cases carry run_outcome only: one mechanism for both.
 import { POSTURES, isPostureName } from '../core/postures.js';
 import type { HostSurface } from '../harness/contract.js';
+import { jsonEqual } from './json.js';
 import type { Expect, Vector } from './vector.js';
 
 /**
- * The `expect` members a case may carry: what a posture can change in a run (its outcome, what the loop does after
- * the point the posture decides, and the records). `interceptions`/`sequence_strict` stay top-level (the published
- * grammar requires them there), and so do identities and the streaming members, which no posture changes.
+ * The `expect` members a case may carry: what a posture can change in a run (its outcome, the interception points
+ * the loop reaches, what it does after the point the posture decides, and the records). Identities and the
+ * streaming members stay top-level: no posture changes them.
  */
 export const POSTURE_CASE_MEMBERS = [
   'run_outcome',
+  'interceptions',
+  'sequence_strict',
   'final_output',
   'outputs',
   'tool_invocations',
@@ -23,6 +26,14 @@ export const POSTURE_CASE_MEMBERS = [
   'record_count',
   'records',
 ] as const satisfies ReadonlyArray<keyof Expect>;
+
+/**
+ * Members the published grammar requires (or defaults) at the top level of `expect` that a case may state again:
+ * the top level then states the registry default's case (VECTOR-FORMAT §5 requires `interceptions` and
+ * `run_outcome` there; `sequence_strict` belongs to its `interceptions`), so a host that reads only the published
+ * members is judged as the default host.
+ */
+export const RESTATED_MEMBERS = ['run_outcome', 'interceptions', 'sequence_strict'] as const satisfies ReadonlyArray<PostureCaseMember>;
 
 export type PostureCaseMember = (typeof POSTURE_CASE_MEMBERS)[number];
 
@@ -76,7 +87,18 @@ export function selectPostureCase(expect: Expect, surface: Pick<HostSurface, 'po
   if (value === undefined) return { ok: false, expect: plain, member, path: 'postures', message: `the vector selects its expectations by posture "${posture}", which is not a registered posture (src/core/postures.ts)` };
   const chosen = Object.prototype.hasOwnProperty.call(cases, value) ? cases[value] : undefined;
   if (chosen === undefined) return { ok: false, expect: plain, member, path: `postures.${posture}`, got: value, message: `the host declares ${posture}=${value}, for which the vector states no case` };
-  return { ok: true, expect: { ...plain, ...chosen }, selected: { member, posture, value, caseMembers: Object.keys(chosen) } };
+  return { ok: true, expect: withCase(plain, chosen), selected: { member, posture, value, caseMembers: Object.keys(chosen) } };
+}
+
+/**
+ * The top-level expectations with a case's members in their place. A case's `interceptions` are read with the
+ * case's own `sequence_strict` (absent: strict, the published default), never the top-level one: the top-level
+ * flag belongs to the top-level list.
+ */
+function withCase(plain: Expect, chosen: PostureCase): Expect {
+  const merged: Expect = { ...plain, ...chosen };
+  if (chosen.interceptions !== undefined && chosen.sequence_strict === undefined) delete merged.sequence_strict;
+  return merged;
 }
 
 /**
@@ -98,15 +120,39 @@ export function byPostureProblem(vector: Pick<Vector, 'expect' | 'postures'>): s
     if (!values.includes(key)) return `${ptr}/cases/${key}: ${JSON.stringify(key)} is not a value of ${bp.posture} (one of ${values.join(', ')}; ${spec.clause})`;
   // Every value a host may declare is judged on a case of its own: none falls back to "whatever the top level says".
   for (const value of values) if (!Object.prototype.hasOwnProperty.call(bp.cases, value)) return `${ptr}/cases: no case for ${bp.posture}=${value}; every value of the posture needs one`;
+  const restated: readonly string[] = RESTATED_MEMBERS;
   for (const [value, c] of Object.entries(bp.cases)) {
     for (const member of Object.keys(c)) {
-      if (member === 'run_outcome' || !Object.prototype.hasOwnProperty.call(expect, member)) continue;
+      if (restated.includes(member) || !Object.prototype.hasOwnProperty.call(expect, member)) continue;
       return `${ptr}/cases/${value}/${member}: also given at the top level of expect; a member is stated once, at the top level or in every case that needs it`;
     }
+    // A case's sequence_strict qualifies the case's own interceptions list.
+    if (c.sequence_strict !== undefined && c.interceptions === undefined)
+      return `${ptr}/cases/${value}/sequence_strict: a case's sequence_strict qualifies its own interceptions, and this case states none`;
   }
-  // The published grammar requires a top-level run_outcome; it states the default host's outcome.
-  const fallback = bp.cases[spec.default]?.run_outcome;
-  if (fallback !== undefined && fallback !== expect.run_outcome)
-    return `${ptr}/cases/${spec.default}/run_outcome: "${fallback}" must equal expect.run_outcome "${expect.run_outcome}" (the registry default's case states the top-level outcome)`;
+  // Each value's interception sequence is its own: once one case states it, none borrows the top-level list.
+  const withList = Object.keys(bp.cases).filter((value) => bp.cases[value]!.interceptions !== undefined);
+  if (withList.length > 0) {
+    const without = values.find((value) => bp.cases[value]!.interceptions === undefined);
+    if (without !== undefined)
+      return `${ptr}/cases/${without}: states no interceptions while the case for ${withList[0]} does; once one case states the interception sequence, every case states its own`;
+  }
+  return defaultCaseProblem(expect, `${bp.posture}=${spec.default}`, bp.cases[spec.default]!, `${ptr}/cases/${spec.default}`);
+}
+
+/**
+ * The published grammar requires a top-level run_outcome and interceptions (VECTOR-FORMAT §5); they state the
+ * registry default's case, so the default case restates them only to agree.
+ */
+function defaultCaseProblem(expect: Expect, defaultValue: string, c: PostureCase, ptr: string): string | undefined {
+  const why = `(the top level of expect states the registry default's case, ${defaultValue})`;
+  if (c.run_outcome !== undefined && c.run_outcome !== expect.run_outcome)
+    return `${ptr}/run_outcome: "${c.run_outcome}" must equal expect.run_outcome "${expect.run_outcome}" ${why}`;
+  if (c.interceptions === undefined) return undefined;
+  if (!jsonEqual(c.interceptions, expect.interceptions))
+    return `${ptr}/interceptions: must equal expect.interceptions ${why}`;
+  const strict = (flag: boolean | undefined) => flag !== false;
+  if (strict(c.sequence_strict) !== strict(expect.sequence_strict))
+    return `${ptr}/sequence_strict: ${strict(c.sequence_strict)} (absent means true) must equal expect.sequence_strict ${strict(expect.sequence_strict)} ${why}`;
   return undefined;
 }

@@ -5,7 +5,7 @@ import t from 'tap';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { PACKAGE_ROOT } from '../version.js';
-import { POSTURE_NAMES } from '../core/postures.js';
+import { POSTURES, POSTURE_NAMES } from '../core/postures.js';
 import { defaultVectorPaths, loadVectors } from './load.js';
 import { postureSelection } from './posture-cases.js';
 import type { Vector } from './vector.js';
@@ -13,11 +13,6 @@ import type { Vector } from './vector.js';
 const readings = readFileSync(path.join(PACKAGE_ROOT, 'READINGS.md'), 'utf8');
 const suite = loadVectors(defaultVectorPaths());
 const numberOf = (id: string) => Number(/^AH-CTK-(\d{3})/.exec(id)![1]);
-
-interface Section {
-  heading: string;
-  cited: number[];
-}
 
 /**
  * A section's citations: every `AH-CTK-NNN` in it, and the numbers (`231`, ranges `242–259`) of its "**Vectors:**"
@@ -37,11 +32,18 @@ function citations(text: string): number[] {
   return out;
 }
 
+interface Section {
+  heading: string;
+  cited: number[];
+  /** Vectors the section names by id (`AH-CTK-NNN`), not just by number. */
+  named: number[];
+}
+
 function sections(md: string): Section[] {
   return md
     .split(/^### /m)
     .slice(1)
-    .map((chunk) => ({ heading: chunk.split('\n', 1)[0]!, cited: citations(chunk) }));
+    .map((chunk) => ({ heading: chunk.split('\n', 1)[0]!, cited: citations(chunk), named: [...chunk.matchAll(/AH-CTK-(\d{3})/g)].map((m) => Number(m[1])) }));
 }
 
 /** The postures a vector depends on, and how. */
@@ -75,6 +77,16 @@ t.test("every vector that depends on a posture is cited under that posture's rea
     t.ok(using.length > 0, `some vector depends on ${name}`);
     const uncited = using.filter((lv) => !cited.has(numberOf(lv.vector.id))).map((lv) => lv.vector.id);
     t.same(uncited, [], `vectors depending on ${name} that its reading does not cite`);
+  }
+});
+
+// A vector gated to a posture's default value is skipped by every host declaring another value; its reading says
+// by id why that value is not judged on it (or which vector judges it), so no such gate is left unexplained.
+t.test("every vector gated to a posture's default value is named by id under that posture's reading", async (t) => {
+  for (const name of POSTURE_NAMES) {
+    const named = new Set(all.find((s) => s.heading.includes(`(b) \`${name}\``))?.named ?? []);
+    const gatedToDefault = suite.filter((lv) => lv.vector.postures?.[name] === POSTURES[name].default).map((lv) => lv.vector.id);
+    t.same(gatedToDefault.filter((id) => !named.has(numberOf(id))), [], `vectors gated to ${name}=${POSTURES[name].default} that its reading does not name`);
   }
 });
 

@@ -345,6 +345,48 @@ t.test('by_posture: a host declaring terminate is judged on the terminate case',
   t.ok(wrong.result.failures.some((f) => f.check === 'expect.by_posture.cases.terminate.final_output'), 'a continuing host declaring terminate fails it');
 });
 
+// A case may state the interception sequence its value leads to (the top-level list is the default's).
+const points = (...names: string[]) => names.map((interception_point) => ({ interception_point }));
+const continuedSequence = points('agent_startup', 'input', 'pre_model_call', 'post_model_call', 'pre_tool_call', 'pre_model_call', 'post_model_call', 'output', 'agent_shutdown');
+const hostErrorSequenceByPosture = (terminateCase: Record<string, unknown>) =>
+  withExpect(
+    {
+      interceptions: continuedSequence,
+      by_posture: {
+        posture: 'tool_seam_host_error',
+        cases: {
+          continue: { run_outcome: 'completed', final_output: 'the product is forty-two', interceptions: continuedSequence },
+          terminate: { run_outcome: 'blocked', final_output: null, ...terminateCase },
+        },
+      },
+    },
+    { interceptor_script: [{ at: 'pre_tool_call', fault: 'raise' }] },
+  );
+
+t.test("by_posture: a case's interceptions replace the top-level list for a host declaring that value", async (t) => {
+  const endsAtTheToolCall = { interceptions: points('agent_startup', 'input', 'pre_model_call', 'post_model_call', 'pre_tool_call', 'agent_shutdown') };
+  t.same((await run(hostErrorSequenceByPosture(endsAtTheToolCall), {}, declaring({}))).failures, [], 'the default host is judged on the top-level (= continue) list');
+
+  const liar = await run(hostErrorSequenceByPosture(endsAtTheToolCall), {}, declaring({ tool_seam_host_error: 'terminate' }));
+  t.ok(checks(liar.failures).includes('expect.by_posture.cases.terminate.interceptions'), 'a continuing host declaring terminate fails the terminate sequence, named by its case');
+  t.match(liar.failures.find((f) => f.check === 'expect.by_posture.cases.terminate.interceptions')?.message, /\(the case for tool_seam_host_error=terminate\)/);
+
+  const terminating = createReferenceHarness({ postures: { tool_seam_host_error: 'terminate' } });
+  const surface = await terminating.describe();
+  const { result } = await runVector(loaded(hostErrorSequenceByPosture(endsAtTheToolCall)), { harness: terminating, surface, harnessLabel: 'reference (terminate)', timeoutMs: 5000 });
+  t.same(result.failures, [], 'the reference host under terminate meets the terminate sequence');
+});
+
+t.test("by_posture: a case's interceptions are read with the case's own sequence_strict, not the top-level one", async (t) => {
+  const terminating = createReferenceHarness({ postures: { tool_seam_host_error: 'terminate' } });
+  const surface = await terminating.describe();
+  const judge = async (terminateCase: Record<string, unknown>) =>
+    (await runVector(loaded(hostErrorSequenceByPosture(terminateCase)), { harness: terminating, surface, harnessLabel: 'reference (terminate)', timeoutMs: 5000 })).result;
+  const subsequence = { interceptions: points('pre_tool_call', 'agent_shutdown') };
+  t.same((await judge({ ...subsequence, sequence_strict: false })).failures, [], 'a lenient case matches a subsequence');
+  t.same(checks((await judge(subsequence)).failures), ['expect.by_posture.cases.terminate.interceptions'], 'a case without sequence_strict is strict (the published default)');
+});
+
 t.test('run_outcome_by_posture (published) selects through the same mechanism: undeclared = default, no entry fails', async (t) => {
   const alias = (outcomes: Record<string, string>) =>
     withExpect({ run_outcome_by_posture: { posture: 'tool_seam_host_error', outcomes } }, {});
