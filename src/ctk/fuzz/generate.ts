@@ -94,6 +94,8 @@ class CaseBuilder {
   private readonly unprojectable: boolean;
   /** Every content a post_model_call of a streamed response can carry: the assembled prefixes (match targets). */
   private readonly streamPrefixes: string[] = [];
+  /** The paths interceptor transforms write, per point. */
+  private readonly transformedPaths = new Map<InterceptionPoint, Set<string>>();
 
   constructor(
     private readonly rng: Rng,
@@ -269,6 +271,12 @@ class CaseBuilder {
         const match = this.match(at, scenario);
         if (match) rule.match = match;
       }
+      if (this.focus && at !== this.hotPoint && this.rng.chance(0.7)) {
+        // Mostly, a focused case's rules elsewhere permit, so that the emissions reach its hot point.
+        rule.return = this.rng.chance(0.6) ? this.decorate({ decision: 'allow' }, true) : this.decorate({ decision: 'transform', transform: this.noteTransform(at, this.transform(at, false)) }, true);
+        rules.push(rule);
+        continue;
+      }
       const fault = this.fault();
       if (fault) rule.fault = fault;
       else rule.return = this.verdict(at);
@@ -325,7 +333,7 @@ class CaseBuilder {
     const kind = r.weighted([['liftable', 35], ['transform', 30], ['deny', 10], ['allow', 25]] as const);
     if (kind === 'liftable') this.liftable = true;
     if (kind === 'liftable') return this.decorate({ decision: 'deny', reason: r.pick(REASONS), approval: {} }, false);
-    if (kind === 'transform') return this.decorate({ decision: 'transform', transform: this.transform(at, false) }, true);
+    if (kind === 'transform') return this.decorate({ decision: 'transform', transform: this.noteTransform(at, this.transform(at, false)) }, true);
     if (kind === 'deny') return this.decorate({ decision: 'deny', reason: r.pick(REASONS) }, false);
     return this.decorate({ decision: 'allow' }, true);
   }
@@ -350,7 +358,7 @@ class CaseBuilder {
         this.liftable = true;
         return this.decorate({ decision: 'deny', reason: r.pick(REASONS), approval: r.chance(0.7) ? {} : { ticket: 'T-1', approver_group: 'finance' } }, false);
       case 'transform':
-        return this.decorate({ decision: 'transform', transform: this.transform(at) }, true);
+        return this.decorate({ decision: 'transform', transform: this.noteTransform(at, this.transform(at)) }, true);
       case 'invalid':
         return this.invalidVerdict(at);
       case 'raw':
@@ -434,6 +442,25 @@ class CaseBuilder {
     return t;
   }
 
+  /** Remembers the paths interceptors transform at each point (so a resolver's transform can aim elsewhere). */
+  private noteTransform(at: InterceptionPoint, t: JsonObject): JsonObject {
+    const paths = this.transformedPaths.get(at) ?? new Set<string>();
+    paths.add(String(t.path));
+    this.transformedPaths.set(at, paths);
+    return t;
+  }
+
+  /**
+   * A resolver's transform (§7.4, §7.6): preferably on a path no interceptor transforms at that point, so that
+   * whether it lands on the folded or on the input context shows (a few draws, then whatever came).
+   */
+  private resolverTransform(at: InterceptionPoint): JsonObject {
+    const used = this.transformedPaths.get(at);
+    let t = this.transform(at, false);
+    for (let i = 0; i < 3 && used?.has(String(t.path)); i++) t = this.transform(at, false);
+    return t;
+  }
+
   /** A value that fails the §5 gate (or the §5.3 cap). */
   private invalidVerdict(at: InterceptionPoint): Json {
     const r = this.rng;
@@ -488,7 +515,7 @@ class CaseBuilder {
       case 'approve':
         return { outcome: 'approve', verdict: this.decorate({ decision: 'allow' }, true) };
       case 'approve-transform':
-        return { outcome: 'approve', verdict: { decision: 'transform', transform: this.transform(at!, false) } };
+        return { outcome: 'approve', verdict: { decision: 'transform', transform: this.resolverTransform(at!) } };
       case 'reject':
         return { outcome: 'reject', verdict: this.decorate({ decision: 'deny', reason: 'probe:rejected' }, false) };
       case 'unresolved':

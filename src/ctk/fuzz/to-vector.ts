@@ -61,12 +61,21 @@ export function toVector(source: Vector, oracle: Execution, divergence: Divergen
   v.part = meta.part;
   const full = expectFromOracle(source, oracle, divergence, pin);
   const aimed = new Set([divergence, ...(pin ? [pin] : [])].flatMap((d) => aimedUnits(d.path)));
-  v.expect = host ? minimalExpect({ ...(v as unknown as Vector), expect: full }, aimed, host.execution, host.surface) : full;
+  v.expect = inGrammarOrder(host ? minimalExpect({ ...(v as unknown as Vector), expect: full }, aimed, host.execution, host.surface) : full);
   // Member order as hand-written vectors have it: identity first, expect last.
   const order = ['id', 'title', 'spec_clause', 'part', 'mode', 'capabilities', 'composition', 'identity_provider', 'redact_for_approval', 'interceptor_timeout_ms', 'resolver_timeout_ms', 'scenario', 'interceptor_script', 'interceptor_scripts', 'approval_script', 'expect'];
   const out: Record<string, unknown> = {};
   for (const k of order) if (v[k] !== undefined) out[k] = v[k];
   return out as unknown as Vector;
+}
+
+/** The expect's members in the order VECTOR-FORMAT §5 lists them (what is asserted reads the same in every vector). */
+function inGrammarOrder(e: Expect): Expect {
+  const order = ['interceptions', 'sequence_strict', 'interceptions_absent', 'run_outcome', 'run_outcome_by_posture', 'final_output', 'outputs', 'released_output', 'persisted_must_not_contain', 'tool_invocations', 'tool_not_invoked', 'identities_equal', 'records', 'model_calls', 'model_call_count', 'record_count'];
+  const src = e as unknown as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const k of [...order, ...Object.keys(src).filter((k) => !order.includes(k))]) if (src[k] !== undefined) out[k] = src[k];
+  return out as unknown as Expect;
 }
 
 /** JSON bytes of a complete vector. */
