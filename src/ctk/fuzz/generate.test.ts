@@ -147,6 +147,11 @@ t.test('streams and projection faults follow the declared surface: incremental_o
       if (kind === 'incremental' && caps.includes('incremental_output')) counts.incremental++;
       if (kind === 'buffered' && caps.includes('streaming') && !caps.includes('incremental_output')) counts.buffered++;
       if (kind === 'plain') counts.plainStreams++;
+      // READINGS.md (c): after a post_model_call transform, a later segment's basis is open; such a case streams one segment.
+      const transforms = stringifyLossless([v.interceptor_script ?? v.interceptor_scripts, v.approval_script]).includes('"decision":"transform"');
+      const postTransform = transforms && interceptorRuleLists(v).some((rules) => rules.some((rule) => rule.at === 'post_model_call' && (rule.return as JsonObject | null)?.decision === 'transform'));
+      if (kind === 'incremental' && postTransform && v.scenario.model_script!.some((m) => Array.isArray(m.respond.stream) && (m.respond.stream as string[]).length > 1))
+        problems.push(`${v.id}: an incremental case that transforms at post_model_call streams more than one segment`);
       for (const m of v.scenario.model_script ?? []) {
         const resp = m.respond as JsonObject;
         if (!Array.isArray(resp.stream)) continue;

@@ -65,6 +65,24 @@ function deepValue(depth: number): Json {
   return v;
 }
 
+/** Does an interceptor or a resolution transform at post_model_call? */
+function transformsAtPostModel(scripts: InterceptorRule[][], approval: ApprovalRule[]): boolean {
+  const isTransform = (v: unknown) => v !== null && typeof v === 'object' && (v as JsonObject).decision === 'transform';
+  return scripts.some((rules) => rules.some((r) => r.at === 'post_model_call' && isTransform(r.return))) || approval.some((a) => 'verdict' in a.resolve && isTransform(a.resolve.verdict));
+}
+
+/**
+ * READINGS.md (c) "the basis of an incremental segment": after a transform, whether a later segment is evaluated
+ * over the raw or the verdicted prefix (and so what is released, persisted, or failed closed) is open. A case that
+ * transforms at post_model_call streams each response as one segment, so no reading decides the outcome.
+ */
+function oneSegmentEach(scenario: JsonObject): void {
+  for (const m of scenario.model_script as Array<{ respond: JsonObject }>) {
+    const stream = m.respond.stream;
+    if (Array.isArray(stream) && stream.length > 1) m.respond.stream = [stream.join('')];
+  }
+}
+
 // ---------------------------------------------------------------------------------------------- builder
 
 interface Turn {
@@ -153,6 +171,7 @@ class CaseBuilder {
     if (count === 1 && r.chance(0.5)) v.interceptor_script = scripts[0];
     else v.interceptor_scripts = scripts;
     if (approval.length > 0) v.approval_script = approval;
+    if (this.space.streaming === 'incremental' && transformsAtPostModel(scripts, approval)) oneSegmentEach(scenario);
     if (this.hangs.interceptor) v.interceptor_timeout_ms = this.options.hangTimeoutMs;
     if (this.hangs.resolver) v.resolver_timeout_ms = this.options.hangTimeoutMs;
     v.expect = { interceptions: [], sequence_strict: false, run_outcome: 'completed' };
