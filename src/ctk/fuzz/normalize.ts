@@ -10,10 +10,10 @@
 //   run of consecutive tool-point items is compared as a multiset (sorted canonically), tool invocations by id;
 // - extensions, except the §5.4 labels they resurface when the host declares result_labels_resurfacing;
 // - for a host that mediates streams (streaming / incremental_output, §12.1): whether interceptors saw the
-//   stream_incomplete emission (the host's choice, HARNESS.md §5), and under incremental mediation after a
-//   post_model_call transform, whether a later segment is evaluated over the raw or the verdicted prefix; what it
-//   released (§12.1a) is compared only when it reports it, and what it persisted only as a relation: which chunk
-//   texts of the scripted streams appear in its own serialization.
+//   stream_incomplete emission (the host's choice, HARNESS.md §5); what it released (§12.1a) is compared only
+//   when it reports it, and what it persisted only as a relation: which chunk texts of the scripted streams appear
+//   in its own serialization. (Where a later incremental segment's basis is open, READINGS.md (c), the generator
+//   streams one segment: generate.ts oneSegmentEach.)
 import { INTERCEPTION_POINTS, projectForIdentity, type Json, type JsonObject } from '../../core/index.js';
 import { isHostErrorReason } from '../../core/reasons.js';
 import type { HostSurface } from '../../harness/contract.js';
@@ -126,8 +126,7 @@ export function normalizeExecution(ex: Execution, opts: NormalizeOptions): Norma
     report.identities.every((p, i) => p?.input_identity === obj(rawRecords[i])?.input_identity && p?.enforced_identity === obj(rawRecords[i])?.enforced_identity);
 
   const mediates = opts.surface.capabilities.includes('streaming') || opts.surface.capabilities.includes('incremental_output');
-  const segmentsOpen = opts.surface.capabilities.includes('incremental_output') && transformsAtPostModel(opts.vector);
-  const context = (raw: JsonObject): Json => normalizeContext(raw, { seq, session, labels, segmentsOpen });
+  const context = (raw: JsonObject): Json => normalizeContext(raw, { seq, session, labels });
   const records = rawRecords.map((r) => normalizeRecord(r, { seq, session }));
   // HARNESS.md §5: whether interceptors saw the stream_incomplete emission is the host's choice.
   const contexts = ex.received.map((list) => sortToolRuns(list.filter((c) => !isStreamIncomplete(c)).map(context), parallel));
@@ -170,14 +169,6 @@ function isStreamIncomplete(c: JsonObject): boolean {
   return c.interception_point === 'post_model_call' && obj(c.response)?.finish_reason === 'stream_incomplete';
 }
 
-/** Does any interceptor or resolution transform at post_model_call (so later segments' evaluated prefix is open)? */
-function transformsAtPostModel(v: Vector): boolean {
-  const rules = [...(v.interceptor_scripts ?? [v.interceptor_script ?? []]).flat()];
-  const atPost = rules.some((r) => r.at === 'post_model_call' && obj(r.return)?.decision === 'transform');
-  const resolved = (v.approval_script ?? []).some((r) => obj((r.resolve as JsonObject).verdict)?.decision === 'transform');
-  return atPost || resolved;
-}
-
 /** The chunk texts of every stream the host opened, each with whether its persisted serialization contains it. */
 export function persistedChunks(persisted: string, ex: Execution, v: Vector): Json {
   return ex.mocks.streams.map((st) => {
@@ -192,7 +183,7 @@ interface Mappers {
 }
 
 /** A context as interceptors saw it: the §10.2 required+conditional projection, host-chosen values abstracted. */
-function normalizeContext(raw: JsonObject, m: Mappers & { labels: boolean; segmentsOpen: boolean }): Json {
+function normalizeContext(raw: JsonObject, m: Mappers & { labels: boolean }): Json {
   const point = raw.interception_point;
   if (!(INTERCEPTION_POINTS as readonly unknown[]).includes(point)) return { ...raw, timestamp: '<timestamp>' };
   const ctx = { ...projectForIdentity(raw) }; // shares the nested values: the members changed below are copied first
@@ -208,8 +199,6 @@ function normalizeContext(raw: JsonObject, m: Mappers & { labels: boolean; segme
   const model = obj(ctx.model) ? (ctx.model = { ...obj(ctx.model)! }) : undefined;
   if (model && typeof model.id === 'string') model.id = '<model>';
   if (m.labels && raw.extensions !== undefined) ctx.resurfaced_labels = stringLeaves(raw.extensions);
-  // §12.1 exception: after a transform, a later segment may be evaluated over the raw or the verdicted prefix.
-  if (m.segmentsOpen && point === 'post_model_call' && obj(ctx.response)) ctx.response = '<segment>';
   return ctx;
 }
 
