@@ -125,7 +125,7 @@ class CaseBuilder {
     this.points = ['agent_startup', 'input', 'pre_model_call', 'post_model_call', ...(this.tools.length > 0 ? (['pre_tool_call', 'post_tool_call'] as const) : []), 'output', 'agent_shutdown'];
     this.focus = rng.chance(0.35);
     this.hotPoint = rng.weighted(this.points.map((p) => [p, p === 'agent_startup' || p === 'agent_shutdown' ? 1 : 4] as const));
-    // Drawn last, so that a surface without either draws nothing more (its cases are what they were).
+    // Drawn last, and only where declared: a surface declaring neither draws nothing here.
     this.streams = space.streaming !== 'none' && rng.chance(space.streaming === 'incremental' ? 0.5 : 0.3);
     this.unprojectable = space.projectionFaults && rng.chance(0.1);
   }

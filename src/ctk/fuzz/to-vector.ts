@@ -1,7 +1,8 @@
 // A divergent case as a ready-to-commit vector: the case's own members, and an `expect` filled from the
 // oracle's trace that asserts only what the spec requires, per the authoring rules of vectors/README.md —
 // the run outcome with the final output, tool invocations, records (decision, reason, decided_by, resolved_by,
-// fold_truncated, composition), identities only as relations — plus one assertion aimed at the divergent field.
+// fold_truncated, composition), identities only as relations — plus one assertion aimed at the divergent field;
+// then trimmed against the divergent host's run to what makes it fail (trim-expect.ts).
 import { getDotted } from '../../core/paths.js';
 import type { Json, JsonObject } from '../../core/types.js';
 import type { HostSurface } from '../../harness/contract.js';
@@ -92,7 +93,6 @@ export function caseBytes(v: unknown): number {
   return vectorBytes(rest);
 }
 
-/** `pin`: a later difference the grammar can assert, aimed at too when `d` itself cannot be (compare.ts assertable). */
 /** The expect members aimAt writes for a divergence at `path` (trim-expect.ts unit keys): never trimmed. */
 function aimedUnits(path: string): string[] {
   const m = /^(records|contexts|model_calls|sequence|released_output|persisted)(?:\[(\d+)\])?(?:\[(\d+)\])?\.?(.*)$/.exec(path);
@@ -114,7 +114,8 @@ function aimedUnits(path: string): string[] {
   }
 }
 
-function expectFromOracle(v: Vector, ex: Execution, d: Divergence | undefined, pin?: Divergence): Expect {
+/** `pin`: a later difference the grammar can assert, aimed at too when `d` itself cannot be (compare.ts assertable). */
+function expectFromOracle(v: Vector, ex: Execution, d: Divergence, pin?: Divergence): Expect {
   const report = ex.report!;
   const parallel = v.scenario.parallel_tools === true;
   const records = report.records as JsonObject[];
@@ -151,7 +152,7 @@ function expectFromOracle(v: Vector, ex: Execution, d: Divergence | undefined, p
     if (telling(r) || (i === 0 && v.composition !== undefined)) expected.push(recordExpectation(r, i, i === 0 && v.composition !== undefined, resolver));
   });
   e.records = expected;
-  if (d) aimAt(e, v, ex, d, parallel);
+  aimAt(e, v, ex, d, parallel);
   if (pin) aimAt(e, v, ex, pin, parallel);
   if (e.records.length === 0) delete e.records;
   return e;
