@@ -177,3 +177,58 @@ t.test('reference against reference: no divergence on generated cases, run twice
   }
   t.same(found, []);
 });
+
+/** One streamed answer (§12.1) that dies after its first chunk, under a buffering host. */
+function streamVector(truncated: boolean): Vector {
+  const stream = truncated ? ['Your refund '] : ['Your refund ', 'has been filed.'];
+  return {
+    id: 'AH-CTK-999-stream',
+    title: 'stream compare test',
+    spec_clause: '12.1',
+    capabilities: ['model_calls', 'streaming'],
+    scenario: {
+      input: { content: 'refund ord-417', role: 'user' },
+      model_script: [{ respond: { content: 'Your refund has been filed.', tool_calls: [], finish_reason: 'stop', stream, ...(truncated ? { stream_truncated: true } : {}) } }],
+    },
+    interceptor_script: [{ at: 'output', return: { decision: 'transform', transform: { path: '$target.content', value: 'rewritten' } } }],
+    expect: { interceptions: [], run_outcome: 'completed' },
+  } as unknown as Vector;
+}
+
+t.test('streams: whether interceptors saw the stream_incomplete emission is not compared (HARNESS.md §5)', async (t) => {
+  const v = streamVector(true);
+  const ref = await run(v);
+  const host = await run(v);
+  const before = host.received[0]!.length;
+  host.received = host.received.map((list) => list.filter((c) => (c.response as JsonObject | undefined)?.finish_reason !== 'stream_incomplete'));
+  host.recording = host.received[0]!;
+  t.ok(host.received[0]!.length < before, 'the host did not dispatch the stream_incomplete emission');
+  t.equal(firstDivergence(norm(host, v), norm(ref, v), v), undefined);
+  t.equal(records(ref).find((r) => r.interception_point === 'post_model_call')?.verdict && (records(ref).find((r) => r.interception_point === 'post_model_call')!.verdict as JsonObject).reason, 'host_error:streaming_unsupported');
+});
+
+t.test('streams: chunks pulled, the release and what was persisted are compared; an unreported member is not', async (t) => {
+  const v = streamVector(false);
+  const ref = await run(v);
+  t.equal(ref.report!.released_output, 'rewritten', 'the reference releases the verdicted output');
+
+  const silent = await run(v);
+  delete silent.report!.released_output;
+  delete silent.report!.persisted;
+  t.equal(firstDivergence(norm(silent, v), norm(ref, v), v), undefined, 'a host that reports neither is not compared on them');
+
+  const raw = await run(v);
+  raw.report!.released_output = 'Your refund has been filed.';
+  t.match(firstDivergence(norm(raw, v), norm(ref, v), v), { path: 'released_output', requirement: 'REQ-12.1a-verdicted-content', clause: '12.1a' });
+
+  const short = await run(v);
+  short.mocks.streams[0]!.delivered = 1;
+  t.match(firstDivergence(norm(short, v), norm(ref, v), v), { path: 'streams[0].delivered', requirement: 'REQ-12.1-stream-assembled' });
+
+  const truncated = streamVector(true);
+  const refT = await run(truncated);
+  const leaky = await run(truncated);
+  leaky.report!.persisted = `${leaky.report!.persisted ?? ''} Your refund `;
+  const d = firstDivergence(norm(leaky, truncated), norm(refT, truncated), truncated);
+  t.match(d, { path: 'persisted[0][0].persisted', host: true, reference: false });
+});

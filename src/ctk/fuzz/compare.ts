@@ -9,8 +9,8 @@ import { PACKAGE_ROOT } from '../../version.js';
 import { HOST_ERROR } from '../../core/reasons.js';
 import { TARGET_FIELD, type InterceptionPoint, type Json, type JsonObject } from '../../core/types.js';
 import { brief, isLosslessNumber, jsonEqual } from '../json.js';
-import type { Vector } from '../vector.js';
-import type { NormalizedTrace } from './normalize.js';
+import { usesUnprojectable, type Vector } from '../vector.js';
+import { UNREPORTED, type NormalizedTrace } from './normalize.js';
 
 export interface Divergence {
   /** The first differing field, e.g. `records[3].decided_by`; `(absent)` sides are `undefined`. */
@@ -32,6 +32,7 @@ const SECTIONS: ReadonlyArray<keyof NormalizedTrace> = [
   'points',
   'tool_invocations',
   'model_calls',
+  'streams',
   'contexts',
   'approval_requests',
   'records',
@@ -40,6 +41,8 @@ const SECTIONS: ReadonlyArray<keyof NormalizedTrace> = [
   'outcome',
   'final_output',
   'outputs',
+  'released_output',
+  'persisted',
 ];
 
 /** Member order inside records and verdicts, so the most telling field of an object is compared first. */
@@ -73,7 +76,11 @@ const KEY_ORDER = [
 const rankOfKey = new Map(KEY_ORDER.map((k, i) => [k, i]));
 
 /** The first difference between the host's trace and the oracle's, or undefined when they agree. */
-export function firstDivergence(host: NormalizedTrace, reference: NormalizedTrace, vector: Vector): Divergence | undefined {
+export function firstDivergence(hostTrace: NormalizedTrace, reference: NormalizedTrace, vector: Vector): Divergence | undefined {
+  // What the host does not report is not compared (HARNESS.md: released_output / persisted are optional members).
+  const host = { ...hostTrace };
+  if (host.released_output === UNREPORTED) host.released_output = reference.released_output;
+  if (host.persisted === UNREPORTED) host.persisted = reference.persisted;
   const scope = { host, reference, vector };
   if (host.harness !== reference.harness) return name('harness', host.harness, reference.harness, scope);
   // Emission by emission while both emitted the same points: a different combined verdict is the earliest cause.
@@ -180,6 +187,11 @@ export function assertable(d: Divergence, vector: Vector): boolean {
   if (/^contexts\[[1-9]\d*\]/.test(p)) return false;
   if (vector.scenario.parallel_tools === true && /^(contexts|records)/.test(p)) return false;
   if (/^records\[\d+\]\.(input|enforced)_identity$/.test(p)) return d.reference === null;
+  // Chunks pulled: only the stream.consumption check of an incremental host sees them, and only a pull too many.
+  if (/^streams/.test(p)) return (vector.capabilities ?? []).includes('incremental_output') && typeof d.host === 'number' && typeof d.reference === 'number' && d.host > d.reference;
+  // persisted_must_not_contain: only what the host persisted and the reference did not.
+  if (/^persisted/.test(p)) return d.host === true && d.reference === false;
+  if (d.reference === UNREPORTED) return false;
   return true;
 }
 
@@ -233,11 +245,18 @@ export const HARNESS_FAILURE_TEXT = 'The harness failed: it threw, timed out, br
 
 function name(p: string, host: Json | undefined, ref: Json | undefined, scope: Scope): Divergence {
   const field = generalize(p);
-  const requirement = requirementFor(p, host, ref, scope);
+  const requirement = refine(requirementFor(p, host, ref, scope), p, scope.vector);
   if (requirement === null) return { path: p, field, host, reference: ref, requirement: null, clause: '13.2', requirement_text: HARNESS_FAILURE_TEXT };
   const entry = requirementCatalogue().byId.get(requirement);
   if (!entry) throw new Error(`fuzz: requirement ${requirement} is not in vectors/requirements.yaml (the lookup table in compare.ts is stale)`);
   return { path: p, field, host, reference: ref, requirement, clause: entry.clause, requirement_text: entry.text };
+}
+
+/** A reason's generic requirement, made specific to what the case scripted (a projection fault, an incremental stream). */
+function refine(requirement: string | null, p: string, vector: Vector): string | null {
+  if (requirement === 'REQ-6.3-context-invalid-no-dispatch' && usesUnprojectable(vector)) return p.endsWith('.reason') ? 'REQ-11-projection-failure-reason' : 'REQ-10.3-projection-fail-closed';
+  if (requirement === 'REQ-12.1-stream-incomplete' && incremental(vector)) return 'REQ-12.1-incremental-residue-fails-closed';
+  return requirement;
 }
 
 /** Reason-specific requirements for a differing verdict (§11 reasons name their own obligation). */
@@ -281,6 +300,8 @@ const indexAt = (p: string, k: number): number | undefined => {
   const m = [...p.matchAll(/\[(\d+)\]/g)][k];
   return m ? Number(m[1]) : undefined;
 };
+
+const incremental = (v: Vector): boolean => (v.capabilities ?? []).includes('incremental_output');
 
 function profileOf(v: Vector): string {
   return v.composition?.profile ?? 'sequential/first_deny';
@@ -329,6 +350,14 @@ export function requirementFor(p: string, host: Json | undefined, ref: Json | un
     case 'final_output':
     case 'outputs':
       return ref === null && host !== null ? 'REQ-6-output-withheld' : 'REQ-6-transform-applied';
+    case 'streams':
+      return incremental(vector) ? 'REQ-12.1-incremental-deny-terminates' : 'REQ-12.1-stream-assembled';
+    case 'released_output':
+      // §12.1a: what reached the caller; under incremental mediation, what a covering verdict had permitted.
+      if (incremental(vector) && typeof ref === 'string' && typeof host === 'string' && host.startsWith(ref)) return 'REQ-12.1-incremental-release-covered';
+      return 'REQ-12.1a-verdicted-content';
+    case 'persisted':
+      return incremental(vector) ? 'REQ-12.1-incremental-persistence-gated' : 'REQ-12.1-stream-incomplete';
     default:
       return 'REQ-1.1-act-on-verdict';
   }

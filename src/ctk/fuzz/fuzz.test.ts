@@ -98,3 +98,61 @@ t.test('an oracle that cannot take the declared posture is refused, never silent
     await t.rejects(createOracle(terminate), /tool_seam_host_error=terminate/);
   }
 });
+
+t.test('fuzz --mutants reaches the streaming, release, projection and incremental mutants (each against its own configuration)', async (t) => {
+  const ids = [
+    'projection-failure-wrong-reason', 'stream-first-chunk-only', 'stream-truncated-settles-clean', 'release-unverdicted-output',
+    'incremental-reads-ahead', 'incremental-persists-withheld', 'incremental-residue-settles-clean',
+  ];
+  const { rows } = await fuzzMutants({ mutants: ids.map(mutant), seed: '1', budget: 400, jobs: 2, shrink: false });
+  t.same(rows.filter((r) => !r.detected).map((r) => r.id), [], 'each is detected within 400 cases');
+  t.match(rows.find((r) => r.id === 'incremental-reads-ahead'), { field: /^streams\[\d+\]\.delivered$/, requirement: 'REQ-12.1-incremental-deny-terminates' }, 'chunks pulled past a deny');
+  t.match(rows.find((r) => r.id === 'release-unverdicted-output'), { field: 'released_output' }, 'what reached the caller');
+});
+
+t.test('fuzz --mutants scores every selftest mutant by default (the CLI list is the selftest list)', async (t) => {
+  const { selectMutants } = await import('../../cli/flags.js');
+  t.equal(selectMutants(undefined).length, MUTANTS.length);
+});
+
+t.test('a trimmed written vector still fails on its host and passes on the reference host, and asserts the divergent field', async (t) => {
+  const { withIncrementalStreaming } = await import('../../harness/reference-harness.js');
+  const { runVector } = await import('../runner.js');
+  for (const [id, aim] of [
+    ['stream-truncated-settles-clean', 'records'],
+    ['release-unverdicted-output', 'released_output'],
+    ['incremental-persists-withheld', 'persisted_must_not_contain'],
+    ['incremental-reads-ahead', null], // pinned by the stream.consumption check, not by an expect member
+  ] as const) {
+    const m = mutant(id);
+    const incremental = m.streaming === 'incremental';
+    const s = incremental ? withIncrementalStreaming(surface) : surface;
+    const r = await runCampaign({
+      host: { label: id, surface: s, create: async () => m.harness() },
+      oracle: await createOracle(s),
+      seed: '1',
+      runs: 400,
+      stopAtFirstDivergence: true,
+      shrinkBudget: 300,
+    });
+    const shrunk = r.groups[0]?.shrunk;
+    if (!shrunk) {
+      t.fail(`${id}: no shrunk divergence`);
+      continue;
+    }
+    t.ok(shrunk.size.vector_shrunk < (shrunk.size.vector_original * 2) / 3, `${id}: ${shrunk.size.vector_original} → ${shrunk.size.vector_shrunk} bytes`);
+    if (aim) t.ok((shrunk.vector.expect as unknown as Record<string, unknown>)[aim] !== undefined, `${id}: asserts ${aim}`);
+    // Loaded from text and run exactly as `run --vectors` would, on the mutant and on the reference host.
+    const loaded = vectorFromValue(parseLossless(stringifyLossless(shrunk.vector, 2)), 'divergence.json');
+    if ('problem' in loaded) {
+      t.fail(`${id}: ${loaded.problem}`);
+      continue;
+    }
+    t.equal(loaded.loaded.requiredCapabilities.includes('incremental_output'), incremental && loaded.loaded.vector.scenario.model_script!.some((x) => Array.isArray(x.respond.stream)), `${id}: gated to the discipline it was found in`);
+    const onHost = await runVector(loaded.loaded, { harness: m.harness(), surface: s, harnessLabel: id, timeoutMs: 5000 });
+    const reference = incremental ? createReferenceHarness({ streaming: 'incremental' }) : createReferenceHarness();
+    const onReference = await runVector(loaded.loaded, { harness: reference, surface: s, harnessLabel: 'reference', timeoutMs: 5000 });
+    t.equal(onHost.result.status, 'fail', `${id}: fails on the mutant`);
+    t.equal(onReference.result.status, 'pass', `${id}: passes on the reference host`);
+  }
+});

@@ -64,6 +64,8 @@ interface CaseDetail extends CaseOutcome {
   vector: Vector;
   /** The oracle's execution of this case (for the written vector). */
   oracle: Execution;
+  /** The host's execution of this case (the written vector's expect is trimmed against it). */
+  host: Execution;
   /** Some difference of this case is one a vector can assert (the divergence itself or a later one). */
   pinnable: boolean;
 }
@@ -233,7 +235,7 @@ export async function runCampaign(opts: CampaignOptions): Promise<CampaignResult
           const held = firstOfGroup.get(key);
           if (!held || k < held.k) {
             const pinnable = assertable(first.divergence, v) || first.pin !== undefined;
-            firstOfGroup.set(key, { k, detail: { ...outcome, vector: v, oracle: first.oracle, pinnable } });
+            firstOfGroup.set(key, { k, detail: { ...outcome, vector: v, oracle: first.oracle, host: first.host, pinnable } });
           }
           if (opts.stopAtFirstDivergence) stopAt = Math.min(stopAt, k);
         } else unstable.push({ index, field: first.divergence.field, clause: first.divergence.clause });
@@ -340,8 +342,10 @@ async function shrinkOne(w: Worker, origin: CaseDetail, opts: CampaignOptions): 
   const idBase = caseId(opts.seed, origin.index);
   const id = opts.idTag ? idBase.replace('AH-CTK-999-fuzz-', `AH-CTK-999-fuzz-${opts.idTag}-`) : idBase;
   const meta = { id, title: explain(divergence, opts.seed, origin.index), part: partForClause(divergence.clause, result.vector) };
-  const vector = toVector(result.vector, final.oracle, divergence, meta, final.pin);
-  const original = toVector(origin.vector, origin.oracle, origin.divergence, { ...meta, title: explain(origin.divergence, opts.seed, origin.index) });
+  const surface = opts.host.surface;
+  const vector = toVector(result.vector, final.oracle, divergence, meta, final.pin, { execution: final.host, surface });
+  // The original is written the same way (its expect trimmed against the host's run of it), so the sizes compare.
+  const original = toVector(origin.vector, origin.oracle, origin.divergence, { ...meta, title: explain(origin.divergence, opts.seed, origin.index) }, undefined, { execution: origin.host, surface });
   return {
     vector,
     divergence,

@@ -2,12 +2,13 @@ import t from 'tap';
 import { generateCase, caseId } from './generate.js';
 import { generationSpace, FuzzSurfaceError } from './space.js';
 import { caseRng } from './rng.js';
-import { referenceSurface } from '../../harness/reference-harness.js';
+import { referenceSurface, withIncrementalStreaming } from '../../harness/reference-harness.js';
 import { validateSurface } from '../../harness/surface.js';
 import { vectorFromValue } from '../load.js';
 import { parseLossless, stringifyLossless } from '../json.js';
 import { skipReason } from '../skip.js';
-import { interceptorRuleLists } from '../vector.js';
+import { interceptorRuleLists, usesStream, usesUnprojectable } from '../vector.js';
+import type { JsonObject } from '../../core/types.js';
 
 const reference = generationSpace(referenceSurface());
 
@@ -68,6 +69,11 @@ t.test('the generator covers the grammar: faults, hangs, raw returns, approvals,
     if (text.includes('"evidence"')) seen.add('evidence');
     if (text.includes('"warnings"')) seen.add('warnings');
     for (const rules of interceptorRuleLists(v)) for (const r of rules) if ('return' in r && (r.return === null || typeof r.return !== 'object' || Array.isArray(r.return))) seen.add('raw return');
+    if (usesStream(v)) seen.add('stream');
+    if (text.includes('"stream_truncated":true')) seen.add('stream_truncated');
+    if (v.scenario.model_script?.some((m) => Array.isArray(m.respond.stream) && (m.respond.stream as string[]).length > 1)) seen.add('multi-chunk stream');
+    if ((v.scenario.tools ?? []).some((tool) => tool.behavior.some((b) => b.unprojectable !== undefined))) seen.add('unprojectable tool result');
+    if (v.scenario.model_script?.some((m) => m.respond.unprojectable !== undefined)) seen.add('unprojectable model response');
   }
   const want = [
     'profile:sequential/first_deny', 'profile:sequential/run_all', 'profile:parallel/strictest', 'profile:parallel/unanimous',
@@ -75,6 +81,7 @@ t.test('the generator covers the grammar: faults, hangs, raw returns, approvals,
     'multi_turn', 'parallel_tools', 'redaction', 'zero interceptors', 'fault:raise', 'fault:mutate', 'fault:hang', 'fault:malformed_verdict',
     'outcome:approve', 'outcome:reject', 'outcome:unresolved', 'echo mismatch', 'when_args', 'is_error', 'liftable deny', 'transform', 'match',
     'labels', 'evidence', 'warnings', 'raw return',
+    'stream', 'stream_truncated', 'multi-chunk stream', 'unprojectable tool result', 'unprojectable model response',
   ];
   t.same(want.filter((w) => !seen.has(w)), [], 'every feature appears');
 });
@@ -115,4 +122,49 @@ t.test('a surface the fuzzer cannot generate for is refused, naming what is miss
   t.throws(() => generationSpace(validateSurface({ ...base, profiles: {} }, 't')), /no composition profile/);
   t.throws(() => generationSpace(validateSurface({ ...base, profiles: { 'sequential/first_deny': {} } }, 't')), /no composition profile with a value for every knob/);
   t.throws(() => generationSpace(validateSurface({ ...base, modes: [] }, 't')), /no mode/);
+});
+
+t.test('streams and projection faults follow the declared surface: incremental_output, streaming, neither', async (t) => {
+  const incremental = withIncrementalStreaming(referenceSurface());
+  const buffered = referenceSurface();
+  const plain = validateSurface({ ...buffered, capabilities: buffered.capabilities.filter((c) => c !== 'streaming' && c !== 'projection_faults') }, 'test');
+  const counts = { incremental: 0, buffered: 0, plainStreams: 0, plainUnprojectable: 0 };
+  const problems: string[] = [];
+  for (const [surface, kind] of [[incremental, 'incremental'], [buffered, 'buffered'], [plain, 'plain']] as const) {
+    const space = generationSpace(surface);
+    for (let i = 0; i < 600; i++) {
+      const v = generateCase(space, 4, i);
+      const r = vectorFromValue(parseLossless(stringifyLossless(v)), `${v.id}.json`);
+      if ('problem' in r) {
+        problems.push(r.problem);
+        continue;
+      }
+      const why = skipReason(r.loaded, surface);
+      if (why !== undefined) problems.push(`${kind} ${v.id}: ${why}`);
+      if (!usesStream(v)) continue;
+      // §12.1: an incremental host's streamed cases are incremental vectors; a buffering host's are buffered ones.
+      const caps = r.loaded.requiredCapabilities;
+      if (kind === 'incremental' && caps.includes('incremental_output')) counts.incremental++;
+      if (kind === 'buffered' && caps.includes('streaming') && !caps.includes('incremental_output')) counts.buffered++;
+      if (kind === 'plain') counts.plainStreams++;
+      // READINGS.md (c): after a post_model_call transform, a later segment's basis is open; such a case streams one segment.
+      const transforms = stringifyLossless([v.interceptor_script ?? v.interceptor_scripts, v.approval_script]).includes('"decision":"transform"');
+      const postTransform = transforms && interceptorRuleLists(v).some((rules) => rules.some((rule) => rule.at === 'post_model_call' && (rule.return as JsonObject | null)?.decision === 'transform'));
+      if (kind === 'incremental' && postTransform && v.scenario.model_script!.some((m) => Array.isArray(m.respond.stream) && (m.respond.stream as string[]).length > 1))
+        problems.push(`${v.id}: an incremental case that transforms at post_model_call streams more than one segment`);
+      for (const m of v.scenario.model_script ?? []) {
+        const resp = m.respond as JsonObject;
+        if (!Array.isArray(resp.stream)) continue;
+        const joined = (resp.stream as string[]).join('');
+        if (resp.stream_truncated === true ? !(typeof resp.content === 'string' && resp.content.startsWith(joined) && resp.content !== joined) : joined !== resp.content)
+          problems.push(`${v.id}: chunks ${JSON.stringify(resp.stream)} against content ${JSON.stringify(resp.content)}`);
+      }
+    }
+    if (kind === 'plain') for (let i = 0; i < 600; i++) if (usesUnprojectable(generateCase(space, 4, i))) counts.plainUnprojectable++;
+  }
+  t.same(problems.slice(0, 5), [], 'every case loads, runs on its surface, and its chunks concatenate to (a proper prefix of) the content');
+  t.ok(counts.incremental > 50, `${counts.incremental} incremental streamed cases`);
+  t.ok(counts.buffered > 30, `${counts.buffered} buffered streamed cases`);
+  t.equal(counts.plainStreams, 0, 'no stream for a host declaring neither streaming nor incremental_output');
+  t.equal(counts.plainUnprojectable, 0, 'no unprojectable value for a host not declaring projection_faults');
 });

@@ -54,6 +54,8 @@ const FINAL_ANSWERS: Json[] = ['Your refund has been filed.', 'Order ord-9 has s
 const TOOL_RESULTS: Json[] = ['ok', { status: 'ok', ledger: 'LEDGER-ENTRY-77' }, { status: 'shipped', items: [1, 2, 3] }, 42, null, ['a', 'b']];
 const ROLES = ['user', 'system', 'external'];
 const BAD_PATHS = ['$context.target', 'target.content', '$target.*', '$target[-1]', '$target["a b"]', '', '$targets.x'];
+/** HARNESS.md §4: the values the in-process mock hands back that JSON cannot carry (§10.3 host projection failure). */
+const UNPROJECTABLE = ['cycle', 'bigint', 'function', 'throwing_getter'];
 const REDACTIONS = ['$target.order', '$target.content', '$target[0].content', '$target.amount', '$target.text'];
 
 /** A value nested `depth` objects deep (§12.3 bounds). */
@@ -61,6 +63,24 @@ function deepValue(depth: number): Json {
   let v: Json = 'bottom';
   for (let i = 0; i < depth; i++) v = { d: v };
   return v;
+}
+
+/** Does an interceptor or a resolution transform at post_model_call? */
+function transformsAtPostModel(scripts: InterceptorRule[][], approval: ApprovalRule[]): boolean {
+  const isTransform = (v: unknown) => v !== null && typeof v === 'object' && (v as JsonObject).decision === 'transform';
+  return scripts.some((rules) => rules.some((r) => r.at === 'post_model_call' && isTransform(r.return))) || approval.some((a) => 'verdict' in a.resolve && isTransform(a.resolve.verdict));
+}
+
+/**
+ * READINGS.md (c) "the basis of an incremental segment": after a transform, whether a later segment is evaluated
+ * over the raw or the verdicted prefix (and so what is released, persisted, or failed closed) is open. A case that
+ * transforms at post_model_call streams each response as one segment, so no reading decides the outcome.
+ */
+function oneSegmentEach(scenario: JsonObject): void {
+  for (const m of scenario.model_script as Array<{ respond: JsonObject }>) {
+    const stream = m.respond.stream;
+    if (Array.isArray(stream) && stream.length > 1) m.respond.stream = [stream.join('')];
+  }
 }
 
 // ---------------------------------------------------------------------------------------------- builder
@@ -86,6 +106,14 @@ class CaseBuilder {
    */
   private readonly focus: boolean;
   private liftable = false;
+  /** Does this case script streamed responses (only where the surface declares a discipline, §12.1)? */
+  private readonly streams: boolean;
+  /** Does this case script values the host cannot project (only where projection_faults is declared, §10.3)? */
+  private readonly unprojectable: boolean;
+  /** Every content a post_model_call of a streamed response can carry: the assembled prefixes (match targets). */
+  private readonly streamPrefixes: string[] = [];
+  /** The paths interceptor transforms write, per point. */
+  private readonly transformedPaths = new Map<InterceptionPoint, Set<string>>();
 
   constructor(
     private readonly rng: Rng,
@@ -97,6 +125,9 @@ class CaseBuilder {
     this.points = ['agent_startup', 'input', 'pre_model_call', 'post_model_call', ...(this.tools.length > 0 ? (['pre_tool_call', 'post_tool_call'] as const) : []), 'output', 'agent_shutdown'];
     this.focus = rng.chance(0.35);
     this.hotPoint = rng.weighted(this.points.map((p) => [p, p === 'agent_startup' || p === 'agent_shutdown' ? 1 : 4] as const));
+    // Drawn last, and only where declared: a surface declaring neither draws nothing here.
+    this.streams = space.streaming !== 'none' && rng.chance(space.streaming === 'incremental' ? 0.5 : 0.3);
+    this.unprojectable = space.projectionFaults && rng.chance(0.1);
   }
 
   build(id: string, title: string): Vector {
@@ -140,6 +171,7 @@ class CaseBuilder {
     if (count === 1 && r.chance(0.5)) v.interceptor_script = scripts[0];
     else v.interceptor_scripts = scripts;
     if (approval.length > 0) v.approval_script = approval;
+    if (this.space.streaming === 'incremental' && transformsAtPostModel(scripts, approval)) oneSegmentEach(scenario);
     if (this.hangs.interceptor) v.interceptor_timeout_ms = this.options.hangTimeoutMs;
     if (this.hangs.resolver) v.resolver_timeout_ms = this.options.hangTimeoutMs;
     v.expect = { interceptions: [], sequence_strict: false, run_outcome: 'completed' };
@@ -167,6 +199,13 @@ class CaseBuilder {
       scenario.tools = this.tools.map((t) => this.toolDefinition(t));
       caps.push('tool_calls');
     }
+    if (this.streams) for (const t of perTurn) for (const resp of t.responses) this.maybeStream(resp);
+    if (this.streams && perTurn.some((t) => t.responses.some((resp) => resp.stream !== undefined))) {
+      // §12.1: an incremental host's vectors list incremental_output; a buffering host's are gated by streaming.
+      caps.push(this.space.streaming === 'incremental' ? 'incremental_output' : 'streaming');
+    }
+    if (perTurn.some((t) => t.responses.some((resp) => resp.unprojectable !== undefined)) || (scenario.tools as JsonObject[] | undefined)?.some((tool) => (tool.behavior as JsonObject[]).some((b) => b.unprojectable !== undefined)))
+      caps.push('projection_faults');
     scenario.model_script = perTurn.flatMap((t) => t.responses.map((respond) => ({ respond })));
     const multiCall = perTurn.some((t) => t.responses.some((resp) => (resp.tool_calls as Json[]).length > 1));
     if (this.space.parallelTools && multiCall && r.chance(0.4)) {
@@ -184,12 +223,36 @@ class CaseBuilder {
       const tool = r.pick(this.tools);
       calls.push({ id: `call-${++this.toolCallCounter}`, name: tool.name, args: structuredClone(r.pick(tool.args)) });
     }
-    return { content: r.chance(0.7) ? null : 'let me check that', tool_calls: calls, finish_reason: 'tool_calls' };
+    return { content: r.chance(this.streams ? 0.3 : 0.7) ? null : 'let me check that', tool_calls: calls, finish_reason: 'tool_calls' };
   }
 
   private finalAnswer(): JsonObject {
     const answers = this.space.structuredContent ? FINAL_ANSWERS : FINAL_ANSWERS.filter((a) => typeof a === 'string');
-    return { content: structuredClone(this.rng.pick(answers)), tool_calls: [], finish_reason: 'stop' };
+    const content = structuredClone(this.rng.pick(answers));
+    const answer: JsonObject = { content, tool_calls: [], finish_reason: 'stop' };
+    // §10.3 host projection failure at post_model_call: an object answer with a member JSON cannot carry.
+    if (this.unprojectable && typeof content === 'object' && content !== null && this.rng.chance(0.5)) answer.unprojectable = this.rng.pick(UNPROJECTABLE);
+    return answer;
+  }
+
+  /**
+   * §12.1: a text response delivered as a stream of 1–3 chunks that concatenate to its content (VECTOR-FORMAT §9);
+   * sometimes the stream dies early (`stream_truncated`: the chunks are a prefix, no finish_reason arrives).
+   */
+  private maybeStream(resp: JsonObject): void {
+    const r = this.rng;
+    if (typeof resp.content !== 'string' || !r.chance(0.7)) return;
+    const words = resp.content.split(/(?<= )/); // words keep their trailing space: chunks concatenate back exactly
+    const n = r.int(1, Math.min(3, words.length));
+    const cuts = r.subset(Array.from({ length: words.length - 1 }, (_, i) => i + 1), n - 1).sort((a, b) => a - b);
+    const chunks = [0, ...cuts].map((start, i) => words.slice(start, [...cuts, words.length][i]).join(''));
+    if (r.chance(0.2)) {
+      // The chunks delivered before the stream died: a proper prefix of the content.
+      resp.stream = chunks.length > 1 ? chunks.slice(0, r.int(1, chunks.length - 1)) : [chunks[0]!.slice(0, Math.max(1, Math.floor(chunks[0]!.length / 2)))];
+      resp.stream_truncated = true;
+    } else resp.stream = chunks;
+    let prefix = '';
+    for (const c of resp.stream as string[]) this.streamPrefixes.push((prefix += c));
   }
 
   private toolDefinition(t: ToolTemplate): JsonObject {
@@ -197,6 +260,12 @@ class CaseBuilder {
     const behavior: JsonObject[] = [];
     if (r.chance(0.4)) behavior.push({ when_args: structuredClone(r.pick(t.args)), return: this.toolResult(), ...(r.chance(0.2) ? { is_error: true } : {}) });
     behavior.push({ return: this.toolResult(), ...(r.chance(0.15) ? { is_error: true } : {}) });
+    // §10.3 host projection failure at post_tool_call: an object result with a member JSON cannot carry.
+    if (this.unprojectable && r.chance(0.5)) {
+      const b = r.pick(behavior);
+      if (b.return === null || typeof b.return !== 'object' || Array.isArray(b.return) || b.return instanceof LosslessNumber) b.return = { status: 'ok', ledger: 'LEDGER-ENTRY-77' };
+      b.unprojectable = r.pick(UNPROJECTABLE);
+    }
     return { name: t.name, behavior };
   }
 
@@ -220,6 +289,12 @@ class CaseBuilder {
       if (r.chance(0.25)) {
         const match = this.match(at, scenario);
         if (match) rule.match = match;
+      }
+      if (this.focus && at !== this.hotPoint && this.rng.chance(0.7)) {
+        // Mostly, a focused case's rules elsewhere permit, so that the emissions reach its hot point.
+        rule.return = this.rng.chance(0.6) ? this.decorate({ decision: 'allow' }, true) : this.decorate({ decision: 'transform', transform: this.noteTransform(at, this.transform(at, false)) }, true);
+        rules.push(rule);
+        continue;
       }
       const fault = this.fault();
       if (fault) rule.fault = fault;
@@ -251,6 +326,8 @@ class CaseBuilder {
       case 'pre_model_call':
         return r.chance(0.5) ? { 'messages[0].role': 'user' } : { 'messages[1].role': 'tool' };
       case 'post_model_call':
+        // A streamed response: the content one of its emissions carries (an incremental host's segment prefix).
+        if (this.streamPrefixes.length > 0 && r.chance(0.5)) return { 'response.content': r.pick(this.streamPrefixes) };
         return { 'response.finish_reason': r.pick(['stop', 'tool_calls']) };
       case 'pre_tool_call':
       case 'post_tool_call': {
@@ -275,7 +352,7 @@ class CaseBuilder {
     const kind = r.weighted([['liftable', 35], ['transform', 30], ['deny', 10], ['allow', 25]] as const);
     if (kind === 'liftable') this.liftable = true;
     if (kind === 'liftable') return this.decorate({ decision: 'deny', reason: r.pick(REASONS), approval: {} }, false);
-    if (kind === 'transform') return this.decorate({ decision: 'transform', transform: this.transform(at, false) }, true);
+    if (kind === 'transform') return this.decorate({ decision: 'transform', transform: this.noteTransform(at, this.transform(at, false)) }, true);
     if (kind === 'deny') return this.decorate({ decision: 'deny', reason: r.pick(REASONS) }, false);
     return this.decorate({ decision: 'allow' }, true);
   }
@@ -300,7 +377,7 @@ class CaseBuilder {
         this.liftable = true;
         return this.decorate({ decision: 'deny', reason: r.pick(REASONS), approval: r.chance(0.7) ? {} : { ticket: 'T-1', approver_group: 'finance' } }, false);
       case 'transform':
-        return this.decorate({ decision: 'transform', transform: this.transform(at) }, true);
+        return this.decorate({ decision: 'transform', transform: this.noteTransform(at, this.transform(at)) }, true);
       case 'invalid':
         return this.invalidVerdict(at);
       case 'raw':
@@ -384,6 +461,25 @@ class CaseBuilder {
     return t;
   }
 
+  /** Remembers the paths interceptors transform at each point (so a resolver's transform can aim elsewhere). */
+  private noteTransform(at: InterceptionPoint, t: JsonObject): JsonObject {
+    const paths = this.transformedPaths.get(at) ?? new Set<string>();
+    paths.add(String(t.path));
+    this.transformedPaths.set(at, paths);
+    return t;
+  }
+
+  /**
+   * A resolver's transform (§7.4, §7.6): preferably on a path no interceptor transforms at that point, so that
+   * whether it lands on the folded or on the input context shows (a few draws, then whatever came).
+   */
+  private resolverTransform(at: InterceptionPoint): JsonObject {
+    const used = this.transformedPaths.get(at);
+    let t = this.transform(at, false);
+    for (let i = 0; i < 3 && used?.has(String(t.path)); i++) t = this.transform(at, false);
+    return t;
+  }
+
   /** A value that fails the §5 gate (or the §5.3 cap). */
   private invalidVerdict(at: InterceptionPoint): Json {
     const r = this.rng;
@@ -438,7 +534,7 @@ class CaseBuilder {
       case 'approve':
         return { outcome: 'approve', verdict: this.decorate({ decision: 'allow' }, true) };
       case 'approve-transform':
-        return { outcome: 'approve', verdict: { decision: 'transform', transform: this.transform(at!, false) } };
+        return { outcome: 'approve', verdict: { decision: 'transform', transform: this.resolverTransform(at!) } };
       case 'reject':
         return { outcome: 'reject', verdict: this.decorate({ decision: 'deny', reason: 'probe:rejected' }, false) };
       case 'unresolved':

@@ -1,11 +1,16 @@
 // `fuzz --mutants`: the fuzzer scored on the mutation self-test. Every selftest mutant (src/ctk/mutants) is
 // fuzzed with no fixed vectors, up to a budget of cases, stopping at its first divergence; a mutant is
 // detected when some generated case diverges from the reference host. Mutants run `jobs` at a time, each
-// campaign on one worker, so every mutant's result depends only on the seed.
+// campaign on one worker, so every mutant's result depends only on the seed. Every mutant is scored (the list is
+// the selftest's, not a copy), each against the configuration it breaks: a mutant of the incremental
+// configuration declares the incremental surface and is compared with the incremental oracle (§12.1 exception),
+// exactly as a host declaring incremental_output would be.
+import type { HostSurface } from '../../harness/contract.js';
+import type { StreamMediation } from '../../host/loop.js';
 import type { Mutant } from '../mutants/mutants.js';
-import { referenceSurface } from '../../harness/reference-harness.js';
+import { referenceSurface, withIncrementalStreaming } from '../../harness/reference-harness.js';
 import { runCampaign, type ShrunkDivergence } from './fuzz.js';
-import { createOracle } from './oracle.js';
+import { createOracle, type Oracle } from './oracle.js';
 import type { MutantDetection } from './summary.js';
 
 export interface MutantsOptions {
@@ -24,8 +29,12 @@ export interface MutantsOptions {
 export const DEFAULT_MUTANT_BUDGET = 2000;
 
 export async function fuzzMutants(opts: MutantsOptions): Promise<{ rows: MutantDetection[]; vectors: Map<string, ShrunkDivergence> }> {
-  const surface = referenceSurface(); // a broken host declares the correct host's surface (as in selftest)
-  const oracle = await createOracle(surface);
+  // A broken host declares the correct host's surface (as in selftest), for the configuration it breaks.
+  const configurations = new Map<StreamMediation, { surface: HostSurface; oracle: Oracle }>();
+  for (const streaming of new Set(opts.mutants.map(configurationOf))) {
+    const surface = streaming === 'incremental' ? withIncrementalStreaming(referenceSurface()) : referenceSurface();
+    configurations.set(streaming, { surface, oracle: await createOracle(surface) });
+  }
   const budget = opts.budget ?? DEFAULT_MUTANT_BUDGET;
   const rows: MutantDetection[] = new Array(opts.mutants.length);
   const vectors = new Map<string, ShrunkDivergence>();
@@ -35,6 +44,7 @@ export async function fuzzMutants(opts: MutantsOptions): Promise<{ rows: MutantD
     while (next < opts.mutants.length) {
       const index = next++;
       const m = opts.mutants[index]!;
+      const { surface, oracle } = configurations.get(configurationOf(m))!;
       const result = await runCampaign({
         host: { label: `mutant:${m.id}`, surface, create: async () => m.harness() },
         oracle,
@@ -64,4 +74,9 @@ export async function fuzzMutants(opts: MutantsOptions): Promise<{ rows: MutantD
   const width = Math.max(1, Math.min(opts.jobs ?? 1, opts.mutants.length));
   await Promise.all(Array.from({ length: width }, work));
   return { rows, vectors };
+}
+
+/** The reference configuration a mutant breaks (selftest's rule: buffered unless it says otherwise). */
+export function configurationOf(m: Mutant): StreamMediation {
+  return m.streaming ?? 'buffered';
 }

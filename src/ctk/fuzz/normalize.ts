@@ -8,7 +8,12 @@
 // - sequence values, compared as ranks plus the first value (§4.1 "starts at 0", §3.1 "strictly increasing");
 // - with parallel tool calls (§12.2 "MAY interleave"), the order of emissions of different tool calls: each
 //   run of consecutive tool-point items is compared as a multiset (sorted canonically), tool invocations by id;
-// - extensions, except the §5.4 labels they resurface when the host declares result_labels_resurfacing.
+// - extensions, except the §5.4 labels they resurface when the host declares result_labels_resurfacing;
+// - for a host that mediates streams (streaming / incremental_output, §12.1): whether interceptors saw the
+//   stream_incomplete emission (the host's choice, HARNESS.md §5); what it released (§12.1a) is compared only
+//   when it reports it, and what it persisted only as a relation: which chunk texts of the scripted streams appear
+//   in its own serialization. (Where a later incremental segment's basis is open, READINGS.md (c), the generator
+//   streams one segment: generate.ts oneSegmentEach.)
 import { INTERCEPTION_POINTS, projectForIdentity, type Json, type JsonObject } from '../../core/index.js';
 import { isHostErrorReason } from '../../core/reasons.js';
 import type { HostSurface } from '../../harness/contract.js';
@@ -30,10 +35,19 @@ export interface NormalizedTrace {
   records: Json[];
   identities: { distinct_across_emissions: boolean; report_pairs_match_records: boolean };
   sequence: { first: Json; unique: boolean };
+  /** Per streamed response (§12.1): the model call it answered and how many chunks the host pulled. */
+  streams: Json[];
   outcome: Json;
   final_output: Json;
   outputs: Json;
+  /** §12.1a: the caller-visible text the host released, or UNREPORTED. */
+  released_output: Json;
+  /** §12.1 rule 4: per streamed response, per chunk, whether the host's persisted serialization contains it; or UNREPORTED. */
+  persisted: Json;
 }
+
+/** A report member the host does not give (released_output, persisted): compared as equal to anything. */
+export const UNREPORTED = '<unreported>';
 
 export interface NormalizeOptions {
   vector: Vector;
@@ -60,9 +74,12 @@ export function normalizeExecution(ex: Execution, opts: NormalizeOptions): Norma
     records: [],
     identities: { distinct_across_emissions: true, report_pairs_match_records: true },
     sequence: { first: null, unique: true },
+    streams: [],
     outcome: null,
     final_output: null,
     outputs: null,
+    released_output: UNREPORTED,
+    persisted: UNREPORTED,
   };
   const report = ex.report;
   if (report === undefined) return empty;
@@ -108,9 +125,11 @@ export function normalizeExecution(ex: Execution, opts: NormalizeOptions): Norma
     report.identities.length === rawRecords.length &&
     report.identities.every((p, i) => p?.input_identity === obj(rawRecords[i])?.input_identity && p?.enforced_identity === obj(rawRecords[i])?.enforced_identity);
 
+  const mediates = opts.surface.capabilities.includes('streaming') || opts.surface.capabilities.includes('incremental_output');
   const context = (raw: JsonObject): Json => normalizeContext(raw, { seq, session, labels });
   const records = rawRecords.map((r) => normalizeRecord(r, { seq, session }));
-  const contexts = ex.received.map((list) => sortToolRuns(list.map(context), parallel));
+  // HARNESS.md §5: whether interceptors saw the stream_incomplete emission is the host's choice.
+  const contexts = ex.received.map((list) => sortToolRuns(list.filter((c) => !isStreamIncomplete(c)).map(context), parallel));
   const approvals = ex.resolverLog.requests.map((req) => {
     const raw = req as unknown as JsonObject;
     const ctx = obj(raw.context);
@@ -136,11 +155,26 @@ export function normalizeExecution(ex: Execution, opts: NormalizeOptions): Norma
     records: sortedRecords,
     identities: { distinct_across_emissions: !repeats, report_pairs_match_records: pairsMatch },
     sequence: { first: values.length > 0 ? (values[0] ?? '<not a number>') : null, unique: new Set(values).size === values.length },
+    streams: mediates ? ex.mocks.streams.map((st) => ({ call: st.call, delivered: st.delivered })) : [],
     outcome: report.outcome,
     final_output: report.final_output ?? null,
     // Per-turn outputs are an extension of multi_turn scenarios; a single-turn host need not report them.
     outputs: opts.vector.scenario.inputs !== undefined ? (report.outputs ?? null) : null,
+    released_output: mediates && typeof report.released_output === 'string' ? report.released_output : UNREPORTED,
+    persisted: mediates && typeof report.persisted === 'string' ? persistedChunks(report.persisted, ex, opts.vector) : UNREPORTED,
   };
+}
+
+function isStreamIncomplete(c: JsonObject): boolean {
+  return c.interception_point === 'post_model_call' && obj(c.response)?.finish_reason === 'stream_incomplete';
+}
+
+/** The chunk texts of every stream the host opened, each with whether its persisted serialization contains it. */
+export function persistedChunks(persisted: string, ex: Execution, v: Vector): Json {
+  return ex.mocks.streams.map((st) => {
+    const chunks = obj(v.scenario.model_script?.[st.call]?.respond)?.stream;
+    return Array.isArray(chunks) ? chunks.map((c) => ({ chunk: c, persisted: typeof c === 'string' && c.trim().length > 0 && persisted.includes(c) })) : [];
+  });
 }
 
 interface Mappers {

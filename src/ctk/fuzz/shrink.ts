@@ -5,7 +5,7 @@
 import type { Json, JsonObject } from '../../core/types.js';
 import { checkVector } from '../load.js';
 import { cloneJson, isLosslessNumber } from '../json.js';
-import { impliedCapabilities, interceptorRuleLists, type Vector } from '../vector.js';
+import { impliedCapabilities, interceptorRuleLists, usesStream, type Vector } from '../vector.js';
 
 export interface ShrinkOptions {
   /** Does the candidate still show the same divergence? Each call is one execution on the host and the oracle. */
@@ -100,6 +100,15 @@ function* reductionsAt(v: Vector, path: Segment[]): Generator<Vector> {
     }
   }
   if (isObject(value) && Object.keys(value).length > 1) yield withEdit(v, parentPath, (parent) => ((parent as Record<string | number, unknown>)[key] = {}));
+  // A streamed response (§12.1): not streamed at all, or in one chunk (dropping a single chunk would break the
+  // chunks-concatenate-to-content rule, so the generic reductions cannot simplify a stream).
+  if (isObject(value) && Array.isArray(value.stream)) {
+    yield withEdit(v, path, (resp) => {
+      delete (resp as Record<string, unknown>).stream;
+      delete (resp as Record<string, unknown>).stream_truncated;
+    });
+    if (value.stream.length > 1) yield withEdit(v, path, (resp) => ((resp as Record<string, unknown>).stream = [(value.stream as string[]).join('')]));
+  }
   // A verdict that transforms or asks for approval: the plainer verdict, keeping its other members.
   if (isObject(value) && (value.decision === 'transform' || (value.decision === 'deny' && 'approval' in value))) {
     yield withEdit(v, path, (verdict) => {
@@ -155,10 +164,19 @@ export function tidy(v: Vector): Vector {
   if (!interceptorHang) delete out.interceptor_timeout_ms;
   if (!resolverHang) delete out.resolver_timeout_ms;
   const caps = new Set(['model_calls']);
+  // An incremental host's case keeps incremental_output while it still streams (§12.1 exception; otherwise the
+  // streams would be gated as buffered assembly and skipped by the very host it was generated for).
+  let incremental = false;
+  try {
+    incremental = (out.capabilities ?? []).includes('incremental_output') && usesStream(out);
+  } catch {
+    // malformed candidate
+  }
+  if (incremental) caps.add('incremental_output');
   const toolCalls = (s?.model_script ?? []).some((m) => Array.isArray((m?.respond as JsonObject | undefined)?.tool_calls) && ((m!.respond as JsonObject).tool_calls as Json[]).length > 0);
   if ((s?.tools ?? []).length > 0 || toolCalls) caps.add('tool_calls');
   try {
-    for (const c of impliedCapabilities({ ...out, capabilities: [] })) if (!['hang_faults', 'raw_interceptor_return'].includes(c)) caps.add(c);
+    for (const c of impliedCapabilities({ ...out, capabilities: incremental ? ['incremental_output'] : [] })) if (!['hang_faults', 'raw_interceptor_return'].includes(c)) caps.add(c);
   } catch {
     // malformed candidate
   }

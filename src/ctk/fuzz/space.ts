@@ -30,6 +30,14 @@ export interface GenerationSpace {
   rawReturns: boolean;
   /** The model may answer with a JSON object as its content (§4.2), not only text. */
   structuredContent: boolean;
+  /**
+   * How the host mediates a streamed response (§12.1): `none` (it declares no streaming: no stream is scripted),
+   * `buffered` (streaming: it assembles the stream before one post_model_call) or `incremental` (incremental_output,
+   * the §12.1 exception: one post_model_call per chunk boundary). A stream is scripted only where declared.
+   */
+  streaming: 'none' | 'buffered' | 'incremental';
+  /** The mock may hand back a value the host cannot project to the wire (§10.3 host projection failure). */
+  projectionFaults: boolean;
   /** A depth beyond both the host's declared bound and the reference host's, or undefined (no bound declared). */
   deepValueDepth: number | undefined;
 }
@@ -70,6 +78,8 @@ export function generationSpace(surface: HostSurface): GenerationSpace {
     hangFaults: caps.has('hang_faults'),
     rawReturns: caps.has('raw_interceptor_return'),
     structuredContent: caps.has('structured_model_content'),
+    streaming: caps.has('incremental_output') ? 'incremental' : caps.has('streaming') ? 'buffered' : 'none',
+    projectionFaults: caps.has('projection_faults'),
     deepValueDepth: typeof declaredDepth === 'number' && declaredDepth > 0 ? Math.max(declaredDepth, DEFAULT_MAX_DEPTH) + 8 : undefined,
   };
 }

@@ -116,7 +116,8 @@ export function renderSummary(s: FuzzSummary): string {
       if (d.vector) {
         const v = d.vector;
         const ratio = ` (${Math.round((100 * v.size.case_shrunk) / Math.max(1, v.size.case_original))}%)`;
-        lines.push(`  shrunk: case ${v.size.case_original} → ${v.size.case_shrunk} bytes${ratio} in ${v.shrink_attempts} runs${v.file ? `: ${v.file}` : ` (give --out DIR to write it)`}`);
+        const whole = ` (${Math.round((100 * v.size.vector_shrunk) / Math.max(1, v.size.vector_original))}%)`;
+        lines.push(`  shrunk: case ${v.size.case_original} → ${v.size.case_shrunk} bytes${ratio}, complete vector ${v.size.vector_original} → ${v.size.vector_shrunk} bytes${whole}, in ${v.shrink_attempts} runs${v.file ? `: ${v.file}` : ` (give --out DIR to write it)`}`);
         const ok = v.check.reference === 'pass' && v.check.host === 'fail';
         lines.push(
           ok

@@ -1,13 +1,16 @@
 // A divergent case as a ready-to-commit vector: the case's own members, and an `expect` filled from the
 // oracle's trace that asserts only what the spec requires, per the authoring rules of vectors/README.md —
 // the run outcome with the final output, tool invocations, records (decision, reason, decided_by, resolved_by,
-// fold_truncated, composition), identities only as relations — plus one assertion aimed at the divergent field.
+// fold_truncated, composition), identities only as relations — plus one assertion aimed at the divergent field;
+// then trimmed against the divergent host's run to what makes it fail (trim-expect.ts).
 import { getDotted } from '../../core/paths.js';
 import type { Json, JsonObject } from '../../core/types.js';
+import type { HostSurface } from '../../harness/contract.js';
 import { cloneJson, isLosslessNumber, stringifyLossless } from '../json.js';
 import type { Execution } from '../runner.js';
-import type { Expect, ExpectedRecord, Vector } from '../vector.js';
+import { usesUnprojectable, type Expect, type ExpectedRecord, type Vector } from '../vector.js';
 import type { Divergence } from './compare.js';
+import { minimalExpect } from './trim-expect.js';
 
 const TOOL_POINTS = new Set(['pre_tool_call', 'post_tool_call']);
 const obj = (v: unknown): JsonObject | undefined => (v !== null && typeof v === 'object' && !Array.isArray(v) && !isLosslessNumber(v) ? (v as JsonObject) : undefined);
@@ -23,6 +26,9 @@ export function partForClause(clause: string, vector: Vector): string {
   const profile = vector.composition?.profile ?? 'sequential/first_deny';
   const composition = `composition/${profile.replace('/', '_')}`;
   if (clause === '13.2') return 'lifecycle';
+  if (clause.startsWith('12.1a')) return 'streaming/release';
+  if (clause.startsWith('12.1')) return (vector.capabilities ?? []).includes('incremental_output') ? 'streaming/incremental' : 'streaming/buffered';
+  if ((clause.startsWith('10.3') || clause === '11') && usesUnprojectable(vector)) return 'fail_closed/projection';
   if (clause.startsWith('7.4') || clause.startsWith('7.5') || clause.startsWith('7.6') || clause === '7.2') return composition;
   if (clause.startsWith('10.3')) return 'record/fields';
   if (clause.startsWith('10.1') || clause.startsWith('10.2')) return 'identity_provider';
@@ -37,19 +43,40 @@ export function partForClause(clause: string, vector: Vector): string {
   return 'lifecycle';
 }
 
-/** The vector: the case's members (tidied), the oracle-derived expect, the divergence's one-line title. */
-export function toVector(source: Vector, oracle: Execution, divergence: Divergence, meta: VectorMeta, pin?: Divergence): Vector {
+/** The divergent host's own execution of the case, against which the expect is trimmed (trim-expect.ts). */
+export interface HostRun {
+  execution: Execution;
+  surface: HostSurface;
+}
+
+/**
+ * The vector: the case's members (tidied), the oracle-derived expect, the divergence's one-line title. With the
+ * host's execution, the expect keeps only what makes that host fail, besides the outcome, the final output and the
+ * assertion aimed at the divergence (trim-expect.ts); without it, everything the authoring rules assert.
+ */
+export function toVector(source: Vector, oracle: Execution, divergence: Divergence, meta: VectorMeta, pin?: Divergence, host?: HostRun): Vector {
   const v = cloneJson(source) as unknown as Record<string, unknown>;
   v.id = meta.id;
   v.title = meta.title;
   v.spec_clause = divergence.clause;
   v.part = meta.part;
-  v.expect = expectFromOracle(source, oracle, divergence, pin);
+  const full = expectFromOracle(source, oracle, divergence, pin);
+  const aimed = new Set([divergence, ...(pin ? [pin] : [])].flatMap((d) => aimedUnits(d.path)));
+  v.expect = inGrammarOrder(host ? minimalExpect({ ...(v as unknown as Vector), expect: full }, aimed, host.execution, host.surface) : full);
   // Member order as hand-written vectors have it: identity first, expect last.
   const order = ['id', 'title', 'spec_clause', 'part', 'mode', 'capabilities', 'composition', 'identity_provider', 'redact_for_approval', 'interceptor_timeout_ms', 'resolver_timeout_ms', 'scenario', 'interceptor_script', 'interceptor_scripts', 'approval_script', 'expect'];
   const out: Record<string, unknown> = {};
   for (const k of order) if (v[k] !== undefined) out[k] = v[k];
   return out as unknown as Vector;
+}
+
+/** The expect's members in the order VECTOR-FORMAT §5 lists them (what is asserted reads the same in every vector). */
+function inGrammarOrder(e: Expect): Expect {
+  const order = ['interceptions', 'sequence_strict', 'interceptions_absent', 'run_outcome', 'run_outcome_by_posture', 'final_output', 'outputs', 'released_output', 'persisted_must_not_contain', 'tool_invocations', 'tool_not_invoked', 'identities_equal', 'records', 'model_calls', 'model_call_count', 'record_count'];
+  const src = e as unknown as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const k of [...order, ...Object.keys(src).filter((k) => !order.includes(k))]) if (src[k] !== undefined) out[k] = src[k];
+  return out as unknown as Expect;
 }
 
 /** JSON bytes of a complete vector. */
@@ -66,6 +93,27 @@ export function caseBytes(v: unknown): number {
   return vectorBytes(rest);
 }
 
+/** The expect members aimAt writes for a divergence at `path` (trim-expect.ts unit keys): never trimmed. */
+function aimedUnits(path: string): string[] {
+  const m = /^(records|contexts|model_calls|sequence|released_output|persisted)(?:\[(\d+)\])?(?:\[(\d+)\])?\.?(.*)$/.exec(path);
+  if (!m) return [];
+  const [, section, a, , rest] = m;
+  switch (section) {
+    case 'records':
+      return ['assert', 'absent', 'present'].map((kind) => `record:${a}:${kind}:${rest}`);
+    case 'contexts':
+      return ['interceptions'];
+    case 'model_calls':
+      return ['model_calls'];
+    case 'sequence':
+      return ['record:0:assert:sequence'];
+    case 'released_output':
+      return ['released_output'];
+    default:
+      return ['persisted_must_not_contain'];
+  }
+}
+
 /** `pin`: a later difference the grammar can assert, aimed at too when `d` itself cannot be (compare.ts assertable). */
 function expectFromOracle(v: Vector, ex: Execution, d: Divergence, pin?: Divergence): Expect {
   const report = ex.report!;
@@ -73,8 +121,11 @@ function expectFromOracle(v: Vector, ex: Execution, d: Divergence, pin?: Diverge
   const records = report.records as JsonObject[];
   const e: Expect = { interceptions: [], run_outcome: report.outcome };
 
-  // What the first interceptor saw (VECTOR-FORMAT §3); under parallel tool calls only the ordered points.
-  const seen = ex.recording.map((c) => c.interception_point as Expect['interceptions'][number]['interception_point']);
+  // What the first interceptor saw (VECTOR-FORMAT §3); under parallel tool calls only the ordered points. Whether
+  // it saw a stream_incomplete emission is the host's choice (HARNESS.md §5): never asserted, so the list is not strict.
+  const incomplete = (c: JsonObject) => c.interception_point === 'post_model_call' && obj(c.response)?.finish_reason === 'stream_incomplete';
+  const seen = ex.recording.filter((c) => !incomplete(c)).map((c) => c.interception_point as Expect['interceptions'][number]['interception_point']);
+  if (ex.recording.some(incomplete)) e.sequence_strict = false;
   if (parallel) {
     e.sequence_strict = false;
     e.interceptions = seen.filter((p) => !TOOL_POINTS.has(p)).map((p) => ({ interception_point: p }));
@@ -134,7 +185,7 @@ const ABSTRACTED = /^(timestamp|session\.id|session_id|agent\.(id|framework)|mod
 
 /** One assertion that pins the divergent field, where the grammar can say it. */
 function aimAt(e: Expect, v: Vector, ex: Execution, d: Divergence, parallel: boolean): void {
-  const m = /^(records|contexts|model_calls|sequence)(?:\[(\d+)\])?(?:\[(\d+)\])?\.?(.*)$/.exec(d.path);
+  const m = /^(records|contexts|model_calls|sequence|released_output|persisted)(?:\[(\d+)\])?(?:\[(\d+)\])?\.?(.*)$/.exec(d.path);
   if (!m) return;
   const [, section, a, b, rest] = m;
   const i = a === undefined ? undefined : Number(a);
@@ -173,6 +224,19 @@ function aimAt(e: Expect, v: Vector, ex: Execution, d: Divergence, parallel: boo
     const got = getDotted(ex.recording[j] ?? {}, rest);
     const slot = e.interceptions[j];
     if (slot && got.found) slot.context = { ...(slot.context ?? {}), [rest]: cloneJson(got.value as Json) };
+    return;
+  }
+  if (section === 'released_output') {
+    // §12.1a: exactly what reached the caller.
+    if (typeof ex.report!.released_output === 'string') e.released_output = ex.report!.released_output;
+    return;
+  }
+  if (section === 'persisted') {
+    // §12.1 rule 4: a chunk text the host persisted and the reference did not.
+    const st = i === undefined || b === undefined ? undefined : ex.mocks.streams[i];
+    const chunks = st ? obj(v.scenario.model_script?.[st.call]?.respond)?.stream : undefined;
+    const chunk = Array.isArray(chunks) ? chunks[Number(b)] : undefined;
+    if (typeof chunk === 'string') e.persisted_must_not_contain = [...new Set([...(e.persisted_must_not_contain ?? []), chunk])];
     return;
   }
   if (section === 'model_calls' && i !== undefined) {
