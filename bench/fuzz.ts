@@ -32,6 +32,8 @@ export interface FuzzFigures {
     median_case_shrink_ratio: number | null;
     /** The same over complete vectors, both written the same way (oracle-filled expect trimmed against the mutant's run). */
     median_vector_shrink_ratio: number | null;
+    /** The strictest reading: the complete written vector (expect included) over the generated case (no expect). */
+    median_vector_to_case_ratio: number | null;
     /** Written vectors that fail on their mutant (the rest diverge on a field the grammar cannot assert). */
     vectors_failing_on_host: number;
     vectors: number;
@@ -107,6 +109,7 @@ export async function benchFuzz(options: FuzzBenchOptions = {}): Promise<FuzzFig
       missed: rows.filter((r) => !r.detected).map((r) => ({ id: r.id, clause: r.clause, description: r.description })),
       median_case_shrink_ratio: ratio(sized.map((s) => s.case_shrunk / s.case_original)),
       median_vector_shrink_ratio: ratio(sized.map((s) => s.vector_shrunk / s.vector_original)),
+      median_vector_to_case_ratio: ratio(sized.map((s) => s.vector_shrunk / s.case_original)),
       vectors_failing_on_host: rows.filter((r) => r.vector_check?.host === 'fail').length,
       vectors: rows.filter((r) => r.vector_check !== undefined).length,
       cases_per_second: round((rows.reduce((n, r) => n + r.cases, 0) / elapsed) * 1000, 1),

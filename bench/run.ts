@@ -95,7 +95,7 @@ async function main(): Promise<void> {
   if (fuzz) {
     lines.push(`fuzz        reference vs reference: ${fuzz.reference_in_process.cases_per_second} cases/s in-process, ${fuzz.reference_stdio.cases_per_second} over stdio (${fuzz.jobs} jobs); incremental: ${fuzz.reference_incremental_in_process.divergences} divergences in ${fuzz.reference_incremental_in_process.cases} cases`);
     lines.push(`            mutants: ${fuzz.mutants.detected}/${fuzz.mutants.total} detected at ${fuzz.mutants.budget} cases; missed: ${fuzz.mutants.missed.map((m) => m.id).join(', ') || 'none'}`);
-    lines.push(`            shrink: median ${fuzz.mutants.median_case_shrink_ratio} of the case (${fuzz.mutants.median_vector_shrink_ratio} of the complete vector); ${fuzz.mutants.vectors_failing_on_host}/${fuzz.mutants.vectors} written vectors fail on their mutant`);
+    lines.push(`            shrink: median ${fuzz.mutants.median_case_shrink_ratio} of the case (${fuzz.mutants.median_vector_shrink_ratio} of the complete vector; written vector over generated case ${fuzz.mutants.median_vector_to_case_ratio}); ${fuzz.mutants.vectors_failing_on_host}/${fuzz.mutants.vectors} written vectors fail on their mutant`);
   }
   lines.push('targets');
   for (const t of targets) lines.push(`  ${t.holds ? 'met   ' : 'MISSED'} ${t.name}: ${t.figure}`);
