@@ -23,7 +23,7 @@ export function aiSdkSurface(): HostSurface {
     name: 'ai-sdk',
     version: `${ADAPTER_VERSION} (ai@${AI_SDK_VERSION})`,
     sdk: { lang: 'typescript', version: CTK_VERSION },
-    capabilities: ['model_calls', 'tool_calls', 'parallel_tool_calls', 'multi_turn', 'raw_interceptor_return', 'hang_faults'],
+    capabilities: ['model_calls', 'tool_calls', 'parallel_tool_calls', 'multi_turn', 'raw_interceptor_return', 'hang_faults', 'result_labels_resurfacing', 'projection_faults'],
     buffered_output: true,
     profiles: reference.profiles,
     identity_providers: ['jcs-sha256', null, 'ctk-fault'],
@@ -33,10 +33,8 @@ export function aiSdkSurface(): HostSurface {
       structured_model_content: "the AI SDK's LanguageModelV3 result content is text, reasoning, files and tool calls: a model cannot return a JSON object as its content",
       int64_json: 'JavaScript numbers (JSON.parse, the AI SDK tool-call input parser) round integers beyond 2^53-1',
       bigint_json: 'JavaScript numbers (JSON.parse, the AI SDK tool-call input parser) round integers beyond 2^53-1',
-      result_labels_resurfacing: 'not implemented: the integration does not yet attach §5.4 result_labels to the AI SDK messages they came from',
       streaming: 'streamText is not mediated: the middleware fails a streamed call closed instead of assembling it (§12.1)',
       incremental_output: 'the integration buffers: nothing is released before the output verdict (§12.1a)',
-      projection_faults: 'not implemented yet: a tool result or model response the integration cannot project to JSON is not yet recorded as a §10.3 host projection failure',
     },
   };
 }

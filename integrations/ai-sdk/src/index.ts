@@ -7,10 +7,12 @@
 import { generateText as aiGenerateText, wrapLanguageModel, type ModelMessage, type ToolSet } from 'ai';
 import type { LanguageModelV3, LanguageModelV3Middleware } from '@ai-sdk/provider';
 import type { Json, JsonObject } from 'agent-hooks-ctk/core';
-import { createFrameworkHookSession, findBlocked, type FrameworkHooksOptions, type HookSession } from 'agent-hooks-ctk/host';
+import { createFrameworkHookSession, findBlocked, mergeLabels, type FrameworkHooksOptions, type HookSession, type LabelSet } from 'agent-hooks-ctk/host';
+import { holds, holdsResponse, holdsText } from './holds.js';
+import { createLabelBook, labelOptions } from './labels.js';
 import { AgentHooksInexpressible, contentToResponse, finishReasonFromSpec, messagesToPrompt, promptToMessages, responseToContent } from './messages.js';
 
-export { AgentHooksBlocked, findBlocked } from 'agent-hooks-ctk/host';
+export { AgentHooksBlocked, AgentHooksProjectionFailed, findBlocked } from 'agent-hooks-ctk/host';
 export { AgentHooksInexpressible, promptToMessages, finishReasonFromSpec } from './messages.js';
 
 /** The framework name every context carries (§4.1 agent.framework). */
@@ -71,11 +73,14 @@ export function agentHooks(options: AgentHooksOptions): AgentHooks {
 
 /** The AI SDK wiring over an existing hook session (startSession() is the usual way in). */
 export function createAiSdkSession(hooks: HookSession): AiSdkHookSession {
+  const labels = createLabelBook();
   const middleware: LanguageModelV3Middleware = {
     specificationVersion: 'v3',
     async wrapGenerate({ params, model }) {
       const sent = promptToMessages(params.prompt) as unknown as Json;
-      const messages = await hooks.preModelCall(model.modelId, sent);
+      const sourceLabels = labels.ofPrompt(params.prompt);
+      let preLabels: LabelSet = {};
+      const messages = await hooks.preModelCall(model.modelId, sent, { sourceLabels, holds: holds.prompt(params.prompt), labelled: (l) => (preLabels = l) });
       let result;
       try {
         result = await model.doGenerate(messages === sent ? params : { ...params, prompt: messagesToPrompt(messages, params.prompt) });
@@ -85,9 +90,16 @@ export function createAiSdkSession(hooks: HookSession): AiSdkHookSession {
         throw error;
       }
       const response = contentToResponse(result.content, result.finishReason);
-      const acted = await hooks.postModelCall(model.modelId, response);
-      if (acted === response) return result;
-      return { ...result, content: responseToContent(acted, result.content), finishReason: acted.finish_reason === response.finish_reason ? result.finishReason : finishReasonFromSpec(acted.finish_reason) };
+      let postLabels: LabelSet = {};
+      const acted = await hooks.postModelCall(model.modelId, response, { sourceLabels, holds: holdsResponse, labelled: (l) => (postLabels = l) });
+      // §5.4: the response's labels are persisted with its parts (and its tool calls).
+      const responseLabels = mergeLabels(preLabels, postLabels);
+      if (acted === response) {
+        const content = labels.onResponse(result.content, responseLabels);
+        return content === result.content ? result : { ...result, content };
+      }
+      const content = labels.onResponse(responseToContent(acted, result.content), responseLabels);
+      return { ...result, content, finishReason: acted.finish_reason === response.finish_reason ? result.finishReason : finishReasonFromSpec(acted.finish_reason) };
     },
     async wrapStream() {
       // §12.1: streaming responses are not assembled by this integration yet; fail closed rather than bypass.
@@ -95,7 +107,10 @@ export function createAiSdkSession(hooks: HookSession): AiSdkHookSession {
     },
   };
 
+  const wrapped = new WeakMap<object, ToolSet>();
   const wrapTools = <T extends ToolSet>(tools: T): T => {
+    const known = wrapped.get(tools);
+    if (known) return known as T;
     const out: ToolSet = {};
     for (const [name, t] of Object.entries(tools)) {
       const execute = t.execute;
@@ -106,27 +121,38 @@ export function createAiSdkSession(hooks: HookSession): AiSdkHookSession {
       out[name] = {
         ...t,
         execute: async (input: unknown, opts: { toolCallId: string }) => {
-          const r = await hooks.toolCall({ id: opts.toolCallId, name, args: (input ?? {}) as JsonObject }, async (args) => {
+          const id = opts.toolCallId;
+          // The session projects the value (§10.3): one JSON cannot carry never reaches the model.
+          const invoke = async (args: JsonObject) => {
             try {
-              return { value: toJson(await execute(args as never, opts as never)), is_error: false };
+              return { value: await execute(args as never, opts as never), is_error: false };
             } catch (error) {
               return { value: errorValue(error), is_error: true };
             }
-          });
+          };
+          const r = await hooks.toolCall({ id, name, args: (input ?? {}) as JsonObject }, invoke, { sourceLabels: labels.ofCall(id) });
           // §6.2 / §6.1: a block, or a discarded result, reaches the model as a tool error.
           if (r.kind === 'blocked') throw new ToolBlocked(r.message);
+          labels.onToolResult(id, r.labels); // §5.4
           if (r.is_error) throw new ToolFailed(r.value);
           return r.value;
         },
       } as ToolSet[string];
     }
+    wrapped.set(tools, out);
     return out as T;
+  };
+  const models = new WeakMap<LanguageModelV3, LanguageModelV3>();
+  const wrapModel = (model: LanguageModelV3): LanguageModelV3 => {
+    let w = models.get(model);
+    if (!w) models.set(model, (w = wrapLanguageModel({ model, middleware })));
+    return w;
   };
 
   return {
     hooks,
     middleware,
-    wrapModel: (model) => wrapLanguageModel({ model, middleware }),
+    wrapModel,
     wrapTools,
     async generateText(args) {
       const { inputRole, ...rest } = args;
@@ -136,27 +162,34 @@ export function createAiSdkSession(hooks: HookSession): AiSdkHookSession {
       const last = messages[messages.length - 1];
       if (!last || (last.role !== 'user' && last.role !== 'system')) throw new TypeError('agent-hooks (ai-sdk): the turn needs an input: a prompt, or messages ending in a user/system message');
       const input = { content: messageText(last), role: inputRole ?? last.role };
-      const accepted = await hooks.input(input);
+      let inputLabels: LabelSet = {};
+      const accepted = await hooks.input(input, { holds: holdsText, labelled: (l) => (inputLabels = l) });
       if (typeof accepted.content !== 'string') throw new AgentHooksInexpressible('an input transform made the content an object');
-      messages[messages.length - 1] = { role: last.role, content: accepted.content } as ModelMessage;
+      const providerOptions = labelOptions(inputLabels, last.providerOptions as never);
+      messages[messages.length - 1] = { role: last.role, content: accepted.content, ...(providerOptions ? { providerOptions } : {}) } as ModelMessage;
       // A plain prompt stays a plain prompt (the AI SDK validates message lists, not strings); the accepted input either way (§4.3).
-      if (plainPrompt) call.prompt = accepted.content;
+      if (plainPrompt && !providerOptions) call.prompt = accepted.content;
       else {
         delete call.prompt;
         call.messages = messages;
       }
       let result;
       try {
-        result = await aiGenerateText({ ...(call as Parameters<typeof aiGenerateText>[0]), model: wrapLanguageModel({ model: call.model as LanguageModelV3, middleware }), tools: wrapTools((call.tools ?? {}) as ToolSet) } as Parameters<typeof aiGenerateText>[0]);
+        result = await aiGenerateText({ ...(call as Parameters<typeof aiGenerateText>[0]), model: wrapModel(call.model as LanguageModelV3), tools: wrapTools((call.tools ?? {}) as ToolSet) } as Parameters<typeof aiGenerateText>[0]);
       } catch (error) {
         const blocked = findBlocked(error);
         if (blocked) throw blocked;
         hooks.fail();
         throw error;
       }
-      const text = await hooks.output(result.text);
+      // §5.4: the answer derives from the last response (its parts carry that response's labels).
+      const final = result.response.messages.at(-1);
+      const answerLabels = final?.role === 'assistant' && Array.isArray(final.content) ? labels.ofPrompt([{ role: 'assistant', content: final.content } as never]) : {};
+      let outputLabels: LabelSet = {};
+      const text = await hooks.output(result.text, { sourceLabels: answerLabels, labelled: (l) => (outputLabels = l) });
+      const answerOptions = labelOptions(mergeLabels(answerLabels, outputLabels));
       const responseMessages = result.response.messages.map((m, i, all) =>
-        i === all.length - 1 && m.role === 'assistant' ? ({ role: 'assistant', content: typeof text === 'string' ? text : JSON.stringify(text) } as ModelMessage) : m,
+        i === all.length - 1 && m.role === 'assistant' ? ({ role: 'assistant', content: typeof text === 'string' ? text : JSON.stringify(text), ...(answerOptions ? { providerOptions: answerOptions } : {}) } as ModelMessage) : m,
       );
       return { text, messages: [...messages, ...responseMessages], steps: result.steps.length };
     },
@@ -174,21 +207,26 @@ export class ToolBlocked extends Error {
 
 /** A tool that failed: its error value (post_tool_call tool_result.value) is the message the model sees. */
 export class ToolFailed extends Error {
-  readonly value: Json;
-  constructor(value: Json) {
-    super(typeof value === 'string' ? value : JSON.stringify(value));
+  readonly value: unknown;
+  constructor(value: unknown) {
+    super(typeof value === 'string' ? value : safeStringify(value));
     this.name = 'ToolFailed';
     this.value = value;
   }
 }
 
-function errorValue(error: unknown): Json {
-  if (error instanceof ToolFailed) return error.value;
-  return error instanceof Error ? error.message : String(error);
+/** The message of a failed tool's value; a value JSON cannot carry is the session's to report (§10.3), not this text's. */
+function safeStringify(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return 'tool failed';
+  }
 }
 
-function toJson(v: unknown): Json {
-  return v === undefined ? null : (JSON.parse(JSON.stringify(v)) as Json);
+function errorValue(error: unknown): unknown {
+  if (error instanceof ToolFailed) return error.value;
+  return error instanceof Error ? error.message : String(error);
 }
 
 function messageText(m: ModelMessage): Json {
