@@ -56,6 +56,12 @@ export interface HookSessionOptions extends EmitterOptions {
    * calls the tools concurrently; "concurrent" lets the brackets interleave (sequence stays atomic).
    */
   toolConcurrency?: ToolConcurrency;
+  /**
+   * An emitter to gate with instead of one built from these options (the options' emitter fields are then unused).
+   * For measuring an integration's own work over a pass-through emitter (bench/frameworks.ts); production code
+   * lets the session build its emitter.
+   */
+  emitter?: Emitter;
 }
 
 /** An integration's options: the emitter's, with agent.framework filled in by the integration (§4.1). */
@@ -143,8 +149,8 @@ export interface HookSession {
 }
 
 export function createHookSession(options: HookSessionOptions): HookSession {
-  const { toolConcurrency = 'sequential', ...emitterOptions } = options;
-  const emitter = createEmitter(emitterOptions);
+  const { toolConcurrency = 'sequential', emitter: given, ...emitterOptions } = options;
+  const emitter = given ?? createEmitter(emitterOptions);
   const parts = emitter.parts;
   const state = { started: false, startupDenied: false, blocked: false, error: false, closed: false };
   let toolQueue: Promise<unknown> = Promise.resolve();
