@@ -29,20 +29,20 @@ function scriptedModel(seen: LanguageModelV3CallOptions[]): LanguageModelV3 {
   };
 }
 
-async function turn(interceptor: Interceptor['intercept'], extra: Partial<Parameters<typeof agentHooks>[0]> = {}) {
+async function turn(interceptor: Interceptor['intercept'], extra: Partial<Parameters<typeof agentHooks>[0]> = {}, result: (args: { amount: number }) => unknown = (args) => `refunded ${args.amount}`) {
   const seen: LanguageModelV3CallOptions[] = [];
   const refunds: unknown[] = [];
   const records: InterceptionRecord[] = [];
-  const tools = { refund: tool({ inputSchema: jsonSchema<{ amount: number }>({ type: 'object' }), execute: async (args) => (refunds.push(args), `refunded ${args.amount}`) }) };
+  const tools = { refund: tool({ inputSchema: jsonSchema<{ amount: number }>({ type: 'object' }), execute: async (args) => (refunds.push(args), result(args)) }) };
   const session = await agentHooks({ agent: { id: 'support' }, interceptors: [{ name: 'guard', intercept: interceptor }], onRecord: (r) => records.push(r), ...extra }).startSession({ tools });
-  let result: unknown;
+  let out: unknown;
   try {
-    result = await session.generateText({ model: scriptedModel(seen), tools, prompt: 'refund my order', stopWhen: stepCountIs(5) });
+    out = await session.generateText({ model: scriptedModel(seen), tools, prompt: 'refund my order', stopWhen: stepCountIs(5) });
   } catch (e) {
-    result = e;
+    out = e;
   }
   await session.close();
-  return { result, seen, refunds, records };
+  return { result: out, seen, refunds, records };
 }
 
 t.test('allow: the whole loop is bracketed, records reach the sink in order', async (t) => {
@@ -102,4 +102,32 @@ t.test('streamText through a wrapped model fails closed instead of bypassing the
   const stream = streamText({ model: session.wrapModel(scriptedModel([])), prompt: 'hi', onError: () => undefined });
   await t.rejects(Promise.resolve(stream.text));
   await session.close();
+});
+
+t.test('a tool result JSON cannot carry: recorded as a §10.3 host projection failure, the model sees only the block', async (t) => {
+  const contexts: string[] = [];
+  const { result, records } = await turn((ctx) => (contexts.push(ctx.interception_point), Verdict.allow()), {}, () => {
+    const r: Record<string, unknown> = { ledger: 'LEDGER-77' };
+    r.self = r;
+    return r;
+  });
+  t.match(result, { text: 'done: "blocked: host_error:context_invalid"' });
+  t.notOk(contexts.includes('post_tool_call'), 'no interceptor saw a post_tool_call context');
+  t.match(records.find((r) => r.interception_point === 'post_tool_call'), { verdict: { decision: 'deny', reason: 'host_error:context_invalid' }, input_identity: null, decided_by: null, verdicts: [] });
+});
+
+t.test('§5.4: a tool result\'s labels resurface on the next model call as extensions.<namespace>.source_labels', async (t) => {
+  const extensions: unknown[] = [];
+  await turn((ctx) => {
+    if (ctx.interception_point === 'pre_model_call') extensions.push(ctx.extensions);
+    return ctx.interception_point === 'post_tool_call' ? Verdict.allow({ result_labels: ['pii'] }) : Verdict.allow();
+  });
+  t.same(extensions, [undefined, { guard: { source_labels: ['pii'] } }]);
+});
+
+t.test('§5.2: a transform the AI SDK cannot hold is recorded as transform_invalid, never as applied', async (t) => {
+  const { result, seen, records } = await turn((ctx) => (ctx.interception_point === 'pre_model_call' ? Verdict.transform('$target[0].content', { rich: true }) : Verdict.allow()));
+  t.ok(result instanceof AgentHooksBlocked, 'the model call does not go out');
+  t.equal(seen.length, 0);
+  t.match(records.find((r) => r.interception_point === 'pre_model_call'), { verdict: { decision: 'deny', reason: 'host_error:transform_invalid' }, decided_by: null });
 });
