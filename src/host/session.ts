@@ -111,6 +111,12 @@ export interface PointOptions {
   holds?: HoldsTarget;
   /** §5.4: receives the labels to persist with the data this point produced (empty when it did not proceed). */
   labelled?: (labels: LabelSet) => void;
+  /**
+   * post_model_call only, §12.1: a host self-verdict (e.g. host_error:streaming_unsupported for a stream that could
+   * not be assembled): a plain deny combined with the interceptors' verdicts, and the response is never
+   * incorporated, not even in evaluate_only.
+   */
+  selfDeny?: string;
 }
 
 export interface HookModelResponse {
@@ -174,7 +180,7 @@ export function createHookSession(options: HookSessionOptions): HookSession {
   /** One emission with the point options: §5.4 source labels as extensions, §5.2 what the framework can hold. */
   const emit = (point: InterceptionPoint, fields: JsonObject, o: PointOptions | undefined): Promise<Emission> => {
     const extensions = o?.sourceLabels ? labelsToExtensions(o.sourceLabels) : undefined;
-    const emitOptions: EmitOptions = o?.holds ? { holdsTarget: o.holds } : {};
+    const emitOptions: EmitOptions = { ...(o?.holds ? { holdsTarget: o.holds } : {}), ...(o?.selfDeny ? { selfDeny: o.selfDeny } : {}) };
     return emitter.emit(point, extensions ? { ...fields, extensions } : fields, emitOptions);
   };
   /** §5.4: the labels a proceeding emission asks to persist with its data (none when it did not proceed). */
@@ -244,7 +250,8 @@ export function createHookSession(options: HookSessionOptions): HookSession {
         throw new AgentHooksProjectionFailed('post_model_call', wire.detail);
       }
       const e = await emit('post_model_call', { model: { id: modelId }, response: wire.value }, o);
-      if (!parts.incorporateModelResponse(e)) block(e);
+      // §12.1: a partial response is never incorporated (not even in evaluate_only).
+      if (!parts.incorporateModelResponse(e) || o?.selfDeny !== undefined) block(e);
       persist(o, e);
       return acted(e, response);
     },

@@ -1,8 +1,8 @@
 // The AI SDK integration in a user's hands: the real generateText loop with a scripted LanguageModelV3, the
 // integration's session, plain interceptors, a resolver and a record sink. Deny, transform, approval, records.
 import t from 'tap';
-import { jsonSchema, stepCountIs, streamText, tool } from 'ai';
-import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3Content } from '@ai-sdk/provider';
+import { jsonSchema, stepCountIs, tool } from 'ai';
+import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3Content, LanguageModelV3StreamPart } from '@ai-sdk/provider';
 import type { InterceptionRecord } from 'agent-hooks-ctk/core';
 import { Verdict, type Interceptor } from 'agent-hooks-ctk/host';
 import { AgentHooksBlocked, agentHooks, promptToMessages } from './index.js';
@@ -97,11 +97,49 @@ t.test('a denied startup: no turn begins, shutdown still closes the trail (§6.1
   t.same(records.map((r) => r.interception_point), ['agent_startup', 'agent_shutdown']);
 });
 
-t.test('streamText through a wrapped model fails closed instead of bypassing the hooks', async (t) => {
-  const session = await agentHooks({ agent: { id: 'support' }, interceptors: [() => Verdict.allow()] }).startSession();
-  const stream = streamText({ model: session.wrapModel(scriptedModel([])), prompt: 'hi', onError: () => undefined });
-  await t.rejects(Promise.resolve(stream.text));
+/** A model that streams its answer in three deltas; `finish` false: the stream ends without its finish part. */
+function streamingModel(finish = true): LanguageModelV3 {
+  return {
+    specificationVersion: 'v3',
+    provider: 'test',
+    modelId: 'streaming',
+    supportedUrls: {},
+    async doGenerate() {
+      throw new Error('not used');
+    },
+    async doStream() {
+      const parts: LanguageModelV3StreamPart[] = [
+        { type: 'stream-start', warnings: [] },
+        { type: 'text-start', id: 't' },
+        ...['card 4111', '-1111', ' is active'].map((delta) => ({ type: 'text-delta' as const, id: 't', delta })),
+        { type: 'text-end', id: 't' },
+        ...(finish ? [{ type: 'finish' as const, finishReason: { unified: 'stop' as const, raw: 'stop' }, usage: { inputTokens: zero, outputTokens: { total: 0, text: 0, reasoning: 0 } } }] : []),
+      ];
+      return { stream: new ReadableStream({ start: (c) => (parts.forEach((p) => c.enqueue(p)), c.close()) }) };
+    },
+  };
+}
+
+t.test('streamText: each stream is assembled before post_model_call and only the verdicted text comes back (§12.1, §12.1a)', async (t) => {
+  const responses: unknown[] = [];
+  const session = await agentHooks({
+    agent: { id: 'support' },
+    interceptors: [(ctx) => (ctx.interception_point === 'post_model_call' ? (responses.push(ctx.response), Verdict.transform('$target.content', 'card [masked] is active')) : Verdict.allow())],
+  }).startSession();
+  const turn = await session.streamText({ model: streamingModel(), prompt: 'my card?' });
   await session.close();
+  t.same(responses, [{ content: 'card 4111-1111 is active', tool_calls: [], finish_reason: 'stop' }], 'one post_model_call over the whole stream');
+  t.equal(turn.text, 'card [masked] is active');
+  t.notMatch(JSON.stringify(turn.messages), /4111/, 'the raw stream never reaches the conversation');
+});
+
+t.test('streamText: a stream that ends without its finish is a streaming_unsupported self-deny, never incorporated', async (t) => {
+  const records: InterceptionRecord[] = [];
+  const session = await agentHooks({ agent: { id: 'support' }, interceptors: [() => Verdict.allow()], onRecord: (r) => records.push(r) }).startSession();
+  await t.rejects(session.streamText({ model: streamingModel(false), prompt: 'my card?' }), AgentHooksBlocked);
+  await session.close();
+  t.match(records.find((r) => r.interception_point === 'post_model_call'), { verdict: { decision: 'deny', reason: 'host_error:streaming_unsupported' }, decided_by: null });
+  t.notOk(records.some((r) => r.interception_point === 'output'));
 });
 
 t.test('a tool result JSON cannot carry: recorded as a §10.3 host projection failure, the model sees only the block', async (t) => {
