@@ -115,7 +115,7 @@ export function agentHooksMiddleware(hooks: HookSession): AgentMiddleware {
       const labels = mergeLabels(preLabels, postLabels);
       if (isEmptyLabels(labels)) return out;
       for (const c of out.tool_calls ?? []) if (c.id) callLabels.set(c.id, labels);
-      return new AIMessage({ content: out.content, tool_calls: out.tool_calls, id: out.id, response_metadata: out.response_metadata, additional_kwargs: withLabels(out.additional_kwargs, labels) });
+      return new AIMessage({ content: out.content, tool_calls: out.tool_calls, invalid_tool_calls: out.invalid_tool_calls, usage_metadata: out.usage_metadata, id: out.id, name: out.name, response_metadata: out.response_metadata, additional_kwargs: withLabels(out.additional_kwargs, labels) });
     },
     wrapToolCall: async (request, handler) => {
       const call = request.toolCall;
