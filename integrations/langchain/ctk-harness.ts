@@ -37,7 +37,7 @@ export function langchainSurface(): HostSurface {
       structured_model_content: "a LangChain AIMessage's content is a string or a list of content blocks: a model cannot return a JSON object as its content",
       int64_json: 'JavaScript numbers (JSON.parse, the tool-call argument parsers) round integers beyond 2^53-1',
       bigint_json: 'JavaScript numbers (JSON.parse, the tool-call argument parsers) round integers beyond 2^53-1',
-      streaming: 'the harness drives invoke(); token streaming (streamMode "messages") releases model text before post_model_call and output verdicts',
+      streaming: 'a middleware never sees a stream: model.invoke() assembles it before wrapModelCall without saying whether it finished (§12.1 incomplete cannot be told apart), and streamMode "messages" releases tokens before any verdict',
       incremental_output: 'the integration buffers: nothing is released before the output verdict (§12.1a)',
     },
   };
