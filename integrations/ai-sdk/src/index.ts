@@ -35,6 +35,11 @@ export type HookedGenerateTextArgs = Parameters<typeof aiGenerateText>[0] & {
   inputRole?: 'user' | 'system' | 'external';
 };
 
+export type HookedStreamTextArgs = Parameters<typeof aiStreamText>[0] & {
+  /** §4.2 input.role recorded for this turn's input (default: the message's role; "external" for third-party content). */
+  inputRole?: 'user' | 'system' | 'external';
+};
+
 export interface HookedTurn {
   /** The output as the output emission left it (§6, §4.3): the only text the caller receives. */
   text: Json;
@@ -57,7 +62,7 @@ export interface AiSdkHookSession {
    * input → the AI SDK's streamText (model and tools wrapped) → output, with each model call's stream assembled before
    * its post_model_call (§12.1, buffered). The turn's text is released only after the output verdict (§12.1a).
    */
-  streamText(args: HookedGenerateTextArgs): Promise<HookedTurn>;
+  streamText(args: HookedStreamTextArgs): Promise<HookedTurn>;
   /** agent_shutdown. */
   close(): Promise<void>;
 }
@@ -177,7 +182,7 @@ export function createAiSdkSession(hooks: HookSession): AiSdkHookSession {
   };
 
   /** input → the AI SDK's own loop (`run`, model and tools wrapped) → output: one turn (§3). */
-  async function turn(args: HookedGenerateTextArgs, run: (call: Record<string, unknown>) => Promise<{ text: string; responseMessages: ModelMessage[]; steps: number }>): Promise<HookedTurn> {
+  async function turn(args: HookedGenerateTextArgs | HookedStreamTextArgs, run: (call: Record<string, unknown>) => Promise<{ text: string; responseMessages: ModelMessage[]; steps: number }>): Promise<HookedTurn> {
     const { inputRole, ...rest } = args;
     const call = { ...rest } as Record<string, unknown>;
     const plainPrompt = typeof call.prompt === 'string';
