@@ -51,6 +51,13 @@ export interface OverheadRow {
   /** overhead_us_low / the reference host's overhead_us_low. */
   ratio_to_reference_low: number;
   /**
+   * The same ratios against the reference measured alone, before any framework was loaded (reference_isolated_us):
+   * interleaving runs the reference right after framework runs, which leaves it some of their cold caches and garbage
+   * too, so these are the stricter comparison.
+   */
+  ratio_to_isolated_reference: number;
+  ratio_to_isolated_reference_low: number;
+  /**
    * What the same CPU work costs inside this loop, relative to inside the reference loop: a fixed unit (the
    * jcs-sha256 identity of one 1 KiB context) done in every emission of a bare run, low-quantile estimates. Above 1,
    * the framework's run leaves the CPU slower at the same work (caches, branch predictors, the collector's heap).
@@ -63,6 +70,8 @@ export interface FrameworkFigures {
   /** What the figures are measured in: "process-cpu" (see the header comment). */
   clock: 'process-cpu';
   rounds: number;
+  /** The reference's hook overhead per emission measured alone, before any framework ran: [paired median, low-quantile]. */
+  reference_isolated_us: [number, number];
   /** The machine's 1-minute load average when the bench started and when it ended (other processes' share of the cores). */
   load_average: [number, number];
   rows: OverheadRow[];
@@ -128,6 +137,22 @@ function countingPassThrough(work = false): Emitter {
   return { ...inner, emit: (point, fields, options) => (count++, work && fixedWork(), inner.emit(point, fields, options)), records: () => new Array(count) };
 }
 
+/** The reference loop's hook overhead per emission with no framework in the process: [paired median, low-quantile]. */
+async function isolatedReference(runs: Runs, rounds: number): Promise<[number, number]> {
+  let n = 0;
+  for (let i = 0; i < 400; i++) {
+    await runs.plain();
+    n = await runs.hooked();
+  }
+  const plain: number[] = [];
+  const hooked: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    plain.push((await timed(runs.plain)) / n);
+    hooked.push((await timed(runs.hooked)) / n);
+  }
+  return [median(hooked.map((x, i) => x - plain[i]!)), quantile(hooked, 0.25) - quantile(plain, 0.25)];
+}
+
 function referenceRuns(payload: number): Runs {
   return {
     plain: () => runOnce(payload, passThroughEmitter),
@@ -148,6 +173,9 @@ export async function benchFrameworks(bytes = 1024, rounds = 301): Promise<Frame
   const loadBefore = os.loadavg()[0]!;
   const { payload } = await calibrate(bytes);
   const hosts: Host[] = [{ name: 'reference', runs: referenceRuns(payload), worked: () => runOnce(payload, () => countingPassThrough(true)), warmup: 400 }];
+  // The reference alone first, before any framework is loaded or has run: its overhead with nothing else in the
+  // process (the way bench/emission.ts measures it), to compare with the interleaved figure below.
+  const isolated = await isolatedReference(hosts[0]!.runs, rounds);
   const shared = text(Math.max(8, payload), 'ledger row ✓'); // the reference loop's payload, handed to every framework
   for (const fw of FRAMEWORKS) {
     const specifier: string = fw.module; // resolved at run time: the integrations build after the CTK
@@ -213,9 +241,11 @@ export async function benchFrameworks(bytes = 1024, rounds = 301): Promise<Frame
       plain_us_per_emission_median: round(median(t.plain)),
       ratio_to_reference: round(overhead / referenceOverhead),
       ratio_to_reference_low: round(overheadLow / referenceLow),
+      ratio_to_isolated_reference: round(overhead / isolated[0]),
+      ratio_to_isolated_reference_low: round(overheadLow / isolated[1]),
       fixed_work_factor: round(low(t.worked, t.bare.length > 0 ? t.bare : t.pass) / referenceWork),
     });
   }
   const loadAfter = os.loadavg()[0]!;
-  return { context_bytes: bytes, clock: 'process-cpu', rounds, load_average: [round(loadBefore), round(loadAfter)], rows };
+  return { context_bytes: bytes, clock: 'process-cpu', rounds, reference_isolated_us: [round(isolated[0]), round(isolated[1])], load_average: [round(loadBefore), round(loadAfter)], rows };
 }
