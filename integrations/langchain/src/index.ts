@@ -120,16 +120,16 @@ export function agentHooksMiddleware(hooks: HookSession): AgentMiddleware {
     wrapToolCall: async (request, handler) => {
       const call = request.toolCall;
       const id = call.id ?? '';
-      let produced: { message: ToolMessage; value: unknown } | undefined;
+      let produced: ToolMessage | undefined;
       const r = await hooks.toolCall(
         { id, name: call.name, args: (call.args ?? {}) as JsonObject },
         async (args) => {
           try {
             const out = await handler({ ...request, toolCall: { ...call, args } });
             if (!ToolMessage.isInstance(out)) throw new AgentHooksInexpressible('a tool answered with a Command, which the hooks cannot inspect');
+            produced = out;
             // The tool's own value: the session projects it (§10.3), so one JSON cannot carry never reaches the model.
-            produced = { message: out, value: rawToolValue(out) };
-            return { value: produced.value, is_error: out.status === 'error' };
+            return { value: rawToolValue(out), is_error: out.status === 'error' };
           } catch (error) {
             if (error instanceof AgentHooksInexpressible) throw error;
             return { value: error instanceof Error ? error.message : String(error), is_error: true };
@@ -140,7 +140,7 @@ export function agentHooksMiddleware(hooks: HookSession): AgentMiddleware {
       // §6.2 / §6.1: a block, or a discarded result, reaches the model as a tool error.
       if (r.kind === 'blocked') return new ToolMessage({ content: r.message, tool_call_id: id, name: call.name, status: 'error' });
       const value = r.value;
-      if (produced !== undefined && !r.transformed && isEmptyLabels(r.labels)) return produced.message; // nothing transformed, nothing to persist
+      if (produced !== undefined && !r.transformed && isEmptyLabels(r.labels)) return produced; // nothing transformed, nothing to persist
       // §5.4: the result's labels are persisted with it.
       return new ToolMessage({
         content: typeof value === 'string' ? value : JSON.stringify(value),
