@@ -4,8 +4,8 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { jsonSchema, stepCountIs, tool, type ModelMessage, type ToolSet } from 'ai';
-import type { LanguageModelV3, LanguageModelV3Content } from '@ai-sdk/provider';
-import { createSessionHarness, referenceSurface, wholeResponse, CTK_VERSION, type Harness, type HostSurface, type RunSetup } from 'agent-hooks-ctk';
+import type { LanguageModelV3, LanguageModelV3Content, LanguageModelV3StreamPart } from '@ai-sdk/provider';
+import { createSessionHarness, isModelStream, referenceSurface, wholeResponse, CTK_VERSION, type Harness, type HostSurface, type ModelStreamChunk, type RunSetup } from 'agent-hooks-ctk';
 import { agentHooks, finishReasonFromSpec, promptToMessages, ToolFailed } from './src/index.js';
 
 const require = createRequire(import.meta.url);
@@ -23,7 +23,7 @@ export function aiSdkSurface(): HostSurface {
     name: 'ai-sdk',
     version: `${ADAPTER_VERSION} (ai@${AI_SDK_VERSION})`,
     sdk: { lang: 'typescript', version: CTK_VERSION },
-    capabilities: ['model_calls', 'tool_calls', 'parallel_tool_calls', 'multi_turn', 'raw_interceptor_return', 'hang_faults'],
+    capabilities: ['model_calls', 'tool_calls', 'parallel_tool_calls', 'multi_turn', 'raw_interceptor_return', 'hang_faults', 'result_labels_resurfacing', 'projection_faults', 'streaming'],
     buffered_output: true,
     profiles: reference.profiles,
     identity_providers: ['jcs-sha256', null, 'ctk-fault'],
@@ -33,10 +33,7 @@ export function aiSdkSurface(): HostSurface {
       structured_model_content: "the AI SDK's LanguageModelV3 result content is text, reasoning, files and tool calls: a model cannot return a JSON object as its content",
       int64_json: 'JavaScript numbers (JSON.parse, the AI SDK tool-call input parser) round integers beyond 2^53-1',
       bigint_json: 'JavaScript numbers (JSON.parse, the AI SDK tool-call input parser) round integers beyond 2^53-1',
-      result_labels_resurfacing: 'not implemented: the integration does not yet attach §5.4 result_labels to the AI SDK messages they came from',
-      streaming: 'streamText is not mediated: the middleware fails a streamed call closed instead of assembling it (§12.1)',
       incremental_output: 'the integration buffers: nothing is released before the output verdict (§12.1a)',
-      projection_faults: 'not implemented yet: a tool result or model response the integration cannot project to JSON is not yet recorded as a §10.3 host projection failure',
     },
   };
 }
@@ -57,10 +54,31 @@ function mockModel(run: RunSetup): LanguageModelV3 {
       const zero = { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 };
       return { content, finishReason: finishReasonFromSpec(r.finish_reason ?? 'stop'), usage: { inputTokens: zero, outputTokens: { total: 0, text: 0, reasoning: 0 } }, warnings: [] };
     },
-    async doStream() {
-      throw new Error('the CTK mock model is driven through generateText only');
+    async doStream(options) {
+      const reply = await run.model({ model_id: 'mock', messages: promptToMessages(options.prompt) as never });
+      if (isModelStream(reply)) return { stream: streamParts(reply) };
+      const content = typeof reply.content === 'string' ? reply.content : reply.content === null ? '' : JSON.stringify(reply.content);
+      return { stream: streamParts([{ content, tool_calls: reply.tool_calls ?? [], finish_reason: reply.finish_reason ?? 'stop' }]) };
     },
   };
+}
+
+/** The CTK's chunks as the AI SDK's stream parts: text deltas, whole tool calls, a finish part only if a chunk finished it. */
+function streamParts(chunks: AsyncIterable<ModelStreamChunk> | Iterable<ModelStreamChunk>): ReadableStream<LanguageModelV3StreamPart> {
+  const zero = { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 };
+  return new ReadableStream({
+    async start(controller) {
+      controller.enqueue({ type: 'stream-start', warnings: [] });
+      let finish: string | undefined;
+      for await (const chunk of chunks) {
+        if (chunk.content) controller.enqueue({ type: 'text-delta', id: 't', delta: chunk.content });
+        for (const tc of chunk.tool_calls ?? []) controller.enqueue({ type: 'tool-call', toolCallId: tc.id, toolName: tc.name, input: JSON.stringify(tc.args ?? {}) });
+        if (chunk.finish_reason !== undefined && chunk.partial !== true) finish = chunk.finish_reason;
+      }
+      if (finish !== undefined) controller.enqueue({ type: 'finish', finishReason: finishReasonFromSpec(finish), usage: { inputTokens: zero, outputTokens: { total: 0, text: 0, reasoning: 0 } } });
+      controller.close();
+    },
+  });
 }
 
 /** AI SDK tools whose execute calls the CTK's mock tools; an error result is thrown as the tool failing. */
@@ -88,14 +106,21 @@ export function createHarness(): Harness {
       const model = mockModel(run);
       const session = await agentHooks({ agent: { id: 'ctk-ai-sdk-agent' }, ...options }).startSession({ tools, sessionId: `ctk-session-${run.vector_id}` });
       let history: ModelMessage[] = []; // completed turns only: a blocked turn leaves nothing behind
+      let released = '';
+      // A scenario whose model streams runs through streamText (§12.1 buffered mediation), any other through generateText.
+      const streams = (run.scenario.model_script ?? []).some((s) => s.respond.stream !== undefined);
       return {
         hooks: session.hooks,
         async turn(input) {
           const message = { role: input.role === 'system' ? 'system' : 'user', content: input.content } as ModelMessage;
-          const turn = await session.generateText({ model, tools, messages: [...history, message], inputRole: input.role as 'user', stopWhen: stepCountIs(MAX_STEPS), maxRetries: 0, allowSystemInMessages: true });
+          const args = { model, tools, messages: [...history, message], inputRole: input.role as 'user', stopWhen: stepCountIs(MAX_STEPS), maxRetries: 0, allowSystemInMessages: true };
+          const turn = await (streams ? session.streamText(args) : session.generateText(args));
           history = turn.messages;
+          released += typeof turn.text === 'string' ? turn.text : JSON.stringify(turn.text); // §12.1a: only after the output verdict
           return turn.text;
         },
+        released: () => released,
+        persisted: () => JSON.stringify(history),
       };
     },
   });

@@ -27,7 +27,7 @@ export function langchainSurface(): HostSurface {
     name: 'langchain',
     version: `${ADAPTER_VERSION} (langchain@${LANGCHAIN_VERSION}, @langchain/core@${LANGCHAIN_CORE_VERSION})`,
     sdk: { lang: 'typescript', version: CTK_VERSION },
-    capabilities: ['model_calls', 'tool_calls', 'parallel_tool_calls', 'multi_turn', 'raw_interceptor_return', 'hang_faults'],
+    capabilities: ['model_calls', 'tool_calls', 'parallel_tool_calls', 'multi_turn', 'raw_interceptor_return', 'hang_faults', 'result_labels_resurfacing', 'projection_faults'],
     buffered_output: true,
     profiles: referenceSurface().profiles,
     identity_providers: ['jcs-sha256', null, 'ctk-fault'],
@@ -37,10 +37,8 @@ export function langchainSurface(): HostSurface {
       structured_model_content: "a LangChain AIMessage's content is a string or a list of content blocks: a model cannot return a JSON object as its content",
       int64_json: 'JavaScript numbers (JSON.parse, the tool-call argument parsers) round integers beyond 2^53-1',
       bigint_json: 'JavaScript numbers (JSON.parse, the tool-call argument parsers) round integers beyond 2^53-1',
-      result_labels_resurfacing: 'not implemented: the middleware does not yet attach §5.4 result_labels to the LangChain messages they came from',
-      streaming: 'the harness drives invoke(); token streaming (streamMode "messages") releases model text before post_model_call and output verdicts',
+      streaming: 'a middleware never sees a stream: model.invoke() assembles it before wrapModelCall without saying whether it finished (§12.1 incomplete cannot be told apart), and streamMode "messages" releases tokens before any verdict',
       incremental_output: 'the integration buffers: nothing is released before the output verdict (§12.1a)',
-      projection_faults: 'not implemented yet: a tool result or model response the integration cannot project to JSON is not yet recorded as a §10.3 host projection failure',
     },
   };
 }
@@ -76,12 +74,21 @@ function mockTools(run: RunSetup) {
       async (args: Record<string, unknown>, config: { toolCall?: { id?: string } }) => {
         const id = config.toolCall?.id ?? '';
         const r = await run.tools({ id, name: t.name, args: args as never });
-        const content = typeof r.value === 'string' ? r.value : JSON.stringify(r.value);
+        const content = typeof r.value === 'string' ? r.value : contentOf(r.value);
         return new ToolMessage({ content, artifact: r.value, tool_call_id: id, name: t.name, status: r.is_error ? 'error' : 'success' });
       },
       { name: t.name, description: `CTK mock tool ${t.name}`, schema: z.looseObject({}) },
     ),
   );
+}
+
+/** A ToolMessage's text for a structured value (as LangChain's own tools do); the artifact carries the value itself. */
+function contentOf(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value); // a value JSON cannot carry: the session reports it (§10.3), the model never sees it
+  }
 }
 
 function inputMessage(input: { content: unknown; role: string }): BaseMessage {

@@ -6,6 +6,9 @@ import { findBlocked, type HookSession, type ToolConcurrency } from '../host/ses
 import { isModelStream, type Harness, type HostSurface, type ModelResponse, type ModelStream, type RunOutcome, type RunReport, type RunSetup } from './contract.js';
 import { createHangTimers, scriptedEmitterOptions, type ScriptedEmitterOptions } from './scripted.js';
 
+/** For framework harnesses that declare `streaming`: telling a streamed mock answer from a whole one. */
+export { isModelStream, type ModelStream, type ModelStreamChunk } from './contract.js';
+
 /** The emitter options one vector asks for, plus how its tool calls are bracketed (scenario.parallel_tools). */
 export type SessionHarnessOptions = ScriptedEmitterOptions & { toolConcurrency: ToolConcurrency };
 
@@ -14,6 +17,10 @@ export interface FrameworkSession {
   hooks: HookSession;
   /** One turn through the framework's loop: the output it returned; throws (AgentHooksBlocked when a deny ended it). */
   turn(input: { content: Json; role: string }): Promise<Json>;
+  /** §12.1a: everything the framework released to the caller so far, concatenated (frameworks that report it). */
+  released?(): string;
+  /** What the framework durably kept of the session (its message history), serialized (frameworks that report it). */
+  persisted?(): string;
 }
 
 export interface SessionHarnessSpec {
@@ -98,7 +105,14 @@ export function createSessionHarness(spec: SessionHarnessSpec): Harness {
       }
       await session.hooks.close();
       const final = outcome === 'completed' ? (outputs[outputs.length - 1] ?? null) : null;
-      return reportFromRecords(session.hooks.emitter.records(), { outcome, final_output: final, outputs, ...(error !== undefined ? { error } : {}) });
+      return reportFromRecords(session.hooks.emitter.records(), {
+        outcome,
+        final_output: final,
+        outputs,
+        ...(error !== undefined ? { error } : {}),
+        ...(session.released ? { released_output: session.released() } : {}),
+        ...(session.persisted ? { persisted: session.persisted() } : {}),
+      });
     },
     async teardown() {
       hangs.clear();

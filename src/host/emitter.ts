@@ -11,6 +11,7 @@ import {
   type Composition,
   type InterceptionPoint,
   type InterceptionRecord,
+  type Json,
   type JsonObject,
   type Mode,
   type Verdict,
@@ -245,7 +246,7 @@ export function createEmitter(options: EmitterOptions): Emitter {
             gateVerdict: parts.gateVerdict,
             mapInterceptorFailure: parts.mapInterceptorFailure,
           }),
-        applyTransform: parts.applyTransform,
+        applyTransform: emitOptions.holdsTarget ? heldTransform(parts.applyTransform, emitOptions.holdsTarget) : parts.applyTransform,
         severity: parts.severity,
         selectWinner: (vs) => parts.selectWinner(vs, parts.severity),
         stopApprovalFoldTruncated,
@@ -349,6 +350,16 @@ function providerFailureDetail(name: string | null, ctx: JsonObject, error: unkn
   const bad = findDomainViolation(ctx, { integers: true });
   if (bad !== undefined) return `identity provider ${String(name)} rejected the context: ${bad.kind} at ${bad.at}; string-encode 64-bit identifiers and send only interoperable JSON (§4.4, §10.2)`;
   return `identity provider ${String(name)} rejected the context (${errorTypeName(error)}, §10.1, §10.2)`;
+}
+
+/** §5.2: a transform whose result the host cannot hold "could not be set": transform_invalid, like an unresolvable path. */
+function heldTransform(apply: HostParts['applyTransform'], holds: (target: Json) => string | null): HostParts['applyTransform'] {
+  return (ctx, transform) => {
+    const r = apply(ctx, transform);
+    if (!r.ok) return r;
+    const problem = holds(r.context.target ?? null);
+    return problem === null ? r : { ok: false, reason: HOST_ERROR.transform_invalid, detail: payloadFreeDetail(`the host cannot hold the transformed target: ${problem}`) };
+  };
 }
 
 function positive(value: number | undefined, fallback: number, name: string): number {

@@ -27,7 +27,7 @@ export { truncateMessage, projectVerdict, MESSAGE_MAX_BYTES } from './record.js'
 export { severity, selectWinner, unionWarnings, unionLabels } from './aggregate.js';
 export { validateResolution } from './approval.js';
 export { assembleStream, STREAM_INCOMPLETE, type StreamChunk, type Assembly } from './stream.js';
-export { deriveNamespace, validateNamespace, HOST_LABEL_NAMESPACE } from './labels.js';
+export { deriveNamespace, validateNamespace, mergeLabels, HOST_LABEL_NAMESPACE } from './labels.js';
 export type {
   Interceptor,
   InterceptorLike,
@@ -46,7 +46,10 @@ export {
   createFrameworkHookSession,
   type FrameworkHooksOptions,
   AgentHooksBlocked,
+  AgentHooksProjectionFailed,
   findBlocked,
+  type HoldsTarget,
+  type PointOptions,
   type HookSession,
   type HookSessionOptions,
   type ToolConcurrency,

@@ -2,7 +2,7 @@
 // the failed model call's post_model_call, shutdown once and last, AgentHooksBlocked found through wrappers.
 import t from 'tap';
 import type { InterceptionRecord } from '../core/index.js';
-import { AgentHooksBlocked, createHookSession, findBlocked, type HookSessionOptions } from './session.js';
+import { AgentHooksBlocked, AgentHooksProjectionFailed, createHookSession, findBlocked, type HookSessionOptions } from './session.js';
 import { Verdict } from './verdict.js';
 
 function session(intercept: (ctx: { interception_point: string }) => unknown, extra: Partial<HookSessionOptions> = {}) {
@@ -48,7 +48,8 @@ t.test('tool brackets: a blocked call is not invoked and has no post; sequential
     return { value: `ok ${id}`, is_error: false };
   };
   const results = await Promise.all([s.toolCall({ id: 'c1', name: 't', args: {} }, invoke('c1')), s.toolCall({ id: 'c2', name: 't', args: { x: 1 } }, invoke('c2')), s.toolCall({ id: 'c3', name: 't', args: {} }, invoke('c3'))]);
-  t.same(results, [{ kind: 'result', value: 'ok c1', is_error: false }, { kind: 'blocked', message: 'blocked: nope' }, { kind: 'result', value: 'ok c3', is_error: false }]);
+  const plain = { is_error: false, transformed: false, labels: {} };
+  t.same(results, [{ kind: 'result', value: 'ok c1', ...plain }, { kind: 'blocked', message: 'blocked: nope' }, { kind: 'result', value: 'ok c3', ...plain }]);
   t.same(invoked, ['c1', 'c3']);
   t.same(records.map((r) => r.interception_point).slice(1), ['pre_tool_call', 'post_tool_call', 'pre_tool_call', 'pre_tool_call', 'post_tool_call']);
 });
@@ -67,7 +68,7 @@ t.test('a tool that throws is a tool error result; a failed model call gets its 
   const r = await s.toolCall({ id: 'c1', name: 't', args: {} }, async () => {
     throw new RangeError('secret detail');
   });
-  t.same(r, { kind: 'result', value: 'tool error: RangeError', is_error: true }, 'the type name, never the message (§6.3, §14)');
+  t.same(r, { kind: 'result', value: 'tool error: RangeError', is_error: true, transformed: false, labels: {} }, 'the type name, never the message (§6.3, §14)');
   await s.modelCallFailed('m');
   await s.close();
   t.same(records.slice(-2).map((x) => x.interception_point), ['post_model_call', 'agent_shutdown']);
@@ -79,4 +80,57 @@ t.test('findBlocked sees through cause chains and aggregate errors', async (t) =
   t.equal(findBlocked(new Error('wrapped', { cause: b })), b);
   t.equal(findBlocked(new AggregateError([new Error('x'), b])), b);
   t.equal(findBlocked(new Error('plain')), undefined);
+});
+
+t.test('a tool result JSON cannot carry is a §10.3 host projection failure: recorded, surfaced as a block, never emitted', async (t) => {
+  const seen: string[] = [];
+  const { s, records } = session((ctx) => (seen.push(ctx.interception_point), Verdict.allow()));
+  await s.start(['t']);
+  const cyclic: Record<string, unknown> = { ledger: 'LEDGER-77' };
+  cyclic.self = cyclic;
+  const r = await s.toolCall({ id: 'c1', name: 't', args: {} }, async () => ({ value: cyclic, is_error: false }));
+  t.same(r, { kind: 'blocked', message: 'blocked: host_error:context_invalid' });
+  t.notOk(seen.includes('post_tool_call'), 'no interceptor sees a post_tool_call context');
+  const failed = records.at(-1)!;
+  t.match(failed, { interception_point: 'post_tool_call', verdict: { decision: 'deny', reason: 'host_error:context_invalid' }, input_identity: null, decided_by: null, verdicts: [] });
+  t.notMatch(JSON.stringify(failed), /LEDGER/, 'payload-free (§14)');
+  const big = await s.toolCall({ id: 'c2', name: 't', args: {} }, async () => ({ value: { n: 2n }, is_error: false }));
+  t.equal(big.kind, 'blocked');
+});
+
+t.test('an unprojectable model response fails closed in enforce and errs in evaluate_only (§10.3, §8)', async (t) => {
+  const bad = { content: null, tool_calls: [{ id: 'c', name: 't', args: { f: () => 1 } }], finish_reason: 'tool_calls' } as never;
+  const enforce = session(() => Verdict.allow());
+  await enforce.s.start([]);
+  await t.rejects(enforce.s.postModelCall('m', bad), AgentHooksBlocked);
+  t.equal(enforce.s.state.blocked, true);
+  const evaluate = session(() => Verdict.allow(), { mode: 'evaluate_only' });
+  await evaluate.s.start([]);
+  await t.rejects(evaluate.s.postModelCall('m', bad), AgentHooksProjectionFailed);
+  t.equal(evaluate.s.state.error, true);
+  t.match(evaluate.records.at(-1), { interception_point: 'post_model_call', mode: 'evaluate_only', verdict: { reason: 'host_error:context_invalid' } });
+});
+
+t.test('§5.4: labels persist from the emission that produced the data and resurface as source_labels where asked', async (t) => {
+  const contexts: Record<string, unknown>[] = [];
+  const { s } = session((ctx) => {
+    contexts.push(ctx as Record<string, unknown>);
+    return ctx.interception_point === 'post_tool_call' ? Verdict.allow({ result_labels: ['pii'] }) : Verdict.allow();
+  });
+  await s.start(['t']);
+  const r = await s.toolCall({ id: 'c1', name: 't', args: {} }, async () => ({ value: 'row', is_error: false }));
+  t.same(r.kind === 'result' && r.labels, { g: ['pii'] });
+  let labelled: unknown;
+  await s.preModelCall('m', [{ role: 'tool', content: 'row' }], { sourceLabels: r.kind === 'result' ? r.labels : {}, labelled: (l) => (labelled = l) });
+  t.same(contexts.at(-1)!.extensions, { g: { source_labels: ['pii'] } });
+  t.same(labelled, {});
+});
+
+t.test('§5.2: a transform the framework cannot hold is transform_invalid in the record, and the action does not proceed', async (t) => {
+  const { s, records } = session((ctx) => (ctx.interception_point === 'input' ? Verdict.transform('$target.content', { rich: true }) : Verdict.allow()));
+  await s.start([]);
+  const holds = (target: unknown) => (typeof (target as { content?: unknown }).content === 'string' ? null : 'text only');
+  await t.rejects(s.input({ content: 'hi', role: 'user' }, { holds }), AgentHooksBlocked);
+  t.match(records.at(-1), { interception_point: 'input', verdict: { decision: 'deny', reason: 'host_error:transform_invalid' }, decided_by: null });
+  t.equal(records.at(-1)!.enforced_identity, records.at(-1)!.input_identity, 'nothing recorded as applied');
 });

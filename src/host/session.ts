@@ -1,11 +1,27 @@
 // A hook session for framework integrations: the eight interception points (§3) as calls a framework's own
 // extension points make (model middleware, tool wrappers, agent middleware), each returning what the guarded
 // action must use (§4.3) or saying what §6 requires instead. The framework runs its own loop; this only gates it.
-import { deepClone, type Json, type JsonObject, type Verdict } from '../core/index.js';
+import { deepClone, type InterceptionPoint, type Json, type JsonObject, type Verdict } from '../core/index.js';
 import { createEmitter, type Emitter } from './emitter.js';
 import { errorTypeName } from './identity-providers.js';
+import { labelsToExtensions, mergeLabels } from './labels.js';
 import { MODEL_ERROR } from './loop.js';
-import type { Emission, EmitterOptions } from './types.js';
+import { projectToWire } from './wire.js';
+import type { Emission, EmitOptions, EmitterOptions, LabelSet } from './types.js';
+
+/**
+ * §10.3 host projection failure in evaluate_only: the framework handed over a value JSON cannot carry, the failed
+ * emission was recorded, and the action failed on its own (not on a verdict). In enforce the same failure is an
+ * AgentHooksBlocked (fail closed, §1.3).
+ */
+export class AgentHooksProjectionFailed extends Error {
+  readonly point: string;
+  constructor(point: string, detail: string) {
+    super(`agent-hooks: host projection failure at ${point} (${detail})`);
+    this.name = 'AgentHooksProjectionFailed';
+    this.point = point;
+  }
+}
 
 /** A deny that ends the turn (§6 at agent_startup, input, pre/post_model_call, output): the action did not proceed. */
 export class AgentHooksBlocked extends Error {
@@ -40,6 +56,12 @@ export interface HookSessionOptions extends EmitterOptions {
    * calls the tools concurrently; "concurrent" lets the brackets interleave (sequence stays atomic).
    */
   toolConcurrency?: ToolConcurrency;
+  /**
+   * An emitter to gate with instead of one built from these options (the options' emitter fields are then unused).
+   * For measuring an integration's own work over a pass-through emitter (bench/frameworks.ts); production code
+   * lets the session build its emitter.
+   */
+  emitter?: Emitter;
 }
 
 /** An integration's options: the emitter's, with agent.framework filled in by the integration (§4.1). */
@@ -59,14 +81,43 @@ export interface HookToolCall {
   args: JsonObject;
 }
 
-/** A tool's outcome as the framework reported it (§4.2 tool_result). */
+/**
+ * A tool's outcome as the framework reported it (§4.2 tool_result). `value` is the framework's own value: the
+ * session projects it to JSON, and a value JSON cannot carry (a cycle, a BigInt, a function, a throwing getter) is
+ * a §10.3 host projection failure, never a silently coerced result.
+ */
 export interface HookToolOutcome {
-  value: Json;
+  value: unknown;
   is_error: boolean;
 }
 
-/** What the framework does with one tool call: the (possibly transformed) result, or a block surfaced as a tool error (§6.2). */
-export type HookToolResult = { kind: 'result'; value: Json; is_error: boolean } | { kind: 'blocked'; message: string };
+/**
+ * What the framework does with one tool call: the (possibly transformed) result and the §5.4 labels to persist
+ * with it, or a block surfaced as a tool error (§6.2; a projection failure surfaces the same way, §10.3).
+ */
+export type HookToolResult = { kind: 'result'; value: Json; is_error: boolean; transformed: boolean; labels: LabelSet } | { kind: 'blocked'; message: string };
+
+/**
+ * Whether the framework can hold a transformed target (§5.2 "value could not be set"): null when it can, else a
+ * payload-free reason. A transform it cannot hold is a host_error:transform_invalid deny, recorded as such.
+ */
+export type HoldsTarget = (target: Json) => string | null;
+
+/** Per-point options an integration passes through to the emission. */
+export interface PointOptions {
+  /** §5.4: labels of the data this point's target derives from, resurfaced as extensions.<ns>.source_labels. */
+  sourceLabels?: LabelSet;
+  /** §5.2: what the framework can hold at this point; a transform past it fails closed as transform_invalid. */
+  holds?: HoldsTarget;
+  /** §5.4: receives the labels to persist with the data this point produced (empty when it did not proceed). */
+  labelled?: (labels: LabelSet) => void;
+  /**
+   * post_model_call only, §12.1: a host self-verdict (e.g. host_error:streaming_unsupported for a stream that could
+   * not be assembled): a plain deny combined with the interceptors' verdicts, and the response is never
+   * incorporated, not even in evaluate_only.
+   */
+  selfDeny?: string;
+}
 
 export interface HookModelResponse {
   content: Json;
@@ -80,17 +131,21 @@ export interface HookSession {
   start(toolsRegistered: string[]): Promise<void>;
   /** input: the (possibly transformed) input; throws AgentHooksBlocked on deny (§6: the turn does not begin).
    * input/preModelCall/postModelCall return the very object passed in when nothing was transformed. */
-  input(input: { content: Json; role: string }): Promise<{ content: Json; role: string }>;
+  input(input: { content: Json; role: string }, options?: PointOptions): Promise<{ content: Json; role: string }>;
   /** pre_model_call: the messages the call must use (§4.3); throws on deny (§6: not dispatched). */
-  preModelCall(modelId: string, messages: Json): Promise<Json>;
-  /** post_model_call: the response the loop must act on; throws on deny (§6.1: discarded). */
-  postModelCall(modelId: string, response: HookModelResponse): Promise<HookModelResponse>;
+  preModelCall(modelId: string, messages: Json, options?: PointOptions): Promise<Json>;
+  /**
+   * post_model_call: the response the loop must act on; throws on deny (§6.1: discarded). The response is projected
+   * to JSON first: one JSON cannot carry is a §10.3 host projection failure (AgentHooksBlocked in enforce,
+   * AgentHooksProjectionFailed in evaluate_only). Unchanged, the very object passed in comes back.
+   */
+  postModelCall(modelId: string, response: HookModelResponse, options?: PointOptions): Promise<HookModelResponse>;
   /** §3.1: the one post_model_call of a model call that failed without a response; recorded, never incorporated. */
   modelCallFailed(modelId: string): Promise<void>;
   /** pre_tool_call → invoke (with the possibly transformed args) → post_tool_call, bracketed per toolConcurrency. */
-  toolCall(call: HookToolCall, invoke: (args: JsonObject) => Promise<HookToolOutcome>): Promise<HookToolResult>;
+  toolCall(call: HookToolCall, invoke: (args: JsonObject) => Promise<HookToolOutcome>, options?: PointOptions): Promise<HookToolResult>;
   /** output: the content returned to the caller; throws on deny (§6: not returned). */
-  output(content: Json): Promise<Json>;
+  output(content: Json, options?: PointOptions): Promise<Json>;
   /** Marks the session as ended in error (summary.reason "error" at shutdown). */
   fail(): void;
   /** agent_shutdown (§3.1: last, always, once), reason "error" after a block or failure, else "completed". */
@@ -100,8 +155,8 @@ export interface HookSession {
 }
 
 export function createHookSession(options: HookSessionOptions): HookSession {
-  const { toolConcurrency = 'sequential', ...emitterOptions } = options;
-  const emitter = createEmitter(emitterOptions);
+  const { toolConcurrency = 'sequential', emitter: given, ...emitterOptions } = options;
+  const emitter = given ?? createEmitter(emitterOptions);
   const parts = emitter.parts;
   const state = { started: false, startupDenied: false, blocked: false, error: false, closed: false };
   let toolQueue: Promise<unknown> = Promise.resolve();
@@ -122,23 +177,43 @@ export function createHookSession(options: HookSessionOptions): HookSession {
       throw new AgentHooksBlocked('agent_startup', { decision: 'deny', reason: 'agent_startup denied' });
     }
   };
+  /** One emission with the point options: §5.4 source labels as extensions, §5.2 what the framework can hold. */
+  const emit = (point: InterceptionPoint, fields: JsonObject, o: PointOptions | undefined): Promise<Emission> => {
+    const extensions = o?.sourceLabels ? labelsToExtensions(o.sourceLabels) : undefined;
+    const emitOptions: EmitOptions = { ...(o?.holds ? { holdsTarget: o.holds } : {}), ...(o?.selfDeny ? { selfDeny: o.selfDeny } : {}) };
+    return emitter.emit(point, extensions ? { ...fields, extensions } : fields, emitOptions);
+  };
+  /** §5.4: the labels a proceeding emission asks to persist with its data (none when it did not proceed). */
+  const persist = (o: PointOptions | undefined, ...emissions: Emission[]): LabelSet => {
+    const labels = mergeLabels(...emissions.map((e) => e.labels));
+    o?.labelled?.(labels);
+    return labels;
+  };
+  /** §10.3: no context can exist for a value the host cannot project; the failed emission is recorded instead. */
+  const projectionFailed = (point: InterceptionPoint, detail: string): Emission => emitter.recordHostFailure(point, { message: `the framework value could not be projected to JSON (${detail})` });
 
-  async function bracket(call: HookToolCall, invoke: (args: JsonObject) => Promise<HookToolOutcome>): Promise<HookToolResult> {
-    const pre = await emitter.emit('pre_tool_call', { tool_call: { id: call.id, name: call.name, args: call.args } });
+  async function bracket(call: HookToolCall, invoke: (args: JsonObject) => Promise<HookToolOutcome>, o: PointOptions | undefined): Promise<HookToolResult> {
+    const pre = await emit('pre_tool_call', { tool_call: { id: call.id, name: call.name, args: call.args } }, o);
     // §6 / §6.2: a blocked call is not invoked, no post_tool_call; the block surfaces as a tool error.
     if (!parts.shouldInvokeTool(pre)) return { kind: 'blocked', message: parts.blockedToolMessage(pre.verdict) };
     const args = acted(pre, call.args); // §4.2: the post-transform args are what the tool receives
-    let outcome: HookToolOutcome;
+    let outcome: { value: Json; is_error: boolean };
     try {
       const r = await invoke(deepClone(args));
-      outcome = { value: r?.value ?? null, is_error: r?.is_error === true };
+      const value = projectToWire(r?.value ?? null, 'tool_result.value');
+      if (!value.ok) {
+        // §10.3: no post_tool_call context can exist; the result never reaches the model, surfaced like a block (§6.2).
+        return { kind: 'blocked', message: String(parts.incorporateToolResult(projectionFailed('post_tool_call', value.detail))) };
+      }
+      outcome = { value: value.value, is_error: r?.is_error === true };
     } catch (e) {
       outcome = { value: `tool error: ${errorTypeName(e)}`, is_error: true };
     }
-    const post = await emitter.emit('post_tool_call', { tool_call: { id: call.id, name: call.name, args }, tool_result: { value: outcome.value, is_error: outcome.is_error } });
+    const sourceLabels = mergeLabels(o?.sourceLabels, pre.labels);
+    const post = await emit('post_tool_call', { tool_call: { id: call.id, name: call.name, args }, tool_result: { value: outcome.value, is_error: outcome.is_error } }, { ...o, sourceLabels });
     // §6.1: a denied result is discarded as if it had errored.
     if (!post.proceed) return { kind: 'blocked', message: parts.blockedToolMessage(post.verdict) };
-    return { kind: 'result', value: acted(post, outcome.value) ?? null, is_error: outcome.is_error };
+    return { kind: 'result', value: acted(post, outcome.value) ?? null, is_error: outcome.is_error, transformed: post.transformed === true, labels: persist(o, pre, post) };
   }
 
   return {
@@ -150,39 +225,52 @@ export function createHookSession(options: HookSessionOptions): HookSession {
       const startup = await emitter.emit('agent_startup', { agent_init: { tools_registered: [...toolsRegistered].sort() } });
       if (!parts.sessionMayProceed(startup)) state.startupDenied = true;
     },
-    async input(input) {
+    async input(input, o) {
       mustBeOpen('input');
-      const e = await emitter.emit('input', { input: { content: input.content, role: input.role } });
+      const e = await emit('input', { input: { content: input.content, role: input.role } }, o);
       if (!e.proceed) block(e);
+      persist(o, e);
       return acted(e, input);
     },
-    async preModelCall(modelId, messages) {
+    async preModelCall(modelId, messages, o) {
       mustBeOpen('pre_model_call');
-      const e = await emitter.emit('pre_model_call', { model: { id: modelId }, messages });
+      const e = await emit('pre_model_call', { model: { id: modelId }, messages }, o);
       if (!e.proceed) block(e);
+      persist(o, e);
       return acted(e, messages);
     },
-    async postModelCall(modelId, response) {
+    async postModelCall(modelId, response, o) {
       mustBeOpen('post_model_call');
-      const e = await emitter.emit('post_model_call', { model: { id: modelId }, response: response as unknown as JsonObject });
-      if (!parts.incorporateModelResponse(e)) block(e);
+      const wire = responseToWire(response);
+      if (!wire.ok) {
+        const failed = projectionFailed('post_model_call', wire.detail);
+        // §10.3: the action fails: closed in enforce; in evaluate_only it failed on its own (the session errs).
+        if (emitter.mode === 'enforce') block(failed);
+        state.error = true;
+        throw new AgentHooksProjectionFailed('post_model_call', wire.detail);
+      }
+      const e = await emit('post_model_call', { model: { id: modelId }, response: wire.value }, o);
+      // §12.1: a partial response is never incorporated (not even in evaluate_only).
+      if (!parts.incorporateModelResponse(e) || o?.selfDeny !== undefined) block(e);
+      persist(o, e);
       return acted(e, response);
     },
     async modelCallFailed(modelId) {
       state.error = true;
       await emitter.emit('post_model_call', { model: { id: modelId }, response: { content: null, tool_calls: [], finish_reason: MODEL_ERROR } });
     },
-    async toolCall(call, invoke) {
+    async toolCall(call, invoke, o) {
       mustBeOpen('pre_tool_call');
-      if (toolConcurrency === 'concurrent') return bracket(call, invoke);
-      const turn = toolQueue.then(() => bracket(call, invoke));
+      if (toolConcurrency === 'concurrent') return bracket(call, invoke, o);
+      const turn = toolQueue.then(() => bracket(call, invoke, o));
       toolQueue = turn.catch(() => undefined);
       return turn;
     },
-    async output(content) {
+    async output(content, o) {
       mustBeOpen('output');
-      const e = await emitter.emit('output', { output: { content } });
+      const e = await emit('output', { output: { content } }, o);
       if (!e.proceed) block(e);
+      persist(o, e);
       const out = acted(e, null as JsonObject | null);
       return out === null ? content : (out.content ?? null);
     },
@@ -196,4 +284,21 @@ export function createHookSession(options: HookSessionOptions): HookSession {
       if (parts.shouldEmitShutdown(s)) await emitter.emit('agent_shutdown', { summary: { reason: parts.shutdownReason(s) } });
     },
   };
+}
+
+/** A framework's model response in the §4.2 shape, projected to JSON (§10.3: a failure is a host projection failure). */
+function responseToWire(response: HookModelResponse): { ok: true; value: JsonObject } | { ok: false; detail: string } {
+  const out: JsonObject = {};
+  for (const member of ['content', 'tool_calls', 'finish_reason'] as const) {
+    let raw: unknown;
+    try {
+      raw = (response as unknown as Record<string, unknown>)[member];
+    } catch (error) {
+      return { ok: false, detail: `a property getter raised ${errorTypeName(error)} at response.${member}` };
+    }
+    const p = projectToWire(raw ?? (member === 'tool_calls' ? [] : null), `response.${member}`);
+    if (!p.ok) return p;
+    out[member] = p.value;
+  }
+  return { ok: true, value: out };
 }

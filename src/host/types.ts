@@ -94,6 +94,12 @@ export interface EmitOptions {
   selfDeny?: string;
   /** Per-point mode override (§8 "per session or per interception point"). */
   mode?: Mode;
+  /**
+   * §5.2 "value could not be set": whether the host can hold a transformed target (null: it can; else a payload-free
+   * reason). A transform yielding a target the host cannot hold fails like any unappliable transform
+   * (host_error:transform_invalid, decided_by null), so it is never recorded as applied. Absent: every valid target.
+   */
+  holdsTarget?: (target: Json) => string | null;
 }
 
 /** What the emitter hands back to the loop. */

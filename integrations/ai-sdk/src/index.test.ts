@@ -1,8 +1,8 @@
 // The AI SDK integration in a user's hands: the real generateText loop with a scripted LanguageModelV3, the
 // integration's session, plain interceptors, a resolver and a record sink. Deny, transform, approval, records.
 import t from 'tap';
-import { jsonSchema, stepCountIs, streamText, tool } from 'ai';
-import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3Content } from '@ai-sdk/provider';
+import { jsonSchema, stepCountIs, tool } from 'ai';
+import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3Content, LanguageModelV3StreamPart } from '@ai-sdk/provider';
 import type { InterceptionRecord } from 'agent-hooks-ctk/core';
 import { Verdict, type Interceptor } from 'agent-hooks-ctk/host';
 import { AgentHooksBlocked, agentHooks, promptToMessages } from './index.js';
@@ -29,20 +29,20 @@ function scriptedModel(seen: LanguageModelV3CallOptions[]): LanguageModelV3 {
   };
 }
 
-async function turn(interceptor: Interceptor['intercept'], extra: Partial<Parameters<typeof agentHooks>[0]> = {}) {
+async function turn(interceptor: Interceptor['intercept'], extra: Partial<Parameters<typeof agentHooks>[0]> = {}, result: (args: { amount: number }) => unknown = (args) => `refunded ${args.amount}`) {
   const seen: LanguageModelV3CallOptions[] = [];
   const refunds: unknown[] = [];
   const records: InterceptionRecord[] = [];
-  const tools = { refund: tool({ inputSchema: jsonSchema<{ amount: number }>({ type: 'object' }), execute: async (args) => (refunds.push(args), `refunded ${args.amount}`) }) };
+  const tools = { refund: tool({ inputSchema: jsonSchema<{ amount: number }>({ type: 'object' }), execute: async (args) => (refunds.push(args), result(args)) }) };
   const session = await agentHooks({ agent: { id: 'support' }, interceptors: [{ name: 'guard', intercept: interceptor }], onRecord: (r) => records.push(r), ...extra }).startSession({ tools });
-  let result: unknown;
+  let out: unknown;
   try {
-    result = await session.generateText({ model: scriptedModel(seen), tools, prompt: 'refund my order', stopWhen: stepCountIs(5) });
+    out = await session.generateText({ model: scriptedModel(seen), tools, prompt: 'refund my order', stopWhen: stepCountIs(5) });
   } catch (e) {
-    result = e;
+    out = e;
   }
   await session.close();
-  return { result, seen, refunds, records };
+  return { result: out, seen, refunds, records };
 }
 
 t.test('allow: the whole loop is bracketed, records reach the sink in order', async (t) => {
@@ -97,9 +97,75 @@ t.test('a denied startup: no turn begins, shutdown still closes the trail (§6.1
   t.same(records.map((r) => r.interception_point), ['agent_startup', 'agent_shutdown']);
 });
 
-t.test('streamText through a wrapped model fails closed instead of bypassing the hooks', async (t) => {
-  const session = await agentHooks({ agent: { id: 'support' }, interceptors: [() => Verdict.allow()] }).startSession();
-  const stream = streamText({ model: session.wrapModel(scriptedModel([])), prompt: 'hi', onError: () => undefined });
-  await t.rejects(Promise.resolve(stream.text));
+/** A model that streams its answer in three deltas; `finish` false: the stream ends without its finish part. */
+function streamingModel(finish = true): LanguageModelV3 {
+  return {
+    specificationVersion: 'v3',
+    provider: 'test',
+    modelId: 'streaming',
+    supportedUrls: {},
+    async doGenerate() {
+      throw new Error('not used');
+    },
+    async doStream() {
+      const parts: LanguageModelV3StreamPart[] = [
+        { type: 'stream-start', warnings: [] },
+        { type: 'text-start', id: 't' },
+        ...['card 4111', '-1111', ' is active'].map((delta) => ({ type: 'text-delta' as const, id: 't', delta })),
+        { type: 'text-end', id: 't' },
+        ...(finish ? [{ type: 'finish' as const, finishReason: { unified: 'stop' as const, raw: 'stop' }, usage: { inputTokens: zero, outputTokens: { total: 0, text: 0, reasoning: 0 } } }] : []),
+      ];
+      return { stream: new ReadableStream({ start: (c) => (parts.forEach((p) => c.enqueue(p)), c.close()) }) };
+    },
+  };
+}
+
+t.test('streamText: each stream is assembled before post_model_call and only the verdicted text comes back (§12.1, §12.1a)', async (t) => {
+  const responses: unknown[] = [];
+  const session = await agentHooks({
+    agent: { id: 'support' },
+    interceptors: [(ctx) => (ctx.interception_point === 'post_model_call' ? (responses.push(ctx.response), Verdict.transform('$target.content', 'card [masked] is active')) : Verdict.allow())],
+  }).startSession();
+  const turn = await session.streamText({ model: streamingModel(), prompt: 'my card?' });
   await session.close();
+  t.same(responses, [{ content: 'card 4111-1111 is active', tool_calls: [], finish_reason: 'stop' }], 'one post_model_call over the whole stream');
+  t.equal(turn.text, 'card [masked] is active');
+  t.notMatch(JSON.stringify(turn.messages), /4111/, 'the raw stream never reaches the conversation');
+});
+
+t.test('streamText: a stream that ends without its finish is a streaming_unsupported self-deny, never incorporated', async (t) => {
+  const records: InterceptionRecord[] = [];
+  const session = await agentHooks({ agent: { id: 'support' }, interceptors: [() => Verdict.allow()], onRecord: (r) => records.push(r) }).startSession();
+  await t.rejects(session.streamText({ model: streamingModel(false), prompt: 'my card?' }), AgentHooksBlocked);
+  await session.close();
+  t.match(records.find((r) => r.interception_point === 'post_model_call'), { verdict: { decision: 'deny', reason: 'host_error:streaming_unsupported' }, decided_by: null });
+  t.notOk(records.some((r) => r.interception_point === 'output'));
+});
+
+t.test('a tool result JSON cannot carry: recorded as a §10.3 host projection failure, the model sees only the block', async (t) => {
+  const contexts: string[] = [];
+  const { result, records } = await turn((ctx) => (contexts.push(ctx.interception_point), Verdict.allow()), {}, () => {
+    const r: Record<string, unknown> = { ledger: 'LEDGER-77' };
+    r.self = r;
+    return r;
+  });
+  t.match(result, { text: 'done: "blocked: host_error:context_invalid"' });
+  t.notOk(contexts.includes('post_tool_call'), 'no interceptor saw a post_tool_call context');
+  t.match(records.find((r) => r.interception_point === 'post_tool_call'), { verdict: { decision: 'deny', reason: 'host_error:context_invalid' }, input_identity: null, decided_by: null, verdicts: [] });
+});
+
+t.test('§5.4: a tool result\'s labels resurface on the next model call as extensions.<namespace>.source_labels', async (t) => {
+  const extensions: unknown[] = [];
+  await turn((ctx) => {
+    if (ctx.interception_point === 'pre_model_call') extensions.push(ctx.extensions);
+    return ctx.interception_point === 'post_tool_call' ? Verdict.allow({ result_labels: ['pii'] }) : Verdict.allow();
+  });
+  t.same(extensions, [undefined, { guard: { source_labels: ['pii'] } }]);
+});
+
+t.test('§5.2: a transform the AI SDK cannot hold is recorded as transform_invalid, never as applied', async (t) => {
+  const { result, seen, records } = await turn((ctx) => (ctx.interception_point === 'pre_model_call' ? Verdict.transform('$target[0].content', { rich: true }) : Verdict.allow()));
+  t.ok(result instanceof AgentHooksBlocked, 'the model call does not go out');
+  t.equal(seen.length, 0);
+  t.match(records.find((r) => r.interception_point === 'pre_model_call'), { verdict: { decision: 'deny', reason: 'host_error:transform_invalid' }, decided_by: null });
 });

@@ -4,13 +4,17 @@
 //   pre/post_tool_call   each tool's execute wrapped (a block surfaces to the model as a tool error, §6.2);
 //   input/output         the session's generateText, around the AI SDK's own generateText;
 //   agent_startup/_shutdown  startSession() / close(): the AI SDK has no agent lifecycle of its own.
-import { generateText as aiGenerateText, wrapLanguageModel, type ModelMessage, type ToolSet } from 'ai';
-import type { LanguageModelV3, LanguageModelV3Middleware } from '@ai-sdk/provider';
+import { generateText as aiGenerateText, streamText as aiStreamText, wrapLanguageModel, type ModelMessage, type ToolSet } from 'ai';
+import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3Content, LanguageModelV3FinishReason, LanguageModelV3Middleware } from '@ai-sdk/provider';
+import { HOST_ERROR } from 'agent-hooks-ctk/core';
 import type { Json, JsonObject } from 'agent-hooks-ctk/core';
-import { createFrameworkHookSession, findBlocked, type FrameworkHooksOptions, type HookSession } from 'agent-hooks-ctk/host';
+import { createFrameworkHookSession, findBlocked, mergeLabels, STREAM_INCOMPLETE, type FrameworkHooksOptions, type HookSession, type LabelSet } from 'agent-hooks-ctk/host';
+import { holds, holdsResponse, holdsText } from './holds.js';
+import { createLabelBook, labelOptions } from './labels.js';
+import { assembleStreamParts, replayStream } from './stream.js';
 import { AgentHooksInexpressible, contentToResponse, finishReasonFromSpec, messagesToPrompt, promptToMessages, responseToContent } from './messages.js';
 
-export { AgentHooksBlocked, findBlocked } from 'agent-hooks-ctk/host';
+export { AgentHooksBlocked, AgentHooksProjectionFailed, findBlocked } from 'agent-hooks-ctk/host';
 export { AgentHooksInexpressible, promptToMessages, finishReasonFromSpec } from './messages.js';
 
 /** The framework name every context carries (§4.1 agent.framework). */
@@ -27,6 +31,11 @@ export interface StartSessionOptions {
 }
 
 export type HookedGenerateTextArgs = Parameters<typeof aiGenerateText>[0] & {
+  /** §4.2 input.role recorded for this turn's input (default: the message's role; "external" for third-party content). */
+  inputRole?: 'user' | 'system' | 'external';
+};
+
+export type HookedStreamTextArgs = Parameters<typeof aiStreamText>[0] & {
   /** §4.2 input.role recorded for this turn's input (default: the message's role; "external" for third-party content). */
   inputRole?: 'user' | 'system' | 'external';
 };
@@ -49,6 +58,11 @@ export interface AiSdkHookSession {
   wrapTools<T extends ToolSet>(tools: T): T;
   /** input → the AI SDK's generateText (model and tools wrapped) → output. Throws AgentHooksBlocked when a deny ends the turn. */
   generateText(args: HookedGenerateTextArgs): Promise<HookedTurn>;
+  /**
+   * input → the AI SDK's streamText (model and tools wrapped) → output, with each model call's stream assembled before
+   * its post_model_call (§12.1, buffered). The turn's text is released only after the output verdict (§12.1a).
+   */
+  streamText(args: HookedStreamTextArgs): Promise<HookedTurn>;
   /** agent_shutdown. */
   close(): Promise<void>;
 }
@@ -71,31 +85,64 @@ export function agentHooks(options: AgentHooksOptions): AgentHooks {
 
 /** The AI SDK wiring over an existing hook session (startSession() is the usual way in). */
 export function createAiSdkSession(hooks: HookSession): AiSdkHookSession {
+  const labels = createLabelBook();
+  /** pre_model_call for one call of the loop: the params the model must get, and what post_model_call needs. */
+  async function beforeCall(params: LanguageModelV3CallOptions, model: LanguageModelV3) {
+    const sent = promptToMessages(params.prompt) as unknown as Json;
+    const sourceLabels = labels.ofPrompt(params.prompt);
+    let preLabels: LabelSet = {};
+    const messages = await hooks.preModelCall(model.modelId, sent, { sourceLabels, holds: holds.prompt(params.prompt), labelled: (l) => (preLabels = l) });
+    return { params: messages === sent ? params : { ...params, prompt: messagesToPrompt(messages, params.prompt) }, sourceLabels, preLabels };
+  }
+  /** §3.1: a failed call still gets its one post_model_call; nothing of it is incorporated. */
+  async function callFailed(model: LanguageModelV3, error: unknown): Promise<never> {
+    if (!(error instanceof AgentHooksInexpressible)) await hooks.modelCallFailed(model.modelId);
+    throw error;
+  }
+  /** post_model_call over a whole result: the content and finish reason the loop acts on, the response's labels persisted on it. */
+  async function afterCall(model: LanguageModelV3, before: { sourceLabels: LabelSet; preLabels: LabelSet }, content: LanguageModelV3Content[], finishReason: LanguageModelV3FinishReason, selfDeny?: string) {
+    const response = contentToResponse(content, finishReason);
+    if (selfDeny !== undefined) response.finish_reason = STREAM_INCOMPLETE; // §12.1: what was delivered, marked unassembled
+    let postLabels: LabelSet = {};
+    const acted = await hooks.postModelCall(model.modelId, response, { sourceLabels: before.sourceLabels, holds: holdsResponse, labelled: (l) => (postLabels = l), ...(selfDeny ? { selfDeny } : {}) });
+    // §5.4: the response's labels are persisted with its parts (and its tool calls).
+    const responseLabels = mergeLabels(before.preLabels, postLabels);
+    if (acted === response) return { content: labels.onResponse(content, responseLabels), finishReason };
+    return {
+      content: labels.onResponse(responseToContent(acted, content), responseLabels),
+      finishReason: acted.finish_reason === response.finish_reason ? finishReason : finishReasonFromSpec(acted.finish_reason),
+    };
+  }
+
   const middleware: LanguageModelV3Middleware = {
     specificationVersion: 'v3',
     async wrapGenerate({ params, model }) {
-      const sent = promptToMessages(params.prompt) as unknown as Json;
-      const messages = await hooks.preModelCall(model.modelId, sent);
-      let result;
-      try {
-        result = await model.doGenerate(messages === sent ? params : { ...params, prompt: messagesToPrompt(messages, params.prompt) });
-      } catch (error) {
-        // §3.1: the failed call still gets its one post_model_call; nothing of it is incorporated.
-        if (!(error instanceof AgentHooksInexpressible)) await hooks.modelCallFailed(model.modelId);
-        throw error;
-      }
-      const response = contentToResponse(result.content, result.finishReason);
-      const acted = await hooks.postModelCall(model.modelId, response);
-      if (acted === response) return result;
-      return { ...result, content: responseToContent(acted, result.content), finishReason: acted.finish_reason === response.finish_reason ? result.finishReason : finishReasonFromSpec(acted.finish_reason) };
+      const before = await beforeCall(params, model);
+      const result = await Promise.resolve(model.doGenerate(before.params)).catch((error: unknown) => callFailed(model, error));
+      const acted = await afterCall(model, before, result.content, result.finishReason);
+      return acted.content === result.content && acted.finishReason === result.finishReason ? result : { ...result, ...acted };
     },
-    async wrapStream() {
-      // §12.1: streaming responses are not assembled by this integration yet; fail closed rather than bypass.
-      throw new AgentHooksInexpressible('streamText is not mediated by this integration (use generateText)');
+    async wrapStream({ params, model }) {
+      // §12.1: the stream is assembled before post_model_call and only the verdicted response is streamed on.
+      const before = await beforeCall(params, model);
+      const result = await Promise.resolve(model.doStream(before.params)).catch((error: unknown) => callFailed(model, error));
+      const assembled = await assembleStreamParts(result.stream);
+      if (assembled.outcome === 'errored') return callFailed(model, assembled.error);
+      if (assembled.outcome === 'incomplete') {
+        // A stream that ended without its finish cannot be assembled: host self-deny, never incorporated (§12.1).
+        await afterCall(model, before, assembled.content, { unified: 'other', raw: STREAM_INCOMPLETE }, HOST_ERROR.streaming_unsupported);
+        throw new AgentHooksInexpressible('a model stream ended without its finish'); // not reached: the session blocks
+      }
+      const acted = await afterCall(model, before, assembled.content, assembled.finishReason!);
+      const finish = { type: 'finish' as const, finishReason: acted.finishReason, usage: assembled.usage!, ...(assembled.providerMetadata ? { providerMetadata: assembled.providerMetadata } : {}) };
+      return { ...result, stream: replayStream(assembled.head, acted.content, finish) };
     },
   };
 
+  const wrapped = new WeakMap<object, ToolSet>();
   const wrapTools = <T extends ToolSet>(tools: T): T => {
+    const known = wrapped.get(tools);
+    if (known) return known as T;
     const out: ToolSet = {};
     for (const [name, t] of Object.entries(tools)) {
       const execute = t.execute;
@@ -106,60 +153,96 @@ export function createAiSdkSession(hooks: HookSession): AiSdkHookSession {
       out[name] = {
         ...t,
         execute: async (input: unknown, opts: { toolCallId: string }) => {
-          const r = await hooks.toolCall({ id: opts.toolCallId, name, args: (input ?? {}) as JsonObject }, async (args) => {
+          const id = opts.toolCallId;
+          // The session projects the value (§10.3): one JSON cannot carry never reaches the model.
+          const invoke = async (args: JsonObject) => {
             try {
-              return { value: toJson(await execute(args as never, opts as never)), is_error: false };
+              return { value: await execute(args as never, opts as never), is_error: false };
             } catch (error) {
               return { value: errorValue(error), is_error: true };
             }
-          });
+          };
+          const r = await hooks.toolCall({ id, name, args: (input ?? {}) as JsonObject }, invoke, { sourceLabels: labels.ofCall(id) });
           // §6.2 / §6.1: a block, or a discarded result, reaches the model as a tool error.
           if (r.kind === 'blocked') throw new ToolBlocked(r.message);
+          labels.onToolResult(id, r.labels); // §5.4
           if (r.is_error) throw new ToolFailed(r.value);
           return r.value;
         },
       } as ToolSet[string];
     }
+    wrapped.set(tools, out);
     return out as T;
   };
+  const models = new WeakMap<LanguageModelV3, LanguageModelV3>();
+  const wrapModel = (model: LanguageModelV3): LanguageModelV3 => {
+    let w = models.get(model);
+    if (!w) models.set(model, (w = wrapLanguageModel({ model, middleware })));
+    return w;
+  };
+
+  /** input → the AI SDK's own loop (`run`, model and tools wrapped) → output: one turn (§3). */
+  async function turn(args: HookedGenerateTextArgs | HookedStreamTextArgs, run: (call: Record<string, unknown>) => Promise<{ text: string; responseMessages: ModelMessage[]; steps: number }>): Promise<HookedTurn> {
+    const { inputRole, ...rest } = args;
+    const call = { ...rest } as Record<string, unknown>;
+    const plainPrompt = typeof call.prompt === 'string';
+    const messages: ModelMessage[] = plainPrompt ? [{ role: 'user', content: call.prompt as string }] : [...((call.messages ?? call.prompt) as ModelMessage[])];
+    const last = messages[messages.length - 1];
+    if (!last || (last.role !== 'user' && last.role !== 'system')) throw new TypeError('agent-hooks (ai-sdk): the turn needs an input: a prompt, or messages ending in a user/system message');
+    const input = { content: messageText(last), role: inputRole ?? last.role };
+    let inputLabels: LabelSet = {};
+    const accepted = await hooks.input(input, { holds: holdsText, labelled: (l) => (inputLabels = l) });
+    if (typeof accepted.content !== 'string') throw new AgentHooksInexpressible('an input transform made the content an object');
+    const providerOptions = labelOptions(inputLabels, last.providerOptions as never);
+    messages[messages.length - 1] = { role: last.role, content: accepted.content, ...(providerOptions ? { providerOptions } : {}) } as ModelMessage;
+    // A plain prompt stays a plain prompt (the AI SDK validates message lists, not strings); the accepted input either way (§4.3).
+    if (plainPrompt && !providerOptions) call.prompt = accepted.content;
+    else {
+      delete call.prompt;
+      call.messages = messages;
+    }
+    let result;
+    try {
+      result = await run({ ...call, model: wrapModel(call.model as LanguageModelV3), tools: wrapTools((call.tools ?? {}) as ToolSet) });
+    } catch (error) {
+      const blocked = findBlocked(error);
+      if (blocked) throw blocked;
+      hooks.fail();
+      throw error;
+    }
+    // §5.4: the answer derives from the last response (its parts carry that response's labels).
+    const final = result.responseMessages.at(-1);
+    const answerLabels = final?.role === 'assistant' && Array.isArray(final.content) ? labels.ofPrompt([{ role: 'assistant', content: final.content } as never]) : {};
+    let outputLabels: LabelSet = {};
+    const text = await hooks.output(result.text, { sourceLabels: answerLabels, labelled: (l) => (outputLabels = l) });
+    const answerOptions = labelOptions(mergeLabels(answerLabels, outputLabels));
+    const responseMessages = result.responseMessages.map((m, i, all) =>
+      i === all.length - 1 && m.role === 'assistant' ? ({ role: 'assistant', content: typeof text === 'string' ? text : JSON.stringify(text), ...(answerOptions ? { providerOptions: answerOptions } : {}) } as ModelMessage) : m,
+    );
+    return { text, messages: [...messages, ...responseMessages], steps: result.steps };
+  }
 
   return {
     hooks,
     middleware,
-    wrapModel: (model) => wrapLanguageModel({ model, middleware }),
+    wrapModel,
     wrapTools,
-    async generateText(args) {
-      const { inputRole, ...rest } = args;
-      const call = { ...rest } as Record<string, unknown>;
-      const plainPrompt = typeof call.prompt === 'string';
-      const messages: ModelMessage[] = plainPrompt ? [{ role: 'user', content: call.prompt as string }] : [...((call.messages ?? call.prompt) as ModelMessage[])];
-      const last = messages[messages.length - 1];
-      if (!last || (last.role !== 'user' && last.role !== 'system')) throw new TypeError('agent-hooks (ai-sdk): the turn needs an input: a prompt, or messages ending in a user/system message');
-      const input = { content: messageText(last), role: inputRole ?? last.role };
-      const accepted = await hooks.input(input);
-      if (typeof accepted.content !== 'string') throw new AgentHooksInexpressible('an input transform made the content an object');
-      messages[messages.length - 1] = { role: last.role, content: accepted.content } as ModelMessage;
-      // A plain prompt stays a plain prompt (the AI SDK validates message lists, not strings); the accepted input either way (§4.3).
-      if (plainPrompt) call.prompt = accepted.content;
-      else {
-        delete call.prompt;
-        call.messages = messages;
-      }
-      let result;
-      try {
-        result = await aiGenerateText({ ...(call as Parameters<typeof aiGenerateText>[0]), model: wrapLanguageModel({ model: call.model as LanguageModelV3, middleware }), tools: wrapTools((call.tools ?? {}) as ToolSet) } as Parameters<typeof aiGenerateText>[0]);
-      } catch (error) {
-        const blocked = findBlocked(error);
-        if (blocked) throw blocked;
-        hooks.fail();
-        throw error;
-      }
-      const text = await hooks.output(result.text);
-      const responseMessages = result.response.messages.map((m, i, all) =>
-        i === all.length - 1 && m.role === 'assistant' ? ({ role: 'assistant', content: typeof text === 'string' ? text : JSON.stringify(text) } as ModelMessage) : m,
-      );
-      return { text, messages: [...messages, ...responseMessages], steps: result.steps.length };
-    },
+    generateText: (args) =>
+      turn(args, async (call) => {
+        const r = await aiGenerateText(call as Parameters<typeof aiGenerateText>[0]);
+        return { text: r.text, responseMessages: r.response.messages, steps: r.steps.length };
+      }),
+    streamText: (args) =>
+      turn(args, async (call) => {
+        // §12.1 / §12.1a: every model call's stream is assembled and verdicted in the middleware; the caller gets
+        // the text only from here, after the output verdict (the stream itself is drained, never handed out).
+        let failure: { error: unknown } | undefined;
+        const r = aiStreamText({ ...(call as Parameters<typeof aiStreamText>[0]), onError: ({ error }) => void (failure ??= { error }) });
+        await r.consumeStream();
+        if (failure) throw failure.error;
+        const [text, response, steps] = await Promise.all([r.text, r.response, r.steps]);
+        return { text, responseMessages: response.messages, steps: steps.length };
+      }),
     close: () => hooks.close(),
   };
 }
@@ -174,21 +257,26 @@ export class ToolBlocked extends Error {
 
 /** A tool that failed: its error value (post_tool_call tool_result.value) is the message the model sees. */
 export class ToolFailed extends Error {
-  readonly value: Json;
-  constructor(value: Json) {
-    super(typeof value === 'string' ? value : JSON.stringify(value));
+  readonly value: unknown;
+  constructor(value: unknown) {
+    super(typeof value === 'string' ? value : safeStringify(value));
     this.name = 'ToolFailed';
     this.value = value;
   }
 }
 
-function errorValue(error: unknown): Json {
-  if (error instanceof ToolFailed) return error.value;
-  return error instanceof Error ? error.message : String(error);
+/** The message of a failed tool's value; a value JSON cannot carry is the session's to report (§10.3), not this text's. */
+function safeStringify(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return 'tool failed';
+  }
 }
 
-function toJson(v: unknown): Json {
-  return v === undefined ? null : (JSON.parse(JSON.stringify(v)) as Json);
+function errorValue(error: unknown): unknown {
+  if (error instanceof ToolFailed) return error.value;
+  return error instanceof Error ? error.message : String(error);
 }
 
 function messageText(m: ModelMessage): Json {

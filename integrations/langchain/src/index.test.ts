@@ -8,7 +8,7 @@ import type { ChatResult } from '@langchain/core/outputs';
 import { z } from 'zod';
 import type { InterceptionRecord } from 'agent-hooks-ctk/core';
 import { Verdict, type Interceptor } from 'agent-hooks-ctk/host';
-import { AgentHooksBlocked, agentHooks, finalText, findBlocked, messagesToSpec } from './index.js';
+import { AgentHooksBlocked, LABELS_KEY, agentHooks, finalText, findBlocked, messagesToSpec } from './index.js';
 
 /** First asks for refund(840), then answers with the last message's text. */
 class ScriptedModel extends BaseChatModel {
@@ -32,11 +32,13 @@ class ScriptedModel extends BaseChatModel {
   }
 }
 
-async function turn(interceptor: Interceptor['intercept'], extra: Partial<Parameters<typeof agentHooks>[0]> = {}) {
+async function turn(interceptor: Interceptor['intercept'], extra: Partial<Parameters<typeof agentHooks>[0]> = {}, artifact?: () => unknown) {
   const seen: BaseMessage[][] = [];
   const refunds: unknown[] = [];
   const records: InterceptionRecord[] = [];
-  const refund = tool(async (args: { amount: number }) => (refunds.push(args), `refunded ${args.amount}`), { name: 'refund', description: 'refund', schema: z.object({ amount: z.number() }) });
+  const refund = artifact
+    ? tool(async (args: { amount: number }) => (refunds.push(args), [`refunded ${args.amount}`, artifact()]), { name: 'refund', description: 'refund', schema: z.object({ amount: z.number() }), responseFormat: 'content_and_artifact' })
+    : tool(async (args: { amount: number }) => (refunds.push(args), `refunded ${args.amount}`), { name: 'refund', description: 'refund', schema: z.object({ amount: z.number() }) });
   const session = await agentHooks({ agent: { id: 'support' }, interceptors: [{ name: 'guard', intercept: interceptor }], onRecord: (r) => records.push(r), ...extra }).startSession({ tools: [refund] });
   const agent = createAgent({ model: new ScriptedModel(seen), tools: [refund], middleware: [session.middleware] });
   let result: unknown;
@@ -90,4 +92,29 @@ t.test('approvals go through the user resolver: an escalation rejected stays a d
   });
   t.same(refunds, []);
   t.equal(records.find((r) => r.interception_point === 'pre_tool_call')!.resolved_by, 'rejection');
+});
+
+t.test('a tool artifact JSON cannot carry: recorded as a §10.3 host projection failure, the model sees only the block', async (t) => {
+  const contexts: string[] = [];
+  const { result, records } = await turn((ctx) => (contexts.push(ctx.interception_point), Verdict.allow()), {}, () => ({ ledger: 'LEDGER-77', n: 2n ** 64n }));
+  t.equal(result, 'done: "blocked: host_error:context_invalid"');
+  t.notOk(contexts.includes('post_tool_call'), 'no interceptor saw a post_tool_call context');
+  t.match(records.find((r) => r.interception_point === 'post_tool_call'), { verdict: { decision: 'deny', reason: 'host_error:context_invalid' }, input_identity: null, decided_by: null, verdicts: [] });
+});
+
+t.test('§5.4: a tool result\'s labels are persisted on its ToolMessage and resurface on the next model call', async (t) => {
+  const extensions: unknown[] = [];
+  const { seen } = await turn((ctx) => {
+    if (ctx.interception_point === 'pre_model_call') extensions.push(ctx.extensions);
+    return ctx.interception_point === 'post_tool_call' ? Verdict.allow({ result_labels: ['pii'] }) : Verdict.allow();
+  });
+  t.same(extensions, [undefined, { guard: { source_labels: ['pii'] } }]);
+  t.same(seen[1]!.at(-1)!.additional_kwargs[LABELS_KEY], { guard: ['pii'] });
+});
+
+t.test('§5.2: a transform LangChain cannot hold is recorded as transform_invalid, never as applied', async (t) => {
+  const { result, seen, records } = await turn((ctx) => (ctx.interception_point === 'input' ? Verdict.transform('$target.content', { rich: true }) : Verdict.allow()));
+  t.ok(result instanceof AgentHooksBlocked, 'the turn does not begin');
+  t.equal(seen.length, 0);
+  t.match(records.find((r) => r.interception_point === 'input'), { verdict: { decision: 'deny', reason: 'host_error:transform_invalid' }, decided_by: null });
 });

@@ -7,10 +7,12 @@
 import { createMiddleware, type AgentMiddleware } from 'langchain';
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import type { Json, JsonObject } from 'agent-hooks-ctk/core';
-import { createFrameworkHookSession, type FrameworkHooksOptions, type HookSession } from 'agent-hooks-ctk/host';
-import { AgentHooksInexpressible, aiToResponse, messagesToSpec, responseToAi, specToMessages, textOf, toolValue } from './messages.js';
+import { createFrameworkHookSession, mergeLabels, type FrameworkHooksOptions, type HoldsTarget, type HookModelResponse, type HookSession, type LabelSet } from 'agent-hooks-ctk/host';
+import { isEmptyLabels, labelsOf, withLabels } from './labels.js';
+import { AgentHooksInexpressible, aiToResponse, createSpecCache, rawToolValue, responseToAi, specToMessages, textOf } from './messages.js';
 
-export { AgentHooksBlocked, findBlocked } from 'agent-hooks-ctk/host';
+export { AgentHooksBlocked, AgentHooksProjectionFailed, findBlocked } from 'agent-hooks-ctk/host';
+export { LABELS_KEY } from './labels.js';
 export { AgentHooksInexpressible, messagesToSpec, toolValue } from './messages.js';
 
 /** The framework name every context carries (§4.1 agent.framework). */
@@ -61,6 +63,9 @@ function modelName(model: unknown): string {
 
 /** The agent middleware over an existing hook session (startSession() is the usual way in). */
 export function agentHooksMiddleware(hooks: HookSession): AgentMiddleware {
+  const spec = createSpecCache();
+  /** §5.4: the labels of the model response that made each tool call (its pre/post_tool_call derive from it). */
+  const callLabels = new Map<string, LabelSet>();
   return createMiddleware({
     name: 'AgentHooks',
     beforeAgent: async (state) => {
@@ -73,22 +78,26 @@ export function agentHooksMiddleware(hooks: HookSession): AgentMiddleware {
       const role = typeof declared === 'string' ? declared : SystemMessage.isInstance(last) ? 'system' : 'user';
       const content = textOf(last.content);
       const input = { content, role };
-      const accepted = await hooks.input(input);
-      if (accepted === input) return undefined;
-      if (typeof accepted.content !== 'string') throw new AgentHooksInexpressible('an input transform made the content an object');
-      // §4.3: the transformed input replaces the message (same id) before the first model call.
+      let labels: LabelSet = {};
+      const accepted = await hooks.input(input, { holds: holdsText('input'), labelled: (l) => (labels = l) });
+      if (accepted === input && isEmptyLabels(labels)) return undefined;
+      const text = accepted.content;
+      if (typeof text !== 'string') throw new AgentHooksInexpressible('an input transform made the content an object');
+      // §4.3: the transformed input replaces the message (same id) before the first model call; §5.4 its labels go with it.
       const replaced = SystemMessage.isInstance(last)
-        ? new SystemMessage({ content: accepted.content, id: last.id })
-        : new HumanMessage({ content: accepted.content, id: last.id, additional_kwargs: last.additional_kwargs });
+        ? new SystemMessage({ content: text, id: last.id, additional_kwargs: withLabels(last.additional_kwargs, labels) })
+        : new HumanMessage({ content: text, id: last.id, additional_kwargs: withLabels(last.additional_kwargs, labels) });
       return { messages: [replaced] };
     },
     wrapModelCall: async (request, handler) => {
       const modelId = modelName(request.model);
       const system = request.systemMessage && textOf(request.systemMessage.content) !== '' ? request.systemMessage : undefined;
       const sent: BaseMessage[] = system ? [system, ...request.messages] : [...request.messages];
-      const spec = messagesToSpec(sent) as unknown as Json;
-      const target = await hooks.preModelCall(modelId, spec);
-      const used = target === spec ? sent : specToMessages(target, sent);
+      const specs = spec.of(sent) as unknown as Json;
+      const sourceLabels = labelsOf(sent);
+      let preLabels: LabelSet = {};
+      const target = await hooks.preModelCall(modelId, specs, { sourceLabels, holds: (t) => attempt(() => specToMessages(t, sent)), labelled: (l) => (preLabels = l) });
+      const used = target === specs ? sent : specToMessages(target, sent);
       const next = system ? { ...request, systemMessage: used[0] as SystemMessage, messages: used.slice(1) } : { ...request, messages: used };
       let response: AIMessage;
       try {
@@ -99,34 +108,47 @@ export function agentHooksMiddleware(hooks: HookSession): AgentMiddleware {
         throw error;
       }
       const before = aiToResponse(response);
-      const acted = await hooks.postModelCall(modelId, before);
-      return acted === before ? response : responseToAi(acted, response);
+      let postLabels: LabelSet = {};
+      const acted = await hooks.postModelCall(modelId, before, { sourceLabels, holds: (t) => attempt(() => responseToAi(t as unknown as HookModelResponse, response)), labelled: (l) => (postLabels = l) });
+      const out = acted === before ? response : responseToAi(acted, response);
+      // §5.4: the response's labels are persisted with it (and remembered for its tool calls).
+      const labels = mergeLabels(preLabels, postLabels);
+      if (isEmptyLabels(labels)) return out;
+      for (const c of out.tool_calls ?? []) if (c.id) callLabels.set(c.id, labels);
+      return new AIMessage({ content: out.content, tool_calls: out.tool_calls, invalid_tool_calls: out.invalid_tool_calls, usage_metadata: out.usage_metadata, id: out.id, name: out.name, response_metadata: out.response_metadata, additional_kwargs: withLabels(out.additional_kwargs, labels) });
     },
     wrapToolCall: async (request, handler) => {
       const call = request.toolCall;
       const id = call.id ?? '';
-      let produced: { message: ToolMessage; value: Json } | undefined;
-      const r = await hooks.toolCall({ id, name: call.name, args: (call.args ?? {}) as JsonObject }, async (args) => {
-        try {
-          const out = await handler({ ...request, toolCall: { ...call, args } });
-          if (!ToolMessage.isInstance(out)) throw new AgentHooksInexpressible('a tool answered with a Command, which the hooks cannot inspect');
-          produced = { message: out, value: toolValue(out) };
-          return { value: produced.value, is_error: out.status === 'error' };
-        } catch (error) {
-          if (error instanceof AgentHooksInexpressible) throw error;
-          return { value: error instanceof Error ? error.message : String(error), is_error: true };
-        }
-      });
+      let produced: ToolMessage | undefined;
+      const r = await hooks.toolCall(
+        { id, name: call.name, args: (call.args ?? {}) as JsonObject },
+        async (args) => {
+          try {
+            const out = await handler({ ...request, toolCall: { ...call, args } });
+            if (!ToolMessage.isInstance(out)) throw new AgentHooksInexpressible('a tool answered with a Command, which the hooks cannot inspect');
+            produced = out;
+            // The tool's own value: the session projects it (§10.3), so one JSON cannot carry never reaches the model.
+            return { value: rawToolValue(out), is_error: out.status === 'error' };
+          } catch (error) {
+            if (error instanceof AgentHooksInexpressible) throw error;
+            return { value: error instanceof Error ? error.message : String(error), is_error: true };
+          }
+        },
+        { sourceLabels: callLabels.get(id) },
+      );
       // §6.2 / §6.1: a block, or a discarded result, reaches the model as a tool error.
       if (r.kind === 'blocked') return new ToolMessage({ content: r.message, tool_call_id: id, name: call.name, status: 'error' });
       const value = r.value;
-      if (produced !== undefined && value === produced.value) return produced.message; // nothing transformed
+      if (produced !== undefined && !r.transformed && isEmptyLabels(r.labels)) return produced; // nothing transformed, nothing to persist
+      // §5.4: the result's labels are persisted with it.
       return new ToolMessage({
         content: typeof value === 'string' ? value : JSON.stringify(value),
         ...(typeof value === 'string' ? {} : { artifact: value }),
         tool_call_id: id,
         name: call.name,
         status: r.is_error ? 'error' : 'success',
+        additional_kwargs: withLabels(undefined, r.labels),
       });
     },
     afterAgent: async (state) => {
@@ -134,13 +156,30 @@ export function agentHooksMiddleware(hooks: HookSession): AgentMiddleware {
       const last = messages[messages.length - 1];
       if (!last || !AIMessage.isInstance(last)) throw new TypeError('agent-hooks (langchain): the turn ended without a model answer to return (output, §4.2)');
       const content = textOf(last.content);
-      const released = await hooks.output(content);
-      if (released === content) return undefined;
+      const sourceLabels = labelsOf([last]);
+      let labels: LabelSet = {};
+      const released = await hooks.output(content, { sourceLabels, holds: holdsText('output'), labelled: (l) => (labels = l) });
+      if (released === content && isEmptyLabels(labels)) return undefined;
       if (typeof released !== 'string') throw new AgentHooksInexpressible('an output transform made the content an object');
-      // §4.3 / §12.1a: the caller receives the verdicted content: the answer is replaced (same id).
-      return { messages: [new AIMessage({ content: released, id: last.id, response_metadata: last.response_metadata })] };
+      // §4.3 / §12.1a: the caller receives the verdicted content: the answer is replaced (same id), its labels with it.
+      return { messages: [new AIMessage({ content: released, id: last.id, response_metadata: last.response_metadata, additional_kwargs: withLabels(last.additional_kwargs, mergeLabels(sourceLabels, labels)) })] };
     },
   }) as unknown as AgentMiddleware;
+}
+
+/** The reason a rebuild fails (§5.2 "value could not be set"), or null when LangChain can hold the value. */
+function attempt(rebuild: () => unknown): string | null {
+  try {
+    rebuild();
+    return null;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+/** input / output: LangChain's message content here is text. */
+function holdsText(point: string): HoldsTarget {
+  return (target) => (typeof (target as JsonObject | null)?.content === 'string' ? null : `LangChain holds text in the ${point} message`);
 }
 
 /** The answer an invoke() returned: the last message's text (the output as the output emission left it). */

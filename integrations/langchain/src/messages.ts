@@ -31,10 +31,16 @@ export function textOf(content: BaseMessage['content']): string {
   return content.map((b) => (typeof b === 'string' ? b : b.type === 'text' ? String((b as { text?: unknown }).text ?? '') : '')).join('');
 }
 
-/** A tool message's result: its artifact (a tool's structured output, content_and_artifact) when it has one, else its content. */
-export function toolValue(m: ToolMessage): Json {
-  if (m.artifact !== undefined) return JSON.parse(JSON.stringify(m.artifact)) as Json;
+/** A tool message's result as the tool produced it: its artifact (content_and_artifact) when it has one, else its content. */
+export function rawToolValue(m: ToolMessage): unknown {
+  if (m.artifact !== undefined) return m.artifact;
   return typeof m.content === 'string' ? m.content : textOf(m.content);
+}
+
+/** A tool message's result as JSON (for messages already in the history; a fresh result is projected by the session). */
+export function toolValue(m: ToolMessage): Json {
+  const raw = rawToolValue(m);
+  return typeof raw === 'string' ? raw : (JSON.parse(JSON.stringify(raw ?? null)) as Json);
 }
 
 export function toSpecMessage(m: BaseMessage): SpecMessage {
@@ -50,6 +56,23 @@ export function toSpecMessage(m: BaseMessage): SpecMessage {
 
 export function messagesToSpec(messages: readonly BaseMessage[]): SpecMessage[] {
   return messages.map(toSpecMessage);
+}
+
+/**
+ * messagesToSpec, incrementally: LangChain keeps the same message objects in the agent state from one model call to
+ * the next, so each message is converted once per session (a cache hit is the very spec object made before; the
+ * emitter copies what it sends, so sharing it across calls is safe).
+ */
+export function createSpecCache(): { of(messages: readonly BaseMessage[]): SpecMessage[] } {
+  const cache = new WeakMap<BaseMessage, SpecMessage>();
+  return {
+    of: (messages) =>
+      messages.map((m) => {
+        let s = cache.get(m);
+        if (!s) cache.set(m, (s = toSpecMessage(m)));
+        return s;
+      }),
+  };
 }
 
 /**
