@@ -1,11 +1,12 @@
 // The CTK harness for the OpenAI Agents SDK integration (HARNESS.md): every vector runs through the SDK's real
 // Runner.run agent loop under the integration. Only the model (the CTK's mock model as an SDK Model) and the tools
-// (SDK function tools whose execute calls the CTK's mock tools) are mocked. No network: no OpenAI client, no tracing.
+// (SDK function tools whose execute calls the CTK's mock tools) are mocked; a streamed script runs the SDK's streamed
+// loop. No network: no OpenAI client, no tracing.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { Agent, Runner, tool, Usage, type AgentInputItem, type AgentOutputItem, type Model, type ModelResponse } from '@openai/agents-core';
-import { createSessionHarness, referenceSurface, wholeResponse, CTK_VERSION, type Harness, type HostSurface, type RunSetup } from 'agent-hooks-ctk';
+import { Agent, Runner, tool, Usage, type AgentInputItem, type AgentOutputItem, type Model, type ModelResponse, type StreamEvent } from '@openai/agents-core';
+import { createSessionHarness, referenceSurface, wholeResponse, CTK_VERSION, type Harness, type HostSurface, type ModelResponse as ModelResponseShape, type RunSetup } from 'agent-hooks-ctk';
 import { agentHooks, requestToMessages, ToolFailed } from './src/index.js';
 
 const require = createRequire(import.meta.url);
@@ -23,7 +24,7 @@ export function openaiAgentsSurface(): HostSurface {
     name: 'openai-agents',
     version: `${ADAPTER_VERSION} (@openai/agents-core@${AGENTS_CORE_VERSION})`,
     sdk: { lang: 'typescript', version: CTK_VERSION },
-    capabilities: ['model_calls', 'tool_calls', 'parallel_tool_calls', 'multi_turn', 'raw_interceptor_return', 'hang_faults'],
+    capabilities: ['model_calls', 'tool_calls', 'parallel_tool_calls', 'multi_turn', 'raw_interceptor_return', 'hang_faults', 'streaming'],
     buffered_output: true,
     profiles: referenceSurface().profiles,
     identity_providers: ['jcs-sha256', null, 'ctk-fault'],
@@ -34,7 +35,6 @@ export function openaiAgentsSurface(): HostSurface {
       int64_json: 'JavaScript numbers (JSON.parse of the function-call arguments) round integers beyond 2^53-1',
       bigint_json: 'JavaScript numbers (JSON.parse of the function-call arguments) round integers beyond 2^53-1',
       result_labels_resurfacing: 'not implemented: the integration does not yet attach §5.4 result_labels to the SDK items they came from',
-      streaming: 'streamed runs are not mediated: the wrapped Model fails getStreamedResponse closed instead of assembling it (§12.1)',
       incremental_output: 'the integration buffers: nothing is released before the output verdict (§12.1a)',
       projection_faults: 'not implemented yet: a tool result or model response the integration cannot project to JSON is not yet recorded as a §10.3 host projection failure',
     },
@@ -46,19 +46,38 @@ function mockModel(run: RunSetup): Model {
   return {
     async getResponse(request): Promise<ModelResponse> {
       const r = wholeResponse(await run.model({ model_id: 'mock', messages: requestToMessages(request) as never }));
-      const output: AgentOutputItem[] = [];
-      if (r.content !== null && r.content !== undefined) {
-        const text = typeof r.content === 'string' ? r.content : JSON.stringify(r.content);
-        output.push({ type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text }] });
-      }
-      for (const tc of r.tool_calls ?? []) output.push({ type: 'function_call', callId: tc.id, name: tc.name, arguments: JSON.stringify(tc.args ?? {}), status: 'completed' });
-      return { output, usage: new Usage(), providerData: { finish_reason: r.finish_reason ?? 'stop' } };
+      return { output: outputItems(r), usage: new Usage(), providerData: { finish_reason: r.finish_reason ?? 'stop' } };
     },
-    // eslint-disable-next-line require-yield
-    async *getStreamedResponse() {
-      throw new Error('the CTK mock model is driven through non-streamed runs only');
+    /** A scripted stream as SDK events: text deltas, then response_done only if the finish reason arrived (§12.1). */
+    async *getStreamedResponse(request): AsyncIterable<StreamEvent> {
+      const reply = await run.model({ model_id: 'mock', messages: requestToMessages(request) as never });
+      const streamed = typeof (reply as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function';
+      const whole = reply as ModelResponseShape;
+      const chunks = (streamed ? reply : [{ ...whole, content: typeof whole.content === 'string' ? whole.content : '' }]) as AsyncIterable<{ content?: string; tool_calls?: ModelResponseShape['tool_calls']; finish_reason?: string; partial?: true }>;
+      let text = '';
+      let finish: string | undefined;
+      const calls: ModelResponseShape['tool_calls'] = [];
+      for await (const chunk of chunks) {
+        if (chunk.content) yield { type: 'output_text_delta', delta: chunk.content } as StreamEvent;
+        text += chunk.content ?? '';
+        calls.push(...(chunk.tool_calls ?? []));
+        if (chunk.finish_reason !== undefined && chunk.partial !== true) finish = chunk.finish_reason;
+      }
+      if (finish === undefined) return; // truncated: no completion event
+      yield { type: 'response_done', response: { id: 'mock', usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 }, output: outputItems({ content: streamed ? text : whole.content, tool_calls: calls, finish_reason: finish }), providerData: { finish_reason: finish } } } as StreamEvent;
     },
   };
+}
+
+/** A scripted response as SDK output items: the assistant text (JSON text for an object), then the function calls. */
+function outputItems(r: ModelResponseShape): AgentOutputItem[] {
+  const output: AgentOutputItem[] = [];
+  if (r.content !== null && r.content !== undefined) {
+    const text = typeof r.content === 'string' ? r.content : JSON.stringify(r.content);
+    output.push({ type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text }] });
+  }
+  for (const tc of r.tool_calls ?? []) output.push({ type: 'function_call', callId: tc.id, name: tc.name, arguments: JSON.stringify(tc.args ?? {}), status: 'completed' });
+  return output;
 }
 
 /** SDK function tools whose execute calls the CTK's mock tools; an error result is thrown as the tool failing (errorFunction null: no SDK error text in between). */
@@ -79,27 +98,44 @@ function mockTools(run: RunSetup) {
   );
 }
 
+/** What one vector's session released to its caller and carried as its history (HARNESS.md: released_output, persisted). */
+interface Carried {
+  released: string[];
+  history: AgentInputItem[];
+}
+
 export function createHarness(): Harness {
   const runner = new Runner({ tracingDisabled: true });
-  return createSessionHarness({
+  let carried: Carried = { released: [], history: [] };
+  const harness = createSessionHarness({
     surface: openaiAgentsSurface,
     async start(run, options) {
       const tools = mockTools(run);
       const agent = new Agent({ name: 'ctk-openai-agents-agent', model: mockModel(run), tools });
       const session = await agentHooks({ agent: { id: 'ctk-openai-agents-agent' }, ...options }).startSession({ tools, sessionId: `ctk-session-${run.vector_id}` });
-      let history: AgentInputItem[] = []; // completed turns only: a blocked turn leaves nothing behind
+      const stream = (run.scenario.model_script ?? []).some((s) => s.respond.stream !== undefined); // the SDK's streamed loop for streamed scripts
+      const state: Carried = (carried = { released: [], history: [] }); // completed turns only: a blocked turn leaves nothing behind
       return {
         hooks: session.hooks,
         async turn(input) {
           const content = typeof input.content === 'string' ? input.content : JSON.stringify(input.content);
           const message = (input.role === 'system' ? { role: 'system', content } : { role: 'user', content }) as AgentInputItem;
-          const turn = await session.run(agent, [...history, message], { runner, maxTurns: MAX_TURNS, modelId: 'mock', inputRole: input.role as 'user' });
-          history = turn.history;
+          const turn = await session.run(agent, [...state.history, message], { runner, stream, maxTurns: MAX_TURNS, modelId: 'mock', inputRole: input.role as 'user' });
+          state.history = turn.history;
+          // §12.1a: session.run's output is the one release to the caller (text as is, structured content as JSON text).
+          if (turn.output !== null && turn.output !== '') state.released.push(typeof turn.output === 'string' ? turn.output : JSON.stringify(turn.output));
           return turn.output;
         },
       };
     },
   });
+  return {
+    ...harness,
+    async run() {
+      const report = await harness.run();
+      return { ...report, released_output: carried.released.join(''), persisted: JSON.stringify(carried.history) };
+    },
+  };
 }
 
 export default createHarness;

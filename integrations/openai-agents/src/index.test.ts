@@ -1,7 +1,7 @@
 // The Agents SDK integration in a user's hands: the real Runner.run loop with a scripted Model, the integration's
 // session, plain interceptors, a resolver and a record sink. Deny, transform, approval, records, fail-closed edges.
 import t from 'tap';
-import { Agent, Runner, tool, Usage, type AgentOutputItem, type Model, type ModelRequest, type Tool } from '@openai/agents-core';
+import { Agent, Runner, tool, Usage, type AgentOutputItem, type Model, type ModelRequest, type StreamEvent, type Tool } from '@openai/agents-core';
 import type { InterceptionRecord } from 'agent-hooks-ctk/core';
 import { Verdict, type Interceptor } from 'agent-hooks-ctk/host';
 import { AgentHooksBlocked, AgentHooksInexpressible, agentHooks, requestToMessages } from './index.js';
@@ -142,20 +142,62 @@ t.test('a model call that fails still gets its one post_model_call (finish_reaso
   t.same(records.map((r) => r.interception_point), ['agent_startup', 'input', 'pre_model_call', 'post_model_call', 'agent_shutdown']);
 });
 
-t.test('a streamed run through the wrapped agent fails closed instead of bypassing the hooks', async (t) => {
-  const session = await agentHooks({ agent: { id: 'support' }, interceptors: [() => Verdict.allow()] }).startSession();
-  const agent = session.wrapAgent(new Agent({ name: 'support', model: scriptedModel([]), tools: [refundTool([])] }));
-  let failed = false;
+/** scriptedModel streamed: its text as deltas, then response_done, unless the stream is truncated before it. */
+function streamingModel(seen: ModelRequest[], truncate = false): Model {
+  const whole = scriptedModel(seen);
+  return {
+    getResponse: () => Promise.reject(new Error('streamed only')),
+    async *getStreamedResponse(request) {
+      const r = await whole.getResponse(request);
+      for (const o of r.output) if (o.type === 'message') for (const part of (o as { content: Array<{ text?: string }> }).content) yield { type: 'output_text_delta', delta: part.text ?? '' } as StreamEvent;
+      if (!truncate) yield { type: 'response_done', response: { id: `r${seen.length}`, usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 }, output: r.output } } as StreamEvent;
+    },
+  };
+}
+
+async function streamedTurn(interceptor: Interceptor['intercept'], truncate = false) {
+  const seen: ModelRequest[] = [];
+  const refunds: unknown[] = [];
+  const records: InterceptionRecord[] = [];
+  const tools = [refundTool(refunds)];
+  const agent = new Agent({ name: 'support', model: streamingModel(seen, truncate), tools });
+  const session = await agentHooks({ agent: { id: 'support' }, interceptors: [{ name: 'guard', intercept: interceptor }], onRecord: (r) => records.push(r) }).startSession({ tools });
+  let result: unknown;
   try {
-    const stream = await runner.run(agent, 'hi', { stream: true });
-    for await (const _ of stream.toStream()) void _;
-    await stream.completed;
-    failed = stream.error !== null && stream.error !== undefined;
-  } catch {
-    failed = true;
+    result = await session.run(agent, 'refund my order', { runner, stream: true, maxTurns: 5 });
+  } catch (e) {
+    result = e;
   }
-  t.ok(failed, 'the streamed run did not complete');
   await session.close();
+  return { result, refunds, records };
+}
+
+t.test('a streamed run is mediated buffered: every point in order, transforms on the assembled response take effect (§12.1)', async (t) => {
+  const { result, refunds, records } = await streamedTurn((ctx) => (ctx.interception_point === 'post_model_call' && (ctx.response as { tool_calls: unknown[] }).tool_calls.length ? Verdict.transform('$target.tool_calls[0].args.amount', 2) : Verdict.allow()));
+  t.match(result, { output: 'done: "refunded 2"' });
+  t.same(refunds, [{ amount: 2 }]);
+  t.same(records.map((r) => r.interception_point), ['agent_startup', 'input', 'pre_model_call', 'post_model_call', 'pre_tool_call', 'post_tool_call', 'pre_model_call', 'post_model_call', 'output', 'agent_shutdown']);
+});
+
+t.test('the wrapped model passes on no text delta: the answer is released only after the verdicts (§12.1a)', async (t) => {
+  const session = await agentHooks({ agent: { id: 'support' }, interceptors: [() => Verdict.allow()] }).startSession();
+  const agent = session.wrapAgent(new Agent({ name: 'support', model: streamingModel([]), tools: [refundTool([])] }));
+  const streamed = await runner.run(agent, 'hi', { stream: true });
+  const kinds: string[] = [];
+  for await (const e of streamed.toStream()) if (e.type === 'raw_model_stream_event') kinds.push(e.data.type);
+  await streamed.completed;
+  t.notOk(kinds.includes('output_text_delta'));
+  t.ok(kinds.includes('response_done'));
+  await session.close();
+});
+
+t.test('a stream that ends without its completion is stream_incomplete, denied by the host, never incorporated (§12.1)', async (t) => {
+  const { result, records } = await streamedTurn(() => Verdict.allow(), true);
+  t.ok(result instanceof AgentHooksBlocked);
+  const post = records.find((r) => r.interception_point === 'post_model_call')!;
+  t.match(post, { verdict: { decision: 'deny', reason: 'host_error:streaming_unsupported' }, decided_by: null });
+  t.notOk(records.some((r) => r.interception_point === 'output'), 'no output: nothing of the partial response was incorporated');
+  t.match(records.at(-1), { interception_point: 'agent_shutdown' });
 });
 
 t.test('tools and handoffs the integration cannot mediate fail closed at wrap time', async (t) => {

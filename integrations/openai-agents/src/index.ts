@@ -1,12 +1,12 @@
 // AGENT-HOOKS-0.1 enforcement for the OpenAI Agents SDK (@openai/agents-core), on the agent-hooks-ctk reference
 // host's emitter. The SDK's own extension points carry the eight interception points (§3):
-//   pre/post_model_call  a Model wrapping the agent's model (the SDK calls Model.getResponse once per model call);
+//   pre/post_model_call  a Model wrapping the agent's model (getResponse, or getStreamedResponse mediated buffered, §12.1);
 //   pre/post_tool_call   each function tool's invoke wrapped (a block reaches the model as the tool's output, §6.2);
 //   input/output         the session's run(), around the SDK's Runner.run;
 //   agent_startup/_shutdown  startSession() / close(): the SDK has no agent lifecycle of its own.
-import { Agent, Runner, type AgentInputItem, type FunctionTool, type Model, type ModelRequest, type ModelResponse, type RunContext, type Tool } from '@openai/agents-core';
-import type { Json } from 'agent-hooks-ctk/core';
-import { createFrameworkHookSession, findBlocked, type FrameworkHooksOptions, type HookSession } from 'agent-hooks-ctk/host';
+import { Agent, Runner, Usage, type AgentInputItem, type StreamEvent, type FunctionTool, type Model, type ModelRequest, type ModelResponse, type RunContext, type Tool } from '@openai/agents-core';
+import { HOST_ERROR, type Json } from 'agent-hooks-ctk/core';
+import { AgentHooksBlocked, createFrameworkHookSession, findBlocked, STREAM_INCOMPLETE, type FrameworkHooksOptions, type HookSession } from 'agent-hooks-ctk/host';
 import { AgentHooksInexpressible, itemText, messagesToRequest, parseArgs, requestToMessages, responseToSpec, specToResponse, toolOutputText } from './messages.js';
 
 export { AgentHooksBlocked, findBlocked } from 'agent-hooks-ctk/host';
@@ -30,6 +30,11 @@ export interface HookedRunOptions {
   runner?: Runner;
   /** Model calls one run may make (the SDK's maxTurns). */
   maxTurns?: number;
+  /**
+   * Run the SDK's streamed loop (Runner.run with stream: true): each model call's stream is mediated buffered (§12.1)
+   * and the run's event stream is drained here; the answer is released only as `output`, after its verdict (§12.1a).
+   */
+  stream?: boolean;
   /** The run context handed to tools. */
   context?: unknown;
   /** §4.2 model.id of the agent's model (default: the Model's own `modelId`/`model`/`name` string property, else "model"); the SDK's Model interface has no id. */
@@ -97,10 +102,37 @@ export function createOpenAIAgentsSession(hooks: HookSession): OpenAIAgentsHookS
       const acted = await hooks.postModelCall(modelId, spec);
       return acted === spec ? response : specToResponse(acted, response);
     },
-    // §12.1: streamed responses are not assembled by this integration yet; fail closed rather than bypass.
-    // eslint-disable-next-line require-yield
-    async *getStreamedResponse() {
-      throw new AgentHooksInexpressible('streamed runs (run(..., {stream: true})) are not mediated by this integration');
+    /**
+     * §12.1 buffered mediation of a streamed call: the whole stream is drained (nothing passed on, §12.1a), the
+     * assembled response goes through post_model_call, and only the verdicted response is yielded, as one
+     * response_done event (no text deltas: the answer reaches the caller after the output verdict, from run()).
+     */
+    async *getStreamedResponse(request: ModelRequest): AsyncIterable<StreamEvent> {
+      const sent = requestToMessages(request, toolValues) as unknown as Json;
+      const messages = await hooks.preModelCall(modelId, sent);
+      let done: ModelResponse | undefined;
+      let delivered = '';
+      try {
+        for await (const event of model.getStreamedResponse(messages === sent ? request : messagesToRequest(messages, request, toolValues))) {
+          if (event.type === 'output_text_delta') delivered += event.delta;
+          else if (event.type === 'response_done') done = { usage: new Usage(event.response.usage), output: event.response.output, responseId: event.response.id, providerData: event.response.providerData };
+        }
+      } catch (error) {
+        // §12.1: a stream whose provider fails is an errored model call (one post_model_call, never incorporated).
+        if (!(error instanceof AgentHooksInexpressible)) await hooks.modelCallFailed(modelId);
+        throw error;
+      }
+      if (!done) {
+        // §12.1: ended without its completion the response cannot be assembled: stream_incomplete, denied by the host, never incorporated.
+        const incomplete = { content: delivered === '' ? null : delivered, tool_calls: [], finish_reason: STREAM_INCOMPLETE };
+        const e = await hooks.emitter.emit('post_model_call', { model: { id: modelId }, response: incomplete }, { selfDeny: HOST_ERROR.streaming_unsupported });
+        hooks.fail();
+        throw new AgentHooksBlocked('post_model_call', e.verdict);
+      }
+      const spec = responseToSpec(done);
+      const acted = await hooks.postModelCall(modelId, spec);
+      const out = acted === spec ? done : specToResponse(acted, done);
+      yield { type: 'response_done', response: { id: out.responseId ?? 'agent-hooks-assembled', usage: out.usage, output: out.output, ...(out.providerData ? { providerData: out.providerData } : {}) } } as StreamEvent;
     },
   });
 
@@ -153,7 +185,15 @@ export function createOpenAIAgentsSession(hooks: HookSession): OpenAIAgentsHookS
       const runner = options.runner ?? new Runner();
       let result;
       try {
-        result = await runner.run(wrapAgent(agent, options.modelId), items, { maxTurns: options.maxTurns, context: options.context });
+        const hooked = wrapAgent(agent, options.modelId);
+        const runOptions = { maxTurns: options.maxTurns, context: options.context };
+        if (options.stream === true) {
+          const streamed = await runner.run(hooked, items, { ...runOptions, stream: true });
+          for await (const event of streamed.toStream()) void event; // drained: nothing reaches the caller before the output verdict
+          await streamed.completed;
+          if (streamed.error !== null && streamed.error !== undefined) throw streamed.error;
+          result = streamed;
+        } else result = await runner.run(hooked, items, runOptions);
       } catch (error) {
         const blocked = findBlocked(error);
         if (blocked) throw blocked;
