@@ -212,6 +212,17 @@ t.test('tools and handoffs the integration cannot mediate fail closed at wrap ti
   await session.close();
 });
 
+t.test("a run the SDK pauses for its own needsApproval ends in error, with no output emitted", async (t) => {
+  const records: InterceptionRecord[] = [];
+  const gated = tool({ name: 'refund', description: 'refund', parameters: { type: 'object', properties: {}, required: [], additionalProperties: true }, strict: false, needsApproval: true, execute: async () => 'refunded' });
+  const session = await agentHooks({ agent: { id: 'support' }, interceptors: [() => Verdict.allow()], onRecord: (r) => records.push(r) }).startSession({ tools: [gated] });
+  await t.rejects(session.run(new Agent({ name: 'support', model: scriptedModel([]), tools: [gated] }), 'refund', { runner }), AgentHooksInexpressible);
+  await session.close();
+  t.notOk(records.some((r) => r.interception_point === 'output'));
+  t.match(records.at(-1), { interception_point: 'agent_shutdown' });
+  t.equal(session.hooks.state.error, true, 'the session ends in error (summary.reason "error")');
+});
+
 t.test('messagesToRequest: a transform that changes the message count or a role fails closed', async (t) => {
   const request = { systemInstructions: 'be kind', input: [{ role: 'user' as const, content: 'hi' }], modelSettings: {}, tools: [], outputType: 'text' as const, handoffs: [], tracing: false as const };
   t.same(requestToMessages(request), [{ role: 'system', content: 'be kind' }, { role: 'user', content: 'hi' }]);

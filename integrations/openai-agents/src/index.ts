@@ -200,6 +200,11 @@ export function createOpenAIAgentsSession(hooks: HookSession): OpenAIAgentsHookS
         hooks.fail();
         throw error;
       }
+      if (result.interruptions.length > 0) {
+        // The SDK's own needsApproval paused the run: no answer exists to gate; approvals belong to the resolver (§9).
+        hooks.fail();
+        throw new AgentHooksInexpressible(`the run paused for ${result.interruptions.length} SDK tool approval(s) (needsApproval); resume is not mediated, route approvals through the hooks resolver`);
+      }
       const output = await hooks.output(toJson(result.finalOutput ?? null));
       const history = [...result.history];
       const end = history.length - 1;
