@@ -179,13 +179,13 @@ export function createOpenAIAgentsSession(hooks: HookSession): OpenAIAgentsHookS
       const items: AgentInputItem[] = typeof input === 'string' ? [{ role: 'user', content: input }] : [...input];
       const last = items[items.length - 1] as { role?: string; content?: unknown } | undefined;
       if (!last || (last.role !== 'user' && last.role !== 'system')) throw new TypeError('agent-hooks (openai-agents): the turn needs an input: a string, or items ending in a user/system message');
+      const hooked = wrapAgent(agent, options.modelId); // before input: an agent that cannot be mediated fails before any emission
       const accepted = await hooks.input({ content: itemText(last.content), role: options.inputRole ?? last.role });
       if (typeof accepted.content !== 'string') throw new AgentHooksInexpressible('an input transform made the content an object');
       items[items.length - 1] = { ...last, content: accepted.content } as AgentInputItem; // the accepted input (§4.3)
       const runner = options.runner ?? new Runner();
       let result;
       try {
-        const hooked = wrapAgent(agent, options.modelId);
         const runOptions = { maxTurns: options.maxTurns, context: options.context };
         if (options.stream === true) {
           const streamed = await runner.run(hooked, items, { ...runOptions, stream: true });
