@@ -13,7 +13,6 @@ function model(payload: string): Model {
         : [{ type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: payload }] }];
       return { output, usage: new Usage() };
     },
-    // eslint-disable-next-line require-yield
     async *getStreamedResponse() {
       throw new Error('not used');
     },

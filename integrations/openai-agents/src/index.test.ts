@@ -21,7 +21,6 @@ function scriptedModel(seen: ModelRequest[], fail = false): Model {
           : [{ type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: `done: ${JSON.stringify(requestToMessages(request).at(-1)?.content)}` }] }];
       return { output, usage: new Usage() };
     },
-    // eslint-disable-next-line require-yield
     async *getStreamedResponse() {
       throw new Error('not used');
     },
@@ -91,7 +90,9 @@ t.test('deny at post_model_call: the response is discarded, its tool call never 
 });
 
 t.test('transforms take effect: pre_tool_call args, pre_model_call messages, post_tool_call result, output (§4.3)', async (t) => {
+  const contexts: unknown[] = [];
   const { result, refunds, seen } = await turn((ctx) => {
+    if (ctx.interception_point === 'pre_model_call') contexts.push((ctx.messages as unknown[]).at(-1));
     if (ctx.interception_point === 'pre_tool_call') return Verdict.transform('$target.amount', 500);
     if (ctx.interception_point === 'post_tool_call') return Verdict.transform('$target', { refunded: 500, currency: 'EUR' });
     if (ctx.interception_point === 'pre_model_call' && (ctx.messages as unknown[]).length === 1) return Verdict.transform('$target[0].content', 'refund order 417');
@@ -101,6 +102,7 @@ t.test('transforms take effect: pre_tool_call args, pre_model_call messages, pos
   t.same(refunds, [{ amount: 500 }]);
   t.same(requestToMessages(seen[0]!), [{ role: 'user', content: 'refund order 417' }], 'the model got the transformed messages');
   t.same(requestToMessages(seen[1]!).at(-1), { role: 'tool', content: '{"refunded":500,"currency":"EUR"}' }, 'the model got the transformed tool result (as the SDK carries it: text)');
+  t.same(contexts.at(-1), { role: 'tool', content: { refunded: 500, currency: 'EUR' } }, 'pre_model_call shows the JSON value the tool result carries (§4.2)');
   t.match(result, { output: 'redacted' });
   t.match((result as { history: unknown[] }).history.at(-1), { role: 'assistant', content: [{ type: 'output_text', text: 'redacted' }] }, 'the carried history holds the verdicted answer');
 });
