@@ -1,0 +1,141 @@
+// The CTK harness for the OpenAI Agents SDK integration (HARNESS.md): every vector runs through the SDK's real
+// Runner.run agent loop under the integration. Only the model (the CTK's mock model as an SDK Model) and the tools
+// (SDK function tools whose execute calls the CTK's mock tools) are mocked; a streamed script runs the SDK's streamed
+// loop. No network: no OpenAI client, no tracing.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { Agent, Runner, tool, Usage, type AgentInputItem, type AgentOutputItem, type Model, type ModelResponse, type StreamEvent } from '@openai/agents-core';
+import { createSessionHarness, referenceSurface, wholeResponse, CTK_VERSION, type Harness, type HostSurface, type ModelResponse as ModelResponseShape, type RunSetup } from 'agent-hooks-ctk';
+import { agentHooks, requestToMessages, ToolFailed } from './src/index.js';
+
+const require = createRequire(import.meta.url);
+const versionOf = (file: string): string => (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
+/** The installed Agents SDK and this adapter, for the claim (§13.3). */
+export const AGENTS_CORE_VERSION = versionOf(path.join(path.dirname(require.resolve('@openai/agents-core')), '..', 'package.json')); // the package exports no ./package.json
+const ADAPTER_VERSION = versionOf(new URL('./package.json', import.meta.url.replace(/\/dist\/[^/]*$/, '/x')).pathname);
+
+/** Model calls one turn may make (maxTurns): the reference loop's bound, so a model that never answers ends the turn. */
+const MAX_TURNS = 32;
+
+/** §13.1: what the Agents SDK integration supports, and nothing it does not (README "What the Agents SDK cannot express"). */
+export function openaiAgentsSurface(): HostSurface {
+  return {
+    name: 'openai-agents',
+    version: `${ADAPTER_VERSION} (@openai/agents-core@${AGENTS_CORE_VERSION})`,
+    sdk: { lang: 'typescript', version: CTK_VERSION },
+    capabilities: ['model_calls', 'tool_calls', 'parallel_tool_calls', 'multi_turn', 'raw_interceptor_return', 'hang_faults', 'streaming'],
+    buffered_output: true,
+    profiles: referenceSurface().profiles,
+    identity_providers: ['jcs-sha256', null, 'ctk-fault'],
+    modes: ['enforce', 'evaluate_only'],
+    postures: { tool_seam_host_error: 'continue' },
+    not_declared: {
+      structured_model_content: "an Agents SDK model response carries assistant text (output_text parts) and function calls: a model cannot return a JSON object as its content",
+      int64_json: 'JavaScript numbers (JSON.parse of the function-call arguments) round integers beyond 2^53-1',
+      bigint_json: 'JavaScript numbers (JSON.parse of the function-call arguments) round integers beyond 2^53-1',
+      result_labels_resurfacing: 'not implemented: the integration does not yet attach §5.4 result_labels to the SDK items they came from',
+      incremental_output: 'the integration buffers: nothing is released before the output verdict (§12.1a)',
+      projection_faults: 'not implemented yet: a tool result or model response the integration cannot project to JSON is not yet recorded as a §10.3 host projection failure',
+    },
+  };
+}
+
+/** The CTK's mock model behind the SDK's Model interface; the scripted finish reason travels in providerData. */
+function mockModel(run: RunSetup): Model {
+  return {
+    async getResponse(request): Promise<ModelResponse> {
+      const r = wholeResponse(await run.model({ model_id: 'mock', messages: requestToMessages(request) as never }));
+      return { output: outputItems(r), usage: new Usage(), providerData: { finish_reason: r.finish_reason ?? 'stop' } };
+    },
+    /** A scripted stream as SDK events: text deltas, then response_done only if the finish reason arrived (§12.1). */
+    async *getStreamedResponse(request): AsyncIterable<StreamEvent> {
+      const reply = await run.model({ model_id: 'mock', messages: requestToMessages(request) as never });
+      const streamed = typeof (reply as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function';
+      const whole = reply as ModelResponseShape;
+      const chunks = (streamed ? reply : [{ ...whole, content: typeof whole.content === 'string' ? whole.content : '' }]) as AsyncIterable<{ content?: string; tool_calls?: ModelResponseShape['tool_calls']; finish_reason?: string; partial?: true }>;
+      let text = '';
+      let finish: string | undefined;
+      const calls: ModelResponseShape['tool_calls'] = [];
+      for await (const chunk of chunks) {
+        if (chunk.content) yield { type: 'output_text_delta', delta: chunk.content } as StreamEvent;
+        text += chunk.content ?? '';
+        calls.push(...(chunk.tool_calls ?? []));
+        if (chunk.finish_reason !== undefined && chunk.partial !== true) finish = chunk.finish_reason;
+      }
+      if (finish === undefined) return; // truncated: no completion event
+      yield { type: 'response_done', response: { id: 'mock', usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 }, output: outputItems({ content: streamed ? text : whole.content, tool_calls: calls, finish_reason: finish }), providerData: { finish_reason: finish } } } as StreamEvent;
+    },
+  };
+}
+
+/** A scripted response as SDK output items: the assistant text (JSON text for an object), then the function calls. */
+function outputItems(r: ModelResponseShape): AgentOutputItem[] {
+  const output: AgentOutputItem[] = [];
+  if (r.content !== null && r.content !== undefined) {
+    const text = typeof r.content === 'string' ? r.content : JSON.stringify(r.content);
+    output.push({ type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text }] });
+  }
+  for (const tc of r.tool_calls ?? []) output.push({ type: 'function_call', callId: tc.id, name: tc.name, arguments: JSON.stringify(tc.args ?? {}), status: 'completed' });
+  return output;
+}
+
+/** SDK function tools whose execute calls the CTK's mock tools; an error result is thrown as the tool failing (errorFunction null: no SDK error text in between). */
+function mockTools(run: RunSetup) {
+  return (run.scenario.tools ?? []).map((t) =>
+    tool({
+      name: t.name,
+      description: `CTK mock tool ${t.name}`,
+      parameters: { type: 'object', properties: {}, required: [], additionalProperties: true },
+      strict: false,
+      errorFunction: null,
+      execute: async (args, _ctx, details) => {
+        const r = await run.tools({ id: details?.toolCall?.callId ?? '', name: t.name, args: args as never });
+        if (r.is_error) throw new ToolFailed(r.value);
+        return r.value;
+      },
+    }),
+  );
+}
+
+/** What one vector's session released to its caller and carried as its history (HARNESS.md: released_output, persisted). */
+interface Carried {
+  released: string[];
+  history: AgentInputItem[];
+}
+
+export function createHarness(): Harness {
+  const runner = new Runner({ tracingDisabled: true });
+  let carried: Carried = { released: [], history: [] };
+  const harness = createSessionHarness({
+    surface: openaiAgentsSurface,
+    async start(run, options) {
+      const tools = mockTools(run);
+      const agent = new Agent({ name: 'ctk-openai-agents-agent', model: mockModel(run), tools });
+      const session = await agentHooks({ agent: { id: 'ctk-openai-agents-agent' }, ...options }).startSession({ tools, sessionId: `ctk-session-${run.vector_id}` });
+      const stream = (run.scenario.model_script ?? []).some((s) => s.respond.stream !== undefined); // the SDK's streamed loop for streamed scripts
+      const state: Carried = (carried = { released: [], history: [] }); // completed turns only: a blocked turn leaves nothing behind
+      return {
+        hooks: session.hooks,
+        async turn(input) {
+          const content = typeof input.content === 'string' ? input.content : JSON.stringify(input.content);
+          const message = (input.role === 'system' ? { role: 'system', content } : { role: 'user', content }) as AgentInputItem;
+          const turn = await session.run(agent, [...state.history, message], { runner, stream, maxTurns: MAX_TURNS, modelId: 'mock', inputRole: input.role as 'user' });
+          state.history = turn.history;
+          // §12.1a: session.run's output is the one release to the caller (text as is, structured content as JSON text).
+          if (turn.output !== null && turn.output !== '') state.released.push(typeof turn.output === 'string' ? turn.output : JSON.stringify(turn.output));
+          return turn.output;
+        },
+      };
+    },
+  });
+  return {
+    ...harness,
+    async run() {
+      const report = await harness.run();
+      return { ...report, released_output: carried.released.join(''), persisted: JSON.stringify(carried.history) };
+    },
+  };
+}
+
+export default createHarness;

@@ -1,0 +1,242 @@
+// AGENT-HOOKS-0.1 enforcement for the OpenAI Agents SDK (@openai/agents-core), on the agent-hooks-ctk reference
+// host's emitter. The SDK's own extension points carry the eight interception points (§3):
+//   pre/post_model_call  a Model wrapping the agent's model (getResponse, or getStreamedResponse mediated buffered, §12.1);
+//   pre/post_tool_call   each function tool's invoke wrapped (a block reaches the model as the tool's output, §6.2);
+//   input/output         the session's run(), around the SDK's Runner.run;
+//   agent_startup/_shutdown  startSession() / close(): the SDK has no agent lifecycle of its own.
+import { Agent, Runner, Usage, type AgentInputItem, type StreamEvent, type FunctionTool, type Model, type ModelRequest, type ModelResponse, type RunContext, type Tool } from '@openai/agents-core';
+import { HOST_ERROR, type Json } from 'agent-hooks-ctk/core';
+import { AgentHooksBlocked, createFrameworkHookSession, findBlocked, STREAM_INCOMPLETE, type FrameworkHooksOptions, type HookSession } from 'agent-hooks-ctk/host';
+import { AgentHooksInexpressible, itemText, messagesToRequest, parseArgs, requestToMessages, responseToSpec, specToResponse, toolOutputText } from './messages.js';
+
+export { AgentHooksBlocked, findBlocked } from 'agent-hooks-ctk/host';
+export { AgentHooksInexpressible, requestToMessages, responseToSpec, toolOutputText } from './messages.js';
+
+/** The framework name every context carries (§4.1 agent.framework). */
+export const FRAMEWORK = 'openai-agents';
+
+/** The emitter's options (interceptors, resolver, onRecord, composition, mode, …) plus toolConcurrency; agent.framework defaults to "openai-agents". */
+export type AgentHooksOptions = FrameworkHooksOptions;
+
+export interface StartSessionOptions {
+  /** The tools the agent registers (agent_init.tools_registered, §4.2): tools, or their names. */
+  tools?: ReadonlyArray<Tool<any> | string>;
+  /** §4.1 session.id; default a random UUID. */
+  sessionId?: string;
+}
+
+export interface HookedRunOptions {
+  /** The Runner to run with (default: a new Runner()). */
+  runner?: Runner;
+  /** Model calls one run may make (the SDK's maxTurns). */
+  maxTurns?: number;
+  /**
+   * Run the SDK's streamed loop (Runner.run with stream: true): each model call's stream is mediated buffered (§12.1)
+   * and the run's event stream is drained here; the answer is released only as `output`, after its verdict (§12.1a).
+   */
+  stream?: boolean;
+  /** The run context handed to tools. */
+  context?: unknown;
+  /** §4.2 model.id of the agent's model (default: the Model's own `modelId`/`model`/`name` string property, else "model"); the SDK's Model interface has no id. */
+  modelId?: string;
+  /** §4.2 input.role recorded for this turn's input (default: the message's role; "external" for third-party content). */
+  inputRole?: 'user' | 'system' | 'external';
+}
+
+export interface HookedTurn {
+  /** The output as the output emission left it (§6, §4.3): the only answer the caller receives. */
+  output: Json;
+  /** The conversation to carry into the next turn: the SDK's history with the final answer replaced by `output`. */
+  history: AgentInputItem[];
+  /** Model calls the run made. */
+  modelCalls: number;
+}
+
+export interface OpenAIAgentsHookSession {
+  readonly hooks: HookSession;
+  /** pre_model_call / post_model_call around every getResponse of `model`. */
+  wrapModel(model: Model, modelId?: string): Model;
+  /** pre_tool_call / post_tool_call around every function tool; other tool kinds fail closed (not mediated). */
+  wrapTools<T extends Tool<any>>(tools: readonly T[]): T[];
+  /** A clone of `agent` (and of agents it hands off to) with its model and tools wrapped; its model must be a Model instance. */
+  wrapAgent<A extends Agent<any, any>>(agent: A, modelId?: string): A;
+  /** input → the SDK's Runner.run over wrapAgent(agent) → output. Throws AgentHooksBlocked when a deny ends the turn. */
+  run(agent: Agent<any, any>, input: string | AgentInputItem[], options?: HookedRunOptions): Promise<HookedTurn>;
+  /** agent_shutdown. */
+  close(): Promise<void>;
+}
+
+export interface AgentHooks {
+  /** agent_startup, then a session to run turns in. */
+  startSession(options?: StartSessionOptions): Promise<OpenAIAgentsHookSession>;
+}
+
+export function agentHooks(options: AgentHooksOptions): AgentHooks {
+  return {
+    async startSession(start = {}) {
+      const hooks = createFrameworkHookSession(FRAMEWORK, options, start.sessionId);
+      const session = createOpenAIAgentsSession(hooks);
+      await hooks.start((start.tools ?? []).map((t) => (typeof t === 'string' ? t : t.name)));
+      return session;
+    },
+  };
+}
+
+/** The Agents SDK wiring over an existing hook session (startSession() is the usual way in). */
+export function createOpenAIAgentsSession(hooks: HookSession): OpenAIAgentsHookSession {
+  const toolValues = new Map<string, Json>(); // what each call's result was, for pre_model_call (messages.ts ToolValues)
+
+  const wrapModel = (model: Model, modelId = modelName(model)): Model => ({
+    async getResponse(request: ModelRequest): Promise<ModelResponse> {
+      const sent = requestToMessages(request, toolValues) as unknown as Json;
+      const messages = await hooks.preModelCall(modelId, sent);
+      let response: ModelResponse;
+      try {
+        response = await model.getResponse(messages === sent ? request : messagesToRequest(messages, request, toolValues));
+      } catch (error) {
+        // §3.1: the failed call still gets its one post_model_call; nothing of it is incorporated.
+        if (!(error instanceof AgentHooksInexpressible)) await hooks.modelCallFailed(modelId);
+        throw error;
+      }
+      const spec = responseToSpec(response);
+      const acted = await hooks.postModelCall(modelId, spec);
+      return acted === spec ? response : specToResponse(acted, response);
+    },
+    /**
+     * §12.1 buffered mediation of a streamed call: the whole stream is drained (nothing passed on, §12.1a), the
+     * assembled response goes through post_model_call, and only the verdicted response is yielded, as one
+     * response_done event (no text deltas: the answer reaches the caller after the output verdict, from run()).
+     */
+    async *getStreamedResponse(request: ModelRequest): AsyncIterable<StreamEvent> {
+      const sent = requestToMessages(request, toolValues) as unknown as Json;
+      const messages = await hooks.preModelCall(modelId, sent);
+      let done: ModelResponse | undefined;
+      let delivered = '';
+      try {
+        for await (const event of model.getStreamedResponse(messages === sent ? request : messagesToRequest(messages, request, toolValues))) {
+          if (event.type === 'output_text_delta') delivered += event.delta;
+          else if (event.type === 'response_done') done = { usage: new Usage(event.response.usage), output: event.response.output, responseId: event.response.id, providerData: event.response.providerData };
+        }
+      } catch (error) {
+        // §12.1: a stream whose provider fails is an errored model call (one post_model_call, never incorporated).
+        if (!(error instanceof AgentHooksInexpressible)) await hooks.modelCallFailed(modelId);
+        throw error;
+      }
+      if (!done) {
+        // §12.1: ended without its completion the response cannot be assembled: stream_incomplete, denied by the host, never incorporated.
+        const incomplete = { content: delivered === '' ? null : delivered, tool_calls: [], finish_reason: STREAM_INCOMPLETE };
+        const e = await hooks.emitter.emit('post_model_call', { model: { id: modelId }, response: incomplete }, { selfDeny: HOST_ERROR.streaming_unsupported });
+        hooks.fail();
+        throw new AgentHooksBlocked('post_model_call', e.verdict);
+      }
+      const spec = responseToSpec(done);
+      const acted = await hooks.postModelCall(modelId, spec);
+      const out = acted === spec ? done : specToResponse(acted, done);
+      yield { type: 'response_done', response: { id: out.responseId ?? 'agent-hooks-assembled', usage: out.usage, output: out.output, ...(out.providerData ? { providerData: out.providerData } : {}) } } as StreamEvent;
+    },
+  });
+
+  const wrapTool = <T extends Tool<any>>(t: T): T => {
+    if (t.type !== 'function') throw new AgentHooksInexpressible(`the ${t.type} tool "${t.name}" runs outside a function invoke and cannot be mediated`);
+    const inner = t as FunctionTool<any, any, unknown>;
+    const invoke = async (runContext: RunContext<any>, input: string, details?: Parameters<FunctionTool['invoke']>[2]): Promise<string> => {
+      const id = details?.toolCall?.callId ?? crypto.randomUUID();
+      const r = await hooks.toolCall({ id, name: inner.name, args: parseArgs(input) }, async (args) => {
+        try {
+          // §4.2: the tool receives the post-transform args.
+          return { value: toJson(await inner.invoke(runContext, JSON.stringify(args), details)), is_error: false };
+        } catch (error) {
+          return { value: errorValue(error), is_error: true };
+        }
+      });
+      // §6.2 / §6.1: a block, or a discarded result, reaches the model as the tool's output.
+      if (r.kind === 'blocked') return r.message;
+      toolValues.set(id, r.value);
+      return toolOutputText(r.value);
+    };
+    return { ...inner, invoke } as unknown as T;
+  };
+
+  const wrapAgent = <A extends Agent<any, any>>(agent: A, modelId?: string, seen = new Map<Agent<any, any>, Agent<any, any>>()): A => {
+    const done = seen.get(agent);
+    if (done) return done as A;
+    if (typeof agent.model === 'string') throw new TypeError(`agent-hooks (openai-agents): agent "${agent.name}" names its model ("${agent.model}"); give it a Model instance so its calls can be mediated`);
+    const clone = agent.clone({ model: wrapModel(agent.model, modelId ?? modelName(agent.model)), tools: agent.tools.map(wrapTool) }) as A;
+    seen.set(agent, clone);
+    clone.handoffs = agent.handoffs.map((h) => {
+      if (h instanceof Agent) return wrapAgent(h, undefined, seen);
+      throw new AgentHooksInexpressible(`the handoff object "${h.toolName}" hides its agent; hand off to the Agent itself so it can be wrapped`);
+    });
+    return clone;
+  };
+
+  return {
+    hooks,
+    wrapModel,
+    wrapTools: (tools) => tools.map(wrapTool),
+    wrapAgent: (agent, modelId) => wrapAgent(agent, modelId),
+    async run(agent, input, options = {}) {
+      const items: AgentInputItem[] = typeof input === 'string' ? [{ role: 'user', content: input }] : [...input];
+      const last = items[items.length - 1] as { role?: string; content?: unknown } | undefined;
+      if (!last || (last.role !== 'user' && last.role !== 'system')) throw new TypeError('agent-hooks (openai-agents): the turn needs an input: a string, or items ending in a user/system message');
+      const hooked = wrapAgent(agent, options.modelId); // before input: an agent that cannot be mediated fails before any emission
+      const accepted = await hooks.input({ content: itemText(last.content), role: options.inputRole ?? last.role });
+      if (typeof accepted.content !== 'string') throw new AgentHooksInexpressible('an input transform made the content an object');
+      items[items.length - 1] = { ...last, content: accepted.content } as AgentInputItem; // the accepted input (§4.3)
+      const runner = options.runner ?? new Runner();
+      let result;
+      try {
+        const runOptions = { maxTurns: options.maxTurns, context: options.context };
+        if (options.stream === true) {
+          const streamed = await runner.run(hooked, items, { ...runOptions, stream: true });
+          for await (const event of streamed.toStream()) void event; // drained: nothing reaches the caller before the output verdict
+          await streamed.completed;
+          if (streamed.error !== null && streamed.error !== undefined) throw streamed.error;
+          result = streamed;
+        } else result = await runner.run(hooked, items, runOptions);
+      } catch (error) {
+        const blocked = findBlocked(error);
+        if (blocked) throw blocked;
+        hooks.fail();
+        throw error;
+      }
+      if (result.interruptions.length > 0) {
+        // The SDK's own needsApproval paused the run: no answer exists to gate; approvals belong to the resolver (§9).
+        hooks.fail();
+        throw new AgentHooksInexpressible(`the run paused for ${result.interruptions.length} SDK tool approval(s) (needsApproval); resume is not mediated, route approvals through the hooks resolver`);
+      }
+      const output = await hooks.output(toJson(result.finalOutput ?? null));
+      const history = [...result.history];
+      const end = history.length - 1;
+      if (end >= 0 && (history[end] as { role?: string }).role === 'assistant') history[end] = { ...(history[end] as object), content: [{ type: 'output_text', text: toolOutputText(output) }] } as AgentInputItem;
+      return { output, history, modelCalls: result.rawResponses.length };
+    },
+    close: () => hooks.close(),
+  };
+}
+
+/** A tool that failed: its error value (post_tool_call tool_result.value) is what the model sees. Give tools `errorFunction: null` so failures reach the wrapper. */
+export class ToolFailed extends Error {
+  readonly value: Json;
+  constructor(value: Json) {
+    super(typeof value === 'string' ? value : JSON.stringify(value));
+    this.name = 'ToolFailed';
+    this.value = value;
+  }
+}
+
+function errorValue(error: unknown): Json {
+  if (error instanceof ToolFailed) return error.value;
+  return error instanceof Error ? error.message : String(error);
+}
+
+function toJson(v: unknown): Json {
+  return v === undefined ? null : (JSON.parse(JSON.stringify(v)) as Json);
+}
+
+function modelName(model: Model): string {
+  const named = model as { model?: unknown; modelId?: unknown; name?: unknown };
+  for (const v of [named.modelId, named.model, named.name]) if (typeof v === 'string' && v !== '') return v;
+  return 'model';
+}
+
