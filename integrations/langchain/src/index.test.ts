@@ -102,6 +102,16 @@ t.test('a tool artifact JSON cannot carry: recorded as a §10.3 host projection 
   t.match(records.find((r) => r.interception_point === 'post_tool_call'), { verdict: { decision: 'deny', reason: 'host_error:context_invalid' }, input_identity: null, decided_by: null, verdicts: [] });
 });
 
+t.test('content_and_artifact: the model receives the verdicted artifact, never the tool\'s unevaluated content', async (t) => {
+  const judged: unknown[] = [];
+  const { seen } = await turn((ctx) => {
+    if (ctx.interception_point === 'post_tool_call') judged.push(ctx.target);
+    return Verdict.allow();
+  }, {}, () => ({ ledger: 'LEDGER-77' }));
+  t.same(judged, [{ ledger: 'LEDGER-77' }], 'the interceptor judged the artifact');
+  t.equal(seen[1]!.at(-1)!.content, '{"ledger":"LEDGER-77"}', 'the model saw that value, not "refunded 840"');
+});
+
 t.test('§5.4: a tool result\'s labels are persisted on its ToolMessage and resurface on the next model call', async (t) => {
   const extensions: unknown[] = [];
   const { seen } = await turn((ctx) => {

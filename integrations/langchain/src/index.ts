@@ -140,7 +140,9 @@ export function agentHooksMiddleware(hooks: HookSession): AgentMiddleware {
       // §6.2 / §6.1: a block, or a discarded result, reaches the model as a tool error.
       if (r.kind === 'blocked') return new ToolMessage({ content: r.message, tool_call_id: id, name: call.name, status: 'error' });
       const value = r.value;
-      if (produced !== undefined && !r.transformed && isEmptyLabels(r.labels)) return produced; // nothing transformed, nothing to persist
+      // Passed through only when the model sees what was verdicted: with content_and_artifact the interceptors judged
+      // the artifact, so the model gets that value, never the tool's unevaluated content (§6.1, §12.1a).
+      if (produced !== undefined && produced.artifact === undefined && !r.transformed && isEmptyLabels(r.labels)) return produced;
       // §5.4: the result's labels are persisted with it.
       return new ToolMessage({
         content: typeof value === 'string' ? value : JSON.stringify(value),
