@@ -6,7 +6,7 @@
 //   agent_startup/_shutdown  startSession() / close(): the SDK has no agent lifecycle of its own.
 import { Agent, Runner, Usage, type AgentInputItem, type StreamEvent, type FunctionTool, type Model, type ModelRequest, type ModelResponse, type RunContext, type Tool } from '@openai/agents-core';
 import { HOST_ERROR, type Json } from 'agent-hooks-ctk/core';
-import { AgentHooksBlocked, createFrameworkHookSession, findBlocked, mergeLabels, STREAM_INCOMPLETE, type FrameworkHooksOptions, type HookModelResponse, type HookSession, type LabelSet } from 'agent-hooks-ctk/host';
+import { createFrameworkHookSession, findBlocked, mergeLabels, STREAM_INCOMPLETE, type FrameworkHooksOptions, type HookModelResponse, type HookSession, type LabelSet } from 'agent-hooks-ctk/host';
 import { holdsRequest, holdsResponse, holdsText } from './holds.js';
 import { createLabelBook, labelsOf, stripLabels, withLabels } from './labels.js';
 import { AgentHooksInexpressible, itemText, messagesToRequest, parseArgs, requestToMessages, responseToSpec, specToResponse, toolOutputText } from './messages.js';
