@@ -4,7 +4,7 @@ import t from 'tap';
 import { Agent, Runner, tool, Usage, type AgentOutputItem, type Model, type ModelRequest, type StreamEvent, type Tool } from '@openai/agents-core';
 import type { InterceptionRecord } from 'agent-hooks-ctk/core';
 import { Verdict, type Interceptor } from 'agent-hooks-ctk/host';
-import { AgentHooksBlocked, AgentHooksInexpressible, agentHooks, requestToMessages } from './index.js';
+import { AgentHooksBlocked, AgentHooksInexpressible, agentHooks, requestToMessages, ToolFailed } from './index.js';
 import { messagesToRequest } from './messages.js';
 
 const runner = new Runner({ tracingDisabled: true });
@@ -303,4 +303,17 @@ t.test('§5.2: a transform the SDK cannot hold is a transform_invalid deny in th
   t.ok(post.result instanceof AgentHooksBlocked, 'object content where the SDK holds text');
   t.match(post.records.find((r) => r.interception_point === 'post_model_call'), { verdict: { decision: 'deny', reason: 'host_error:transform_invalid' } });
   t.same(post.refunds, []);
+});
+
+t.test('§10.3: a failed tool whose error value JSON cannot carry is a host projection failure too, not its message', async (t) => {
+  const records: InterceptionRecord[] = [];
+  const cyclic: Record<string, unknown> = { code: 'E-LEDGER' };
+  cyclic.self = cyclic;
+  const failing = tool({ name: 'refund', description: 'refund', parameters: { type: 'object', properties: {}, required: [], additionalProperties: true }, strict: false, errorFunction: null, execute: async () => { throw new ToolFailed(cyclic); } });
+  t.equal(new ToolFailed(cyclic).message, 'tool failed (its value has no JSON form)', 'building the error never throws');
+  const session = await agentHooks({ agent: { id: 'support' }, interceptors: [{ name: 'guard', intercept: () => Verdict.allow() }], onRecord: (r) => records.push(r) }).startSession({ tools: [failing] });
+  const turn = await session.run(new Agent({ name: 'support', model: scriptedModel([]), tools: [failing] }), 'refund', { runner, maxTurns: 5 });
+  await session.close();
+  t.match(records.find((r) => r.interception_point === 'post_tool_call'), { verdict: { decision: 'deny', reason: 'host_error:context_invalid' }, decided_by: null });
+  t.match(turn.output, /host_error:context_invalid/);
 });

@@ -246,17 +246,31 @@ export function createOpenAIAgentsSession(hooks: HookSession): OpenAIAgentsHookS
   };
 }
 
-/** A tool that failed: its error value (post_tool_call tool_result.value) is what the model sees. Give tools `errorFunction: null` so failures reach the wrapper. */
+/**
+ * A tool that failed: its error value (post_tool_call tool_result.value) is what the model sees. Give tools
+ * `errorFunction: null` so failures reach the wrapper. The value is kept as the tool gave it: the session projects it
+ * (§10.3: one JSON cannot carry is a host projection failure, recorded), so the message never has to serialize it.
+ */
 export class ToolFailed extends Error {
-  readonly value: Json;
-  constructor(value: Json) {
-    super(typeof value === 'string' ? value : JSON.stringify(value));
+  readonly value: unknown;
+  constructor(value: unknown) {
+    super(typeof value === 'string' ? value : describeFailure(value));
     this.name = 'ToolFailed';
     this.value = value;
   }
 }
 
-function errorValue(error: unknown): Json {
+/** The error message for a non-text failure value: its JSON when it has one, else a fixed text (never a throw). */
+function describeFailure(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? 'tool failed';
+  } catch {
+    return 'tool failed (its value has no JSON form)';
+  }
+}
+
+/** What a failed tool reports: a ToolFailed's value as given, else the error's message. */
+function errorValue(error: unknown): unknown {
   if (error instanceof ToolFailed) return error.value;
   return error instanceof Error ? error.message : String(error);
 }
