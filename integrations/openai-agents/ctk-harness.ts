@@ -24,7 +24,7 @@ export function openaiAgentsSurface(): HostSurface {
     name: 'openai-agents',
     version: `${ADAPTER_VERSION} (@openai/agents-core@${AGENTS_CORE_VERSION})`,
     sdk: { lang: 'typescript', version: CTK_VERSION },
-    capabilities: ['model_calls', 'tool_calls', 'parallel_tool_calls', 'multi_turn', 'raw_interceptor_return', 'hang_faults', 'streaming'],
+    capabilities: ['model_calls', 'tool_calls', 'parallel_tool_calls', 'multi_turn', 'raw_interceptor_return', 'hang_faults', 'result_labels_resurfacing', 'projection_faults', 'streaming'],
     buffered_output: true,
     profiles: referenceSurface().profiles,
     identity_providers: ['jcs-sha256', null, 'ctk-fault'],
@@ -34,9 +34,7 @@ export function openaiAgentsSurface(): HostSurface {
       structured_model_content: "an Agents SDK model response carries assistant text (output_text parts) and function calls: a model cannot return a JSON object as its content",
       int64_json: 'JavaScript numbers (JSON.parse of the function-call arguments) round integers beyond 2^53-1',
       bigint_json: 'JavaScript numbers (JSON.parse of the function-call arguments) round integers beyond 2^53-1',
-      result_labels_resurfacing: 'not implemented: the integration does not yet attach §5.4 result_labels to the SDK items they came from',
       incremental_output: 'the integration buffers: nothing is released before the output verdict (§12.1a)',
-      projection_faults: 'not implemented yet: a tool result or model response the integration cannot project to JSON is not yet recorded as a §10.3 host projection failure',
     },
   };
 }

@@ -4,7 +4,7 @@ import t from 'tap';
 import { Agent, Runner, tool, Usage, type AgentOutputItem, type Model, type ModelRequest, type StreamEvent, type Tool } from '@openai/agents-core';
 import type { InterceptionRecord } from 'agent-hooks-ctk/core';
 import { Verdict, type Interceptor } from 'agent-hooks-ctk/host';
-import { AgentHooksBlocked, AgentHooksInexpressible, agentHooks, requestToMessages } from './index.js';
+import { AgentHooksBlocked, AgentHooksInexpressible, agentHooks, requestToMessages, ToolFailed } from './index.js';
 import { messagesToRequest } from './messages.js';
 
 const runner = new Runner({ tracingDisabled: true });
@@ -231,4 +231,89 @@ t.test('messagesToRequest: a transform that changes the message count or a role 
   t.throws(() => messagesToRequest([{ role: 'user', content: 'hi' }], request), AgentHooksInexpressible);
   t.throws(() => messagesToRequest([{ role: 'user', content: 'x' }, { role: 'user', content: 'hi' }], request), AgentHooksInexpressible);
   t.same(messagesToRequest([{ role: 'system', content: 'be brief' }, { role: 'user', content: 'hi' }], request).systemInstructions, 'be brief');
+});
+
+/** Two turns of the refund conversation in one session, the second carrying the first's history. */
+async function twoTurns(interceptor: Interceptor['intercept']) {
+  const seen: ModelRequest[] = [];
+  const contexts: Array<{ interception_point: string; extensions?: unknown }> = [];
+  const records: InterceptionRecord[] = [];
+  const tools = [refundTool([])];
+  const agent = new Agent({ name: 'support', model: scriptedModel(seen), tools });
+  const intercept: Interceptor['intercept'] = (ctx) => (contexts.push(ctx as never), interceptor(ctx));
+  const session = await agentHooks({ agent: { id: 'support' }, interceptors: [{ name: 'guard', intercept }], onRecord: (r) => records.push(r) }).startSession({ tools });
+  const first = await session.run(agent, 'refund my order', { runner, maxTurns: 5 });
+  const firstCount = contexts.length;
+  const second = await session.run(agent, [...first.history, { role: 'user', content: 'thanks' }], { runner, maxTurns: 5 });
+  await session.close();
+  return { seen, contexts, firstCount, records, first, second };
+}
+
+const sourceLabels = (ctx: { extensions?: unknown } | undefined): unknown => (ctx?.extensions as { guard?: { source_labels?: unknown } } | undefined)?.guard?.source_labels;
+
+t.test('§5.4: a tool result\'s labels resurface on the next pre_model_call, in this turn and (from the history) the next', async (t) => {
+  const { contexts, firstCount, seen, first } = await twoTurns((ctx) => (ctx.interception_point === 'post_tool_call' ? Verdict.allow({ result_labels: ['ledger'] }) : Verdict.allow()));
+  const firstTurn = contexts.slice(0, firstCount);
+  t.notOk(sourceLabels(firstTurn.find((c) => c.interception_point === 'pre_tool_call')), 'pre_tool_call does not derive from the result');
+  t.same(sourceLabels(firstTurn.filter((c) => c.interception_point === 'pre_model_call')[1]), ['ledger'], 'the model call after the result');
+  t.same(sourceLabels(contexts.slice(firstCount).find((c) => c.interception_point === 'pre_model_call')), ['ledger'], 'the next turn, from the carried history');
+  t.match(first.history.find((i) => (i as { type?: string }).type === 'function_call_result'), { providerData: { agent_hooks: { source_labels: { guard: ['ledger'] } } } }, 'the returned history carries them on the result item');
+  t.notOk(JSON.stringify(seen).includes('agent_hooks'), 'no request the model received carries the labels');
+});
+
+t.test('§5.4: a model response\'s labels resurface on its tool call, on output, and stay with the answer in the history', async (t) => {
+  const { contexts, firstCount, first } = await twoTurns((ctx) => (ctx.interception_point === 'post_model_call' ? Verdict.allow({ result_labels: [`resp-${(ctx.response as { tool_calls: unknown[] }).tool_calls.length}`] }) : Verdict.allow()));
+  const firstTurn = contexts.slice(0, firstCount);
+  t.same(sourceLabels(firstTurn.find((c) => c.interception_point === 'pre_tool_call')), ['resp-1']);
+  t.same(sourceLabels(firstTurn.find((c) => c.interception_point === 'post_tool_call')), ['resp-1']);
+  t.same(sourceLabels(firstTurn.find((c) => c.interception_point === 'output')), ['resp-0'], 'output derives from the final response only');
+  t.match(first.history.at(-1), { role: 'assistant', providerData: { agent_hooks: { source_labels: { guard: ['resp-0'] } } } });
+});
+
+t.test('§5.4: labels of a denied post_tool_call are not persisted', async (t) => {
+  const { contexts, firstCount } = await twoTurns((ctx) => (ctx.interception_point === 'post_tool_call' ? Verdict.deny('quarantine', { result_labels: ['dropped'] } as never) : Verdict.allow()));
+  t.notOk(JSON.stringify(contexts.slice(0, firstCount).filter((c) => c.interception_point === 'pre_model_call')).includes('dropped'));
+});
+
+t.test('§10.3: a tool value JSON cannot carry is a host projection failure: recorded, never shown to the model', async (t) => {
+  const seen: ModelRequest[] = [];
+  const records: InterceptionRecord[] = [];
+  const ran: unknown[] = [];
+  const odd = tool({ name: 'refund', description: 'refund', parameters: { type: 'object', properties: {}, required: [], additionalProperties: true }, strict: false, execute: async (args) => (ran.push(args), { refunded: 2n ** 64n, note: 'SECRET-LEDGER' }) as never });
+  const session = await agentHooks({ agent: { id: 'support' }, interceptors: [{ name: 'guard', intercept: () => Verdict.allow() }], onRecord: (r) => records.push(r) }).startSession({ tools: [odd] });
+  const turn = await session.run(new Agent({ name: 'support', model: scriptedModel(seen), tools: [odd] }), 'refund', { runner, maxTurns: 5 });
+  await session.close();
+  t.equal(ran.length, 1, 'the tool ran');
+  t.notOk(records.some((r) => r.interception_point === 'post_tool_call' && r.decided_by !== null), 'no interceptor saw a post_tool_call');
+  t.match(records.find((r) => r.interception_point === 'post_tool_call'), { verdict: { decision: 'deny', reason: 'host_error:context_invalid' }, decided_by: null, input_identity: null });
+  t.notOk(JSON.stringify(requestToMessages(seen[1]!)).includes('SECRET-LEDGER'), 'the value never reaches the model');
+  t.match(turn.output, /host_error:context_invalid/, 'the model saw the failure as the tool output (§6.2)');
+});
+
+t.test('§5.2: a transform the SDK cannot hold is a transform_invalid deny in the record, not an applied transform', async (t) => {
+  const input = await turn((ctx) => (ctx.interception_point === 'input' ? Verdict.transform('$target.content', { structured: true }) : Verdict.allow()));
+  t.ok(input.result instanceof AgentHooksBlocked);
+  t.match(input.records.find((r) => r.interception_point === 'input'), { verdict: { decision: 'deny', reason: 'host_error:transform_invalid' } });
+  t.equal(input.seen.length, 0, 'the model was not called');
+  const pre = await turn((ctx) => (ctx.interception_point === 'pre_model_call' ? Verdict.transform('$target', [{ role: 'user', content: 'a' }, { role: 'user', content: 'b' }]) : Verdict.allow()));
+  t.ok(pre.result instanceof AgentHooksBlocked, 'a changed message count cannot be carried');
+  t.match(pre.records.find((r) => r.interception_point === 'pre_model_call'), { verdict: { decision: 'deny', reason: 'host_error:transform_invalid' }, decided_by: null });
+  t.equal(pre.seen.length, 0);
+  const post = await turn((ctx) => (ctx.interception_point === 'post_model_call' ? Verdict.transform('$target.content', { json: 1 }) : Verdict.allow()));
+  t.ok(post.result instanceof AgentHooksBlocked, 'object content where the SDK holds text');
+  t.match(post.records.find((r) => r.interception_point === 'post_model_call'), { verdict: { decision: 'deny', reason: 'host_error:transform_invalid' } });
+  t.same(post.refunds, []);
+});
+
+t.test('§10.3: a failed tool whose error value JSON cannot carry is a host projection failure too, not its message', async (t) => {
+  const records: InterceptionRecord[] = [];
+  const cyclic: Record<string, unknown> = { code: 'E-LEDGER' };
+  cyclic.self = cyclic;
+  const failing = tool({ name: 'refund', description: 'refund', parameters: { type: 'object', properties: {}, required: [], additionalProperties: true }, strict: false, errorFunction: null, execute: async () => { throw new ToolFailed(cyclic); } });
+  t.equal(new ToolFailed(cyclic).message, 'tool failed (its value has no JSON form)', 'building the error never throws');
+  const session = await agentHooks({ agent: { id: 'support' }, interceptors: [{ name: 'guard', intercept: () => Verdict.allow() }], onRecord: (r) => records.push(r) }).startSession({ tools: [failing] });
+  const turn = await session.run(new Agent({ name: 'support', model: scriptedModel([]), tools: [failing] }), 'refund', { runner, maxTurns: 5 });
+  await session.close();
+  t.match(records.find((r) => r.interception_point === 'post_tool_call'), { verdict: { decision: 'deny', reason: 'host_error:context_invalid' }, decided_by: null });
+  t.match(turn.output, /host_error:context_invalid/);
 });

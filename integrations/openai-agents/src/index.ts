@@ -6,11 +6,14 @@
 //   agent_startup/_shutdown  startSession() / close(): the SDK has no agent lifecycle of its own.
 import { Agent, Runner, Usage, type AgentInputItem, type StreamEvent, type FunctionTool, type Model, type ModelRequest, type ModelResponse, type RunContext, type Tool } from '@openai/agents-core';
 import { HOST_ERROR, type Json } from 'agent-hooks-ctk/core';
-import { AgentHooksBlocked, createFrameworkHookSession, findBlocked, STREAM_INCOMPLETE, type FrameworkHooksOptions, type HookSession } from 'agent-hooks-ctk/host';
+import { createFrameworkHookSession, findBlocked, mergeLabels, STREAM_INCOMPLETE, type FrameworkHooksOptions, type HookModelResponse, type HookSession, type LabelSet } from 'agent-hooks-ctk/host';
+import { holdsRequest, holdsResponse, holdsText } from './holds.js';
+import { createLabelBook, labelsOf, stripLabels, withLabels } from './labels.js';
 import { AgentHooksInexpressible, itemText, messagesToRequest, parseArgs, requestToMessages, responseToSpec, specToResponse, toolOutputText } from './messages.js';
 
-export { AgentHooksBlocked, findBlocked } from 'agent-hooks-ctk/host';
+export { AgentHooksBlocked, AgentHooksProjectionFailed, findBlocked } from 'agent-hooks-ctk/host';
 export { AgentHooksInexpressible, requestToMessages, responseToSpec, toolOutputText } from './messages.js';
+export { LABELS_KEY, labelsOf } from './labels.js';
 
 /** The framework name every context carries (§4.1 agent.framework). */
 export const FRAMEWORK = 'openai-agents';
@@ -85,22 +88,41 @@ export function agentHooks(options: AgentHooksOptions): AgentHooks {
 /** The Agents SDK wiring over an existing hook session (startSession() is the usual way in). */
 export function createOpenAIAgentsSession(hooks: HookSession): OpenAIAgentsHookSession {
   const toolValues = new Map<string, Json>(); // what each call's result was, for pre_model_call (messages.ts ToolValues)
+  const labels = createLabelBook(); // §5.4
+
+  /** pre_model_call for one call: the request the model must get (labels stripped), and what post_model_call needs. */
+  async function beforeCall(modelId: string, request: ModelRequest) {
+    const sent = requestToMessages(request, toolValues) as unknown as Json;
+    const sourceLabels = labels.ofItems(request.input);
+    let preLabels: LabelSet = {};
+    const messages = await hooks.preModelCall(modelId, sent, { sourceLabels, holds: holdsRequest(request, toolValues), labelled: (l) => (preLabels = l) });
+    return { request: stripLabels(messages === sent ? request : messagesToRequest(messages, request, toolValues)), sourceLabels, preLabels };
+  }
+  /** post_model_call over a whole response: what the loop acts on, its items carrying the response's labels (§5.4). */
+  async function afterCall(modelId: string, before: { sourceLabels: LabelSet; preLabels: LabelSet }, response: ModelResponse): Promise<ModelResponse> {
+    const spec = responseToSpec(response);
+    let postLabels: LabelSet = {};
+    const acted = await hooks.postModelCall(modelId, spec, { sourceLabels: before.sourceLabels, holds: holdsResponse(response), labelled: (l) => (postLabels = l) });
+    return labelResponse(acted === spec ? response : specToResponse(acted, response), mergeLabels(before.preLabels, postLabels));
+  }
+  /** §5.4: pre + post_model_call labels persisted with the response's assistant text and function calls. */
+  function labelResponse(response: ModelResponse, responseLabels: LabelSet): ModelResponse {
+    if (Object.keys(responseLabels).length === 0) return response;
+    const calls = response.output.filter((o): o is Extract<typeof o, { type: 'function_call' }> => o.type === 'function_call').map((o) => o.callId);
+    labels.onCalls(calls, responseLabels);
+    return { ...response, output: response.output.map((o) => (o.type === 'function_call' || o.type === 'message' ? withLabels(o, responseLabels) : o)) };
+  }
+  /** §3.1: a failed call still gets its one post_model_call; nothing of it is incorporated. */
+  async function callFailed(modelId: string, error: unknown): Promise<never> {
+    if (!(error instanceof AgentHooksInexpressible)) await hooks.modelCallFailed(modelId);
+    throw error;
+  }
 
   const wrapModel = (model: Model, modelId = modelName(model)): Model => ({
     async getResponse(request: ModelRequest): Promise<ModelResponse> {
-      const sent = requestToMessages(request, toolValues) as unknown as Json;
-      const messages = await hooks.preModelCall(modelId, sent);
-      let response: ModelResponse;
-      try {
-        response = await model.getResponse(messages === sent ? request : messagesToRequest(messages, request, toolValues));
-      } catch (error) {
-        // §3.1: the failed call still gets its one post_model_call; nothing of it is incorporated.
-        if (!(error instanceof AgentHooksInexpressible)) await hooks.modelCallFailed(modelId);
-        throw error;
-      }
-      const spec = responseToSpec(response);
-      const acted = await hooks.postModelCall(modelId, spec);
-      return acted === spec ? response : specToResponse(acted, response);
+      const before = await beforeCall(modelId, request);
+      const response = await model.getResponse(before.request).catch((error: unknown) => callFailed(modelId, error));
+      return afterCall(modelId, before, response);
     },
     /**
      * §12.1 buffered mediation of a streamed call: the whole stream is drained (nothing passed on, §12.1a), the
@@ -108,30 +130,25 @@ export function createOpenAIAgentsSession(hooks: HookSession): OpenAIAgentsHookS
      * response_done event (no text deltas: the answer reaches the caller after the output verdict, from run()).
      */
     async *getStreamedResponse(request: ModelRequest): AsyncIterable<StreamEvent> {
-      const sent = requestToMessages(request, toolValues) as unknown as Json;
-      const messages = await hooks.preModelCall(modelId, sent);
+      const before = await beforeCall(modelId, request);
       let done: ModelResponse | undefined;
       let delivered = '';
       try {
-        for await (const event of model.getStreamedResponse(messages === sent ? request : messagesToRequest(messages, request, toolValues))) {
+        for await (const event of model.getStreamedResponse(before.request)) {
           if (event.type === 'output_text_delta') delivered += event.delta;
           else if (event.type === 'response_done') done = { usage: new Usage(event.response.usage), output: event.response.output, responseId: event.response.id, providerData: event.response.providerData };
         }
       } catch (error) {
         // §12.1: a stream whose provider fails is an errored model call (one post_model_call, never incorporated).
-        if (!(error instanceof AgentHooksInexpressible)) await hooks.modelCallFailed(modelId);
-        throw error;
+        return callFailed(modelId, error);
       }
       if (!done) {
         // §12.1: ended without its completion the response cannot be assembled: stream_incomplete, denied by the host, never incorporated.
-        const incomplete = { content: delivered === '' ? null : delivered, tool_calls: [], finish_reason: STREAM_INCOMPLETE };
-        const e = await hooks.emitter.emit('post_model_call', { model: { id: modelId }, response: incomplete }, { selfDeny: HOST_ERROR.streaming_unsupported });
-        hooks.fail();
-        throw new AgentHooksBlocked('post_model_call', e.verdict);
+        const incomplete: HookModelResponse = { content: delivered === '' ? null : delivered, tool_calls: [], finish_reason: STREAM_INCOMPLETE };
+        await hooks.postModelCall(modelId, incomplete, { sourceLabels: before.sourceLabels, selfDeny: HOST_ERROR.streaming_unsupported });
+        throw new AgentHooksInexpressible('a model stream ended without its completion'); // not reached: the session blocks a self-deny
       }
-      const spec = responseToSpec(done);
-      const acted = await hooks.postModelCall(modelId, spec);
-      const out = acted === spec ? done : specToResponse(acted, done);
+      const out = await afterCall(modelId, before, done);
       yield { type: 'response_done', response: { id: out.responseId ?? 'agent-hooks-assembled', usage: out.usage, output: out.output, ...(out.providerData ? { providerData: out.providerData } : {}) } } as StreamEvent;
     },
   });
@@ -141,17 +158,25 @@ export function createOpenAIAgentsSession(hooks: HookSession): OpenAIAgentsHookS
     const inner = t as FunctionTool<any, any, unknown>;
     const invoke = async (runContext: RunContext<any>, input: string, details?: Parameters<FunctionTool['invoke']>[2]): Promise<string> => {
       const id = details?.toolCall?.callId ?? crypto.randomUUID();
-      const r = await hooks.toolCall({ id, name: inner.name, args: parseArgs(input) }, async (args) => {
-        try {
-          // §4.2: the tool receives the post-transform args.
-          return { value: toJson(await inner.invoke(runContext, JSON.stringify(args), details)), is_error: false };
-        } catch (error) {
-          return { value: errorValue(error), is_error: true };
-        }
-      });
-      // §6.2 / §6.1: a block, or a discarded result, reaches the model as the tool's output.
+      // §5.4: the call derives from the response that made it (its labels ride on the function_call item).
+      const sourceLabels = mergeLabels(labels.ofCall(id), labelsOf(details?.toolCall));
+      const r = await hooks.toolCall(
+        { id, name: inner.name, args: parseArgs(input) },
+        async (args) => {
+          try {
+            // §4.2: the tool receives the post-transform args. Its value goes to the session as it is: one JSON cannot
+            // carry is a §10.3 host projection failure there, never a silently coerced result.
+            return { value: await inner.invoke(runContext, JSON.stringify(args), details), is_error: false };
+          } catch (error) {
+            return { value: errorValue(error), is_error: true };
+          }
+        },
+        { sourceLabels },
+      );
+      // §6.2 / §6.1 / §10.3: a block, a discarded result or an unprojectable one reaches the model as the tool's output.
       if (r.kind === 'blocked') return r.message;
       toolValues.set(id, r.value);
+      labels.onToolResult(id, r.labels); // §5.4
       return toolOutputText(r.value);
     };
     return { ...inner, invoke } as unknown as T;
@@ -180,9 +205,11 @@ export function createOpenAIAgentsSession(hooks: HookSession): OpenAIAgentsHookS
       const last = items[items.length - 1] as { role?: string; content?: unknown } | undefined;
       if (!last || (last.role !== 'user' && last.role !== 'system')) throw new TypeError('agent-hooks (openai-agents): the turn needs an input: a string, or items ending in a user/system message');
       const hooked = wrapAgent(agent, options.modelId); // before input: an agent that cannot be mediated fails before any emission
-      const accepted = await hooks.input({ content: itemText(last.content), role: options.inputRole ?? last.role });
-      if (typeof accepted.content !== 'string') throw new AgentHooksInexpressible('an input transform made the content an object');
-      items[items.length - 1] = { ...last, content: accepted.content } as AgentInputItem; // the accepted input (§4.3)
+      labels.clear(); // this run reads earlier labels from the items it is given (session.run stamps the history it returns)
+      let inputLabels: LabelSet = {};
+      const accepted = await hooks.input({ content: itemText(last.content), role: options.inputRole ?? last.role }, { holds: holdsText, labelled: (l) => (inputLabels = l) });
+      if (typeof accepted.content !== 'string') throw new AgentHooksInexpressible('an input transform made the content an object'); // not reached: holdsText
+      items[items.length - 1] = withLabels({ ...last, content: accepted.content } as AgentInputItem, inputLabels); // the accepted input (§4.3), its labels (§5.4)
       const runner = options.runner ?? new Runner();
       let result;
       try {
@@ -205,27 +232,45 @@ export function createOpenAIAgentsSession(hooks: HookSession): OpenAIAgentsHookS
         hooks.fail();
         throw new AgentHooksInexpressible(`the run paused for ${result.interruptions.length} SDK tool approval(s) (needsApproval); resume is not mediated, route approvals through the hooks resolver`);
       }
-      const output = await hooks.output(toJson(result.finalOutput ?? null));
-      const history = [...result.history];
+      const history = labels.stamp([...result.history]);
       const end = history.length - 1;
-      if (end >= 0 && (history[end] as { role?: string }).role === 'assistant') history[end] = { ...(history[end] as object), content: [{ type: 'output_text', text: toolOutputText(output) }] } as AgentInputItem;
+      const answer = end >= 0 && (history[end] as { role?: string }).role === 'assistant' ? history[end] : undefined;
+      // §5.4: the answer derives from the final response (its assistant item carries that response's labels).
+      const answerLabels = labelsOf(answer) ?? {};
+      let outputLabels: LabelSet = {};
+      const output = await hooks.output(toJson(result.finalOutput ?? null), { sourceLabels: answerLabels, labelled: (l) => (outputLabels = l) });
+      if (answer) history[end] = withLabels({ ...(answer as object), content: [{ type: 'output_text', text: toolOutputText(output) }] } as AgentInputItem, outputLabels);
       return { output, history, modelCalls: result.rawResponses.length };
     },
     close: () => hooks.close(),
   };
 }
 
-/** A tool that failed: its error value (post_tool_call tool_result.value) is what the model sees. Give tools `errorFunction: null` so failures reach the wrapper. */
+/**
+ * A tool that failed: its error value (post_tool_call tool_result.value) is what the model sees. Give tools
+ * `errorFunction: null` so failures reach the wrapper. The value is kept as the tool gave it: the session projects it
+ * (§10.3: one JSON cannot carry is a host projection failure, recorded), so the message never has to serialize it.
+ */
 export class ToolFailed extends Error {
-  readonly value: Json;
-  constructor(value: Json) {
-    super(typeof value === 'string' ? value : JSON.stringify(value));
+  readonly value: unknown;
+  constructor(value: unknown) {
+    super(typeof value === 'string' ? value : describeFailure(value));
     this.name = 'ToolFailed';
     this.value = value;
   }
 }
 
-function errorValue(error: unknown): Json {
+/** The error message for a non-text failure value: its JSON when it has one, else a fixed text (never a throw). */
+function describeFailure(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? 'tool failed';
+  } catch {
+    return 'tool failed (its value has no JSON form)';
+  }
+}
+
+/** What a failed tool reports: a ToolFailed's value as given, else the error's message. */
+function errorValue(error: unknown): unknown {
   if (error instanceof ToolFailed) return error.value;
   return error instanceof Error ? error.message : String(error);
 }
