@@ -12,7 +12,7 @@ Declared surface:
                     hang_faults (interceptors and the resolver run under their timeouts),
                     int64_json, bigint_json (Python ints are exact),
                     raw_interceptor_return (an interceptor may return any JSON value; the gate judges it),
-                    result_labels_resurfacing (§5.4), structured_model_content (content may be a JSON object)
+                    result_labels_resurfacing (§5.4), structured_model_content and structured_input_content (model and input content may be JSON objects)
   profiles          sequential/first_deny (on_approval stop | resume), sequential/run_all,
                     parallel/strictest (on_transform_conflict deny | approval),
                     parallel/unanimous (on_disagreement deny | approval)
@@ -1436,7 +1436,7 @@ SURFACE = {
     "sdk": {"lang": "python", "version": "%d.%d" % sys.version_info[:2]},
     "capabilities": ["model_calls", "tool_calls", "parallel_tool_calls", "multi_turn", "streaming", "hang_faults",
                      "int64_json", "bigint_json", "raw_interceptor_return", "result_labels_resurfacing",
-                     "structured_model_content"],
+                     "structured_model_content", "structured_input_content"],
     "buffered_output": True,
     "profiles": {profile: {knob: list(values) for knob, (_, values) in knobs.items()}
                  for profile, knobs in PROFILE_KNOBS.items()},

@@ -31,6 +31,7 @@ export function aiSdkSurface(): HostSurface {
     postures: { tool_seam_host_error: 'continue' },
     not_declared: {
       structured_model_content: "the AI SDK's LanguageModelV3 result content is text, reasoning, files and tool calls: a model cannot return a JSON object as its content",
+      structured_input_content: "generateText's prompt is a string or model messages whose user content is text (or text, image and file parts): an input cannot be a JSON object",
       int64_json: 'JavaScript numbers (JSON.parse, the AI SDK tool-call input parser) round integers beyond 2^53-1',
       bigint_json: 'JavaScript numbers (JSON.parse, the AI SDK tool-call input parser) round integers beyond 2^53-1',
       incremental_output: 'the integration buffers: nothing is released before the output verdict (§12.1a)',

@@ -35,6 +35,7 @@ export function langchainSurface(): HostSurface {
     postures: { tool_seam_host_error: 'continue' },
     not_declared: {
       structured_model_content: "a LangChain AIMessage's content is a string or a list of content blocks: a model cannot return a JSON object as its content",
+      structured_input_content: "a LangChain HumanMessage's content is a string or a list of content blocks: an input cannot be a JSON object",
       int64_json: 'JavaScript numbers (JSON.parse, the tool-call argument parsers) round integers beyond 2^53-1',
       bigint_json: 'JavaScript numbers (JSON.parse, the tool-call argument parsers) round integers beyond 2^53-1',
       streaming: 'a middleware never sees a stream: model.invoke() assembles it before wrapModelCall without saying whether it finished (§12.1 incomplete cannot be told apart), and streamMode "messages" releases tokens before any verdict',

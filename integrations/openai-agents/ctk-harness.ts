@@ -32,6 +32,7 @@ export function openaiAgentsSurface(): HostSurface {
     postures: { tool_seam_host_error: 'continue' },
     not_declared: {
       structured_model_content: "an Agents SDK model response carries assistant text (output_text parts) and function calls: a model cannot return a JSON object as its content",
+      structured_input_content: "an Agents SDK run's input is a string or input items whose content is text parts: an input cannot be a JSON object",
       int64_json: 'JavaScript numbers (JSON.parse of the function-call arguments) round integers beyond 2^53-1',
       bigint_json: 'JavaScript numbers (JSON.parse of the function-call arguments) round integers beyond 2^53-1',
       incremental_output: 'the integration buffers: nothing is released before the output verdict (§12.1a)',

@@ -241,6 +241,11 @@ t.test('CTK extensions imply their capabilities', async (t) => {
   t.same(loaded(objReturn).requiredCapabilities, ['model_calls', 'tool_calls'], 'an object return, even an invalid verdict, needs nothing');
   const objectContent = baseVector({ scenario: { input: { content: 'a', role: 'user' }, model_script: [{ respond: { content: { d: 1 }, tool_calls: [], finish_reason: 'stop' } }] } });
   t.ok(loaded(objectContent).requiredCapabilities.includes('structured_model_content'), 'a model response whose content is an object needs a model interface that can return one');
+  t.notOk(loaded(objectContent).requiredCapabilities.includes('structured_input_content'), 'a text input needs nothing');
+  const objectInput = baseVector({ scenario: { input: { content: { text: 'refund', account: 'a-5' }, role: 'user' } } });
+  t.ok(loaded(objectInput).requiredCapabilities.includes('structured_input_content'), 'an input whose content is an object (§4.2) needs an input seam that can take one');
+  const objectTurn = baseVector({ scenario: { inputs: [{ content: 'a', role: 'user' }, { content: { b: 2 }, role: 'user' }] } });
+  t.ok(loaded(objectTurn).requiredCapabilities.includes('structured_input_content'), 'so does any turn of a multi-turn run');
   const resolverHang = baseVector({ approval_script: [{ resolve: { fault: 'hang' } }] });
   t.ok(loaded(resolverHang).requiredCapabilities.includes('hang_faults'));
 });

@@ -146,6 +146,9 @@ export function impliedCapabilities(vector: Vector): string[] {
   if ((vector.scenario.model_script ?? []).some((s) => s.respond?.content !== null && s.respond?.content !== undefined && typeof s.respond.content !== 'string')) {
     caps.add('structured_model_content');
   }
+  // §4.2 lets input content be an object too; a framework whose prompt is text (or text parts) cannot take one.
+  const inputs = [vector.scenario.input, ...(vector.scenario.inputs ?? [])];
+  if (inputs.some((i) => i !== undefined && i !== null && typeof (i as { content?: unknown }).content !== 'string')) caps.add('structured_input_content');
   return [...caps];
 }
 

@@ -35,6 +35,8 @@ export const CAPABILITIES = [
   'projection_faults',
   // The host's model interface can return a JSON object (not only text) as a response's content (§4.2).
   'structured_model_content',
+  // The host's input seam can carry a JSON object (not only text) as the input's content (§4.2 input.content).
+  'structured_input_content',
 ] as const;
 export type Capability = (typeof CAPABILITIES)[number];
 

@@ -51,7 +51,7 @@ export function referenceSurface(postures?: Partial<Postures>): HostSurface {
     sdk: { lang: 'typescript', version: CTK_VERSION },
     capabilities: [
       'model_calls', 'tool_calls', 'parallel_tool_calls', 'streaming', 'multi_turn', 'raw_interceptor_return', 'hang_faults',
-      'result_labels_resurfacing', 'projection_faults', 'structured_model_content',
+      'result_labels_resurfacing', 'projection_faults', 'structured_model_content', 'structured_input_content',
     ],
     buffered_output: true,
     profiles,

@@ -54,6 +54,7 @@ t.test('the generator covers the grammar: faults, hangs, raw returns, approvals,
     seen.add(`mode:${v.mode ?? 'enforce'}`);
     seen.add(`provider:${v.identity_provider === undefined ? 'jcs-sha256' : v.identity_provider}`);
     if (v.scenario.inputs) seen.add('multi_turn');
+    if ([v.scenario.input, ...(v.scenario.inputs ?? [])].some((i) => i !== undefined && typeof i.content !== 'string')) seen.add('object input');
     if (v.scenario.parallel_tools) seen.add('parallel_tools');
     if (v.redact_for_approval) seen.add('redaction');
     if (interceptorRuleLists(v).length === 0) seen.add('zero interceptors');
@@ -78,7 +79,7 @@ t.test('the generator covers the grammar: faults, hangs, raw returns, approvals,
   const want = [
     'profile:sequential/first_deny', 'profile:sequential/run_all', 'profile:parallel/strictest', 'profile:parallel/unanimous',
     'mode:enforce', 'mode:evaluate_only', 'provider:jcs-sha256', 'provider:null', 'provider:ctk-fault',
-    'multi_turn', 'parallel_tools', 'redaction', 'zero interceptors', 'fault:raise', 'fault:mutate', 'fault:hang', 'fault:malformed_verdict',
+    'multi_turn', 'object input', 'parallel_tools', 'redaction', 'zero interceptors', 'fault:raise', 'fault:mutate', 'fault:hang', 'fault:malformed_verdict',
     'outcome:approve', 'outcome:reject', 'outcome:unresolved', 'echo mismatch', 'when_args', 'is_error', 'liftable deny', 'transform', 'match',
     'labels', 'evidence', 'warnings', 'raw return',
     'stream', 'stream_truncated', 'multi-chunk stream', 'unprojectable tool result', 'unprojectable model response',

@@ -190,7 +190,8 @@ class CaseBuilder {
     for (const t of perTurn) t.responses.push(this.finalAnswer());
 
     const scenario: JsonObject = {};
-    const input = () => ({ content: r.pick(INPUTS), role: r.weighted([['user', 6], ['system', 1], ['external', 1]] as const) });
+    const inputs = this.space.structuredInput ? INPUTS : INPUTS.filter((i) => typeof i === 'string');
+    const input = () => ({ content: r.pick(inputs), role: r.weighted([['user', 6], ['system', 1], ['external', 1]] as const) });
     if (turns > 1) {
       scenario.inputs = Array.from({ length: turns }, input);
       caps.push('multi_turn');

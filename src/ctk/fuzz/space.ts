@@ -30,6 +30,8 @@ export interface GenerationSpace {
   rawReturns: boolean;
   /** The model may answer with a JSON object as its content (§4.2), not only text. */
   structuredContent: boolean;
+  /** The input may be a JSON object (§4.2 input.content), not only text. */
+  structuredInput: boolean;
   /**
    * How the host mediates a streamed response (§12.1): `none` (it declares no streaming: no stream is scripted),
    * `buffered` (streaming: it assembles the stream before one post_model_call) or `incremental` (incremental_output,
@@ -78,6 +80,7 @@ export function generationSpace(surface: HostSurface): GenerationSpace {
     hangFaults: caps.has('hang_faults'),
     rawReturns: caps.has('raw_interceptor_return'),
     structuredContent: caps.has('structured_model_content'),
+    structuredInput: caps.has('structured_input_content'),
     streaming: caps.has('incremental_output') ? 'incremental' : caps.has('streaming') ? 'buffered' : 'none',
     projectionFaults: caps.has('projection_faults'),
     deepValueDepth: typeof declaredDepth === 'number' && declaredDepth > 0 ? Math.max(declaredDepth, DEFAULT_MAX_DEPTH) + 8 : undefined,
