@@ -116,7 +116,7 @@ function quantile(values: readonly number[], q: number): number {
 }
 
 /** Framework benches live with their integrations (integrations/<fw>/bench.ts), loaded once they are built. */
-const FRAMEWORKS: Array<{ host: string; module: string; factory: string; warmup: number }> = [
+export const FRAMEWORKS: Array<{ host: string; module: string; factory: string; warmup: number }> = [
   { host: 'ai-sdk', module: '@agent-hooks-ctk/ai-sdk/bench', factory: 'aiSdkBenchRuns', warmup: 200 },
   { host: 'langchain', module: '@agent-hooks-ctk/langchain/bench', factory: 'langchainBenchRuns', warmup: 80 },
   { host: 'openai-agents', module: '@agent-hooks-ctk/openai-agents/bench', factory: 'openaiAgentsBenchRuns', warmup: 100 },
