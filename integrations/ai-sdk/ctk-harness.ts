@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { jsonSchema, stepCountIs, tool, type ModelMessage, type ToolSet } from 'ai';
 import type { LanguageModelV3, LanguageModelV3Content, LanguageModelV3StreamPart } from '@ai-sdk/provider';
-import { createSessionHarness, isModelStream, referenceSurface, wholeResponse, CTK_VERSION, type Harness, type HostSurface, type ModelStreamChunk, type RunSetup } from 'agent-hooks-ctk';
+import { createSessionHarness, frameworkSurface, isModelStream, wholeResponse, type Harness, type HostSurface, type ModelStreamChunk, type RunSetup } from 'agent-hooks-ctk';
 import { agentHooks, finishReasonFromSpec, promptToMessages, ToolFailed } from './src/index.js';
 
 const require = createRequire(import.meta.url);
@@ -18,17 +18,10 @@ const MAX_STEPS = 32;
 
 /** §13.1: what the AI SDK integration supports, and nothing it does not (README "What the AI SDK cannot express"). */
 export function aiSdkSurface(): HostSurface {
-  const reference = referenceSurface();
-  return {
+  return frameworkSurface({
     name: 'ai-sdk',
     version: `${ADAPTER_VERSION} (ai@${AI_SDK_VERSION})`,
-    sdk: { lang: 'typescript', version: CTK_VERSION },
     capabilities: ['model_calls', 'tool_calls', 'parallel_tool_calls', 'multi_turn', 'raw_interceptor_return', 'hang_faults', 'result_labels_resurfacing', 'projection_faults', 'streaming'],
-    buffered_output: true,
-    profiles: reference.profiles,
-    identity_providers: ['jcs-sha256', null, 'ctk-fault'],
-    modes: ['enforce', 'evaluate_only'],
-    postures: { tool_seam_host_error: 'continue' },
     not_declared: {
       structured_model_content: "the AI SDK's LanguageModelV3 result content is text, reasoning, files and tool calls: a model cannot return a JSON object as its content",
       structured_input_content: "generateText's prompt is a string or model messages whose user content is text (or text, image and file parts): an input cannot be a JSON object",
@@ -36,7 +29,7 @@ export function aiSdkSurface(): HostSurface {
       bigint_json: 'JavaScript numbers (JSON.parse, the AI SDK tool-call input parser) round integers beyond 2^53-1',
       incremental_output: 'the integration buffers: nothing is released before the output verdict (§12.1a)',
     },
-  };
+  });
 }
 
 /** The CTK's mock model behind the AI SDK's LanguageModelV3 interface. */

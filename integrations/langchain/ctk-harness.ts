@@ -8,7 +8,7 @@ import { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import type { ChatResult } from '@langchain/core/outputs';
 import { z } from 'zod';
-import { createSessionHarness, referenceSurface, wholeResponse, CTK_VERSION, type Harness, type HostSurface, type RunSetup } from 'agent-hooks-ctk';
+import { createSessionHarness, frameworkSurface, wholeResponse, type Harness, type HostSurface, type RunSetup } from 'agent-hooks-ctk';
 import { agentHooks, finalText, messagesToSpec, INPUT_ROLE_KEY } from './src/index.js';
 
 const require = createRequire(import.meta.url);
@@ -23,16 +23,10 @@ const RECURSION_LIMIT = 70;
 
 /** §13.1: what the LangChain integration supports, and nothing it does not (README "What LangChain cannot express"). */
 export function langchainSurface(): HostSurface {
-  return {
+  return frameworkSurface({
     name: 'langchain',
     version: `${ADAPTER_VERSION} (langchain@${LANGCHAIN_VERSION}, @langchain/core@${LANGCHAIN_CORE_VERSION})`,
-    sdk: { lang: 'typescript', version: CTK_VERSION },
     capabilities: ['model_calls', 'tool_calls', 'parallel_tool_calls', 'multi_turn', 'raw_interceptor_return', 'hang_faults', 'result_labels_resurfacing', 'projection_faults'],
-    buffered_output: true,
-    profiles: referenceSurface().profiles,
-    identity_providers: ['jcs-sha256', null, 'ctk-fault'],
-    modes: ['enforce', 'evaluate_only'],
-    postures: { tool_seam_host_error: 'continue' },
     not_declared: {
       structured_model_content: "a LangChain AIMessage's content is a string or a list of content blocks: a model cannot return a JSON object as its content",
       structured_input_content: "a LangChain HumanMessage's content is a string or a list of content blocks: an input cannot be a JSON object",
@@ -41,7 +35,7 @@ export function langchainSurface(): HostSurface {
       streaming: 'a middleware never sees a stream: model.invoke() assembles it before wrapModelCall without saying whether it finished (§12.1 incomplete cannot be told apart), and streamMode "messages" releases tokens before any verdict',
       incremental_output: 'the integration buffers: nothing is released before the output verdict (§12.1a)',
     },
-  };
+  });
 }
 
 /** The CTK's mock model as a LangChain chat model: each call answers with the next scripted response. */

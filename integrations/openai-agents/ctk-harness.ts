@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Agent, Runner, tool, Usage, type AgentInputItem, type AgentOutputItem, type Model, type ModelResponse, type StreamEvent } from '@openai/agents-core';
-import { createSessionHarness, referenceSurface, wholeResponse, CTK_VERSION, type Harness, type HostSurface, type ModelResponse as ModelResponseShape, type RunSetup } from 'agent-hooks-ctk';
+import { createSessionHarness, frameworkSurface, wholeResponse, type Harness, type HostSurface, type ModelResponse as ModelResponseShape, type RunSetup } from 'agent-hooks-ctk';
 import { agentHooks, requestToMessages, ToolFailed } from './src/index.js';
 
 const require = createRequire(import.meta.url);
@@ -20,16 +20,10 @@ const MAX_TURNS = 32;
 
 /** §13.1: what the Agents SDK integration supports, and nothing it does not (README "What the Agents SDK cannot express"). */
 export function openaiAgentsSurface(): HostSurface {
-  return {
+  return frameworkSurface({
     name: 'openai-agents',
     version: `${ADAPTER_VERSION} (@openai/agents-core@${AGENTS_CORE_VERSION})`,
-    sdk: { lang: 'typescript', version: CTK_VERSION },
     capabilities: ['model_calls', 'tool_calls', 'parallel_tool_calls', 'multi_turn', 'raw_interceptor_return', 'hang_faults', 'result_labels_resurfacing', 'projection_faults', 'streaming'],
-    buffered_output: true,
-    profiles: referenceSurface().profiles,
-    identity_providers: ['jcs-sha256', null, 'ctk-fault'],
-    modes: ['enforce', 'evaluate_only'],
-    postures: { tool_seam_host_error: 'continue' },
     not_declared: {
       structured_model_content: "an Agents SDK model response carries assistant text (output_text parts) and function calls: a model cannot return a JSON object as its content",
       structured_input_content: "an Agents SDK run's input is a string or input items whose content is text parts: an input cannot be a JSON object",
@@ -37,7 +31,7 @@ export function openaiAgentsSurface(): HostSurface {
       bigint_json: 'JavaScript numbers (JSON.parse of the function-call arguments) round integers beyond 2^53-1',
       incremental_output: 'the integration buffers: nothing is released before the output verdict (§12.1a)',
     },
-  };
+  });
 }
 
 /** The CTK's mock model behind the SDK's Model interface; the scripted finish reason travels in providerData. */
@@ -97,44 +91,33 @@ function mockTools(run: RunSetup) {
   );
 }
 
-/** What one vector's session released to its caller and carried as its history (HARNESS.md: released_output, persisted). */
-interface Carried {
-  released: string[];
-  history: AgentInputItem[];
-}
-
 export function createHarness(): Harness {
   const runner = new Runner({ tracingDisabled: true });
-  let carried: Carried = { released: [], history: [] };
-  const harness = createSessionHarness({
+  return createSessionHarness({
     surface: openaiAgentsSurface,
     async start(run, options) {
       const tools = mockTools(run);
       const agent = new Agent({ name: 'ctk-openai-agents-agent', model: mockModel(run), tools });
       const session = await agentHooks({ agent: { id: 'ctk-openai-agents-agent' }, ...options }).startSession({ tools, sessionId: `ctk-session-${run.vector_id}` });
       const stream = (run.scenario.model_script ?? []).some((s) => s.respond.stream !== undefined); // the SDK's streamed loop for streamed scripts
-      const state: Carried = (carried = { released: [], history: [] }); // completed turns only: a blocked turn leaves nothing behind
+      let history: AgentInputItem[] = []; // completed turns only: a blocked turn leaves nothing behind
+      let released = '';
       return {
         hooks: session.hooks,
         async turn(input) {
           const content = typeof input.content === 'string' ? input.content : JSON.stringify(input.content);
           const message = (input.role === 'system' ? { role: 'system', content } : { role: 'user', content }) as AgentInputItem;
-          const turn = await session.run(agent, [...state.history, message], { runner, stream, maxTurns: MAX_TURNS, modelId: 'mock', inputRole: input.role as 'user' });
-          state.history = turn.history;
+          const turn = await session.run(agent, [...history, message], { runner, stream, maxTurns: MAX_TURNS, modelId: 'mock', inputRole: input.role as 'user' });
+          history = turn.history;
           // §12.1a: session.run's output is the one release to the caller (text as is, structured content as JSON text).
-          if (turn.output !== null && turn.output !== '') state.released.push(typeof turn.output === 'string' ? turn.output : JSON.stringify(turn.output));
+          if (turn.output !== null && turn.output !== '') released += typeof turn.output === 'string' ? turn.output : JSON.stringify(turn.output);
           return turn.output;
         },
+        released: () => released,
+        persisted: () => JSON.stringify(history),
       };
     },
   });
-  return {
-    ...harness,
-    async run() {
-      const report = await harness.run();
-      return { ...report, released_output: carried.released.join(''), persisted: JSON.stringify(carried.history) };
-    },
-  };
 }
 
 export default createHarness;

@@ -5,6 +5,8 @@ import type { InterceptionRecord, Json } from '../core/types.js';
 import { findBlocked, type HookSession, type ToolConcurrency } from '../host/session.js';
 import { isModelStream, type Harness, type HostSurface, type ModelResponse, type ModelStream, type RunOutcome, type RunReport, type RunSetup } from './contract.js';
 import { createHangTimers, scriptedEmitterOptions, type ScriptedEmitterOptions } from './scripted.js';
+import { referenceSurface } from './reference-harness.js';
+import { CTK_VERSION } from '../version.js';
 
 /** For framework harnesses that declare `streaming`: telling a streamed mock answer from a whole one. */
 export { isModelStream, type ModelStream, type ModelStreamChunk } from './contract.js';
@@ -21,6 +23,29 @@ export interface FrameworkSession {
   released?(): string;
   /** What the framework durably kept of the session (its message history), serialized (frameworks that report it). */
   persisted?(): string;
+}
+
+/** What a framework states of itself: its name and version, the capabilities its loop can carry and why not the rest. */
+export type FrameworkSurfaceOwn = Pick<HostSurface, 'name' | 'version' | 'capabilities' | 'not_declared'>;
+
+/**
+ * §13.1: a framework host over the hook session. What the emitter gives every such host is declared alike (every
+ * profile and knob value, the providers, both modes, buffered output, the default posture); what the framework's
+ * loop can carry is the framework's own to state.
+ */
+export function frameworkSurface(own: FrameworkSurfaceOwn): HostSurface {
+  return {
+    name: own.name,
+    version: own.version,
+    sdk: { lang: 'typescript', version: CTK_VERSION },
+    capabilities: own.capabilities,
+    buffered_output: true,
+    profiles: referenceSurface().profiles,
+    identity_providers: ['jcs-sha256', null, 'ctk-fault'],
+    modes: ['enforce', 'evaluate_only'],
+    postures: { tool_seam_host_error: 'continue' },
+    ...(own.not_declared ? { not_declared: own.not_declared } : {}),
+  };
 }
 
 export interface SessionHarnessSpec {
