@@ -22,7 +22,7 @@ const defs = schema.$defs as Record<string, SchemaNode>;
  * values of a map with author-chosen keys). Breadth-first, so a shared $def is spelled out once, at the reference
  * nearest the root; a later reference to it names only the member that holds it.
  */
-export function schemaMembers(root: SchemaNode, definitions: Record<string, SchemaNode>): string[] {
+function schemaMembers(root: SchemaNode, definitions: Record<string, SchemaNode>): string[] {
   const out: string[] = [];
   const expanded = new Set<string>();
   const queue: Array<[string, SchemaNode]> = [['', root]];
@@ -57,7 +57,7 @@ interface TableRow {
 }
 
 /** The body rows of every Markdown table whose first header cell is `header`. */
-export function tableRows(md: string, header: string): TableRow[] {
+function tableRows(md: string, header: string): TableRow[] {
   const lines = md.split('\n');
   const rows: TableRow[] = [];
   const cellsOf = (line: string) => line.trim().replace(/^\|/, '').replace(/\|$/, '').split(/(?<!\\)\|/).map((c) => c.trim());
@@ -81,7 +81,7 @@ function sectionNumbers(md: string): Set<string> {
 }
 
 /** Every `GRAMMAR.md §N` (and `§N, §M`, `§N–§M` following it) in a text. */
-export function grammarCitations(text: string): string[] {
+function grammarCitations(text: string): string[] {
   const out: string[] = [];
   for (const m of text.matchAll(/GRAMMAR\.md((?:(?:\s*(?:,|–|-|and|or)\s*|\s+)§\d+(?:\.\d+)?)+)/g)) {
     for (const s of m[1]!.matchAll(/§(\d+(?:\.\d+)?)/g)) out.push(s[1]!);
