@@ -1,4 +1,4 @@
-// §5.2 target paths (VECTOR-FORMAT §7 grammar) and the dotted match/assert paths.
+// §5.2 target paths (grammar: GRAMMAR.md §7.1) and the dotted match/assert paths (GRAMMAR.md §7.2).
 import t from 'tap';
 import { parseTargetPath, resolvePath, setPath, parseDottedPath, getDotted, formatPath, tryParseDottedPath, type PathSegment } from './paths.js';
 import { PathSyntaxError } from './errors.js';

@@ -1,4 +1,4 @@
-// §5.2 transform paths (grammar: VECTOR-FORMAT §7) and the dotted path language of vector `match`/`assert` maps.
+// §5.2 transform paths (grammar: GRAMMAR.md §7.1) and the dotted path language of vector `match`/`assert` maps (GRAMMAR.md §7.2).
 import type { Json } from './types.js';
 import { HOST_ERROR } from './reasons.js';
 import { PathSyntaxError } from './errors.js';
@@ -48,7 +48,7 @@ type SegmentsResult = { ok: true; segments: PathSegment[] } | { ok: false; detai
 
 /**
  * Parses `.name` / `[N]` / `["name"]` segments from `pos`.
- * 'target' flavour: names are 1+ ASCII letters/digits/_/- everywhere (VECTOR-FORMAT §7).
+ * 'target' flavour: names are 1+ ASCII letters/digits/_/- everywhere (GRAMMAR.md §7.1).
  * 'dotted' flavour: a `.name` is 1+ characters other than `.`, `[`, `]`; `["…"]` is any JSON string literal.
  */
 function parseSegments(path: string, pos: number, flavour: 'target' | 'dotted'): SegmentsResult {

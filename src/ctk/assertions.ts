@@ -1,4 +1,4 @@
-// The `expect` assertions (VECTOR-FORMAT §5 plus the CTK extensions). Every failure is collected.
+// The `expect` assertions (GRAMMAR.md §5: the published members plus the CTK extensions). Every failure is collected.
 import type { JsonObject } from '../core/types.js';
 import { getDotted } from '../core/paths.js';
 import { validateEnvelope } from '../core/envelope.js';
@@ -149,7 +149,7 @@ function checkResolvedExpectations(input: AssertionInput): Failure[] {
 }
 
 /**
- * VECTOR-FORMAT §9: `released_output` exactly equals what the host reports it released; no
+ * GRAMMAR.md §5.7, §9.2: `released_output` exactly equals what the host reports it released; no
  * `persisted_must_not_contain` substring occurs in what it reports it persisted. A host that reports neither member
  * fails the assertion (it was not checked, so it is not passed); a host that persists nothing reports "".
  */
@@ -177,7 +177,7 @@ export function checkReleaseAndPersistence(vector: Vector, report: RunReport): F
   return f;
 }
 
-/** VECTOR-FORMAT §5: strict equality of the point list, or a forward subsequence; then per-pair checks. */
+/** GRAMMAR.md §5.1: strict equality of the point list, or a forward subsequence; then per-pair checks. */
 export function checkInterceptions(vector: Vector, recording: JsonObject[]): Failure[] {
   const e = vector.expect;
   const clause = clauseOf(vector);

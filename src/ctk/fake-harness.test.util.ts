@@ -1,4 +1,4 @@
-// A deliberately small in-process host for the runner's own tests: the VECTOR-FORMAT §2 reference
+// A deliberately small in-process host for the runner's own tests: the GRAMMAR.md §2.2 reference
 // loop under sequential/first_deny only (allow/deny/transform of the target; no approval seam), with
 // switches that make it misbehave one way at a time so every invariant can be seen failing.
 // It is not the reference host (src/harness/reference-harness.ts) and makes no conformance claim.

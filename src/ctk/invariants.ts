@@ -131,7 +131,7 @@ export function checkOrdering(records: JsonObject[], recording: JsonObject[], se
   return f;
 }
 
-/** §3.1 / VECTOR-FORMAT §5: sequence strictly increasing (parallel tools: unique, totally ordered); §4.1 starts at 0. */
+/** §3.1 / GRAMMAR.md §5.9: sequence strictly increasing (parallel tools: unique, totally ordered); §4.1 starts at 0. */
 export function checkSequence(records: JsonObject[], recording: JsonObject[], parallel: boolean): Failure[] {
   const f: Failure[] = [];
   for (const [label, list] of [
@@ -193,7 +193,7 @@ export function checkOneRecordPerEmission(records: JsonObject[], recording: Json
     for (const [i, r] of records.entries()) {
       const reason = obj(r.verdict)?.reason;
       if (reason === HOST_ERROR.context_invalid) continue; // §6.3: rejected before dispatch (§10.3: or never constructed)
-      if (reason === HOST_ERROR.streaming_unsupported) continue; // §12.1 self-verdict: dispatching that emission is the host's choice (VECTOR-FORMAT §9)
+      if (reason === HOST_ERROR.streaming_unsupported) continue; // §12.1 self-verdict: dispatching that emission is the host's choice (GRAMMAR.md §9.2)
       if (!seen.has(seqOf(r))) fail(`record ${i} (${String(r.interception_point)}, sequence ${String(r.sequence)}) has no matching context at the first interceptor: either an emission was not dispatched or a record was invented`, { path: `records[${i}]` });
     }
   }

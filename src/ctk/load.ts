@@ -183,7 +183,7 @@ function describeAjvError(errors: ErrorObject[]): string {
   return `${where}: ${best.message ?? 'invalid'}`;
 }
 
-/** The rules VECTOR-FORMAT.md states that the schema cannot. */
+/** The rules the schema cannot state (GRAMMAR.md §12). */
 function semanticProblem(v: Vector): string | undefined {
   const hasOne = v.interceptor_script !== undefined;
   const hasMany = v.interceptor_scripts !== undefined;
@@ -250,7 +250,7 @@ function postureCaseMemberProblem(v: Vector): string | undefined {
   return undefined;
 }
 
-/** VECTOR-FORMAT §9 and the CTK's stream/projection extensions: what the schema cannot state. */
+/** GRAMMAR.md §9 and the CTK's stream/projection extensions: what the schema cannot state (§12). */
 function streamingProblem(v: Vector): string | undefined {
   for (const [i, m] of (v.scenario.model_script ?? []).entries()) {
     const r = m.respond as JsonObject;
@@ -280,7 +280,7 @@ function streamingProblem(v: Vector): string | undefined {
   return undefined;
 }
 
-/** Every dotted path in match/context/assert/absent/present must parse (VECTOR-FORMAT §3, §5). */
+/** Every dotted path in match/context/assert/absent/present must parse (GRAMMAR.md §7.2). */
 function dottedPathProblem(v: Vector): string | undefined {
   const lists = v.interceptor_scripts ?? [v.interceptor_script ?? []];
   const many = v.interceptor_scripts !== undefined;

@@ -1,4 +1,4 @@
-// The CTK's mock model and mock tools (VECTOR-FORMAT §2). The runner asserts on these logs,
+// The CTK's mock model and mock tools (GRAMMAR.md §2.1). The runner asserts on these logs,
 // never on what the host says it did.
 import type { Json, JsonObject } from '../core/types.js';
 import type { ModelRequest, ModelResponse, ModelStream, ModelStreamChunk, Scenario, ToolCallRequest, ToolCallResult, UnprojectableKind } from '../harness/contract.js';
@@ -32,7 +32,7 @@ export function newMockLog(): MockLog {
 
 /**
  * Nth model call → Nth respond; beyond the script → an overrun failure and a plain stop answer. A respond with
- * `stream` is answered chunk by chunk (VECTOR-FORMAT §9) and the CTK counts what the host pulls.
+ * `stream` is answered chunk by chunk (GRAMMAR.md §9.1) and the CTK counts what the host pulls.
  */
 export function createMockModel(scenario: Scenario, log: MockLog): (request: ModelRequest) => Promise<ModelResponse | ModelStream> {
   const script = scenario.model_script ?? [];
@@ -59,7 +59,7 @@ export function createMockModel(scenario: Scenario, log: MockLog): (request: Mod
 
 /**
  * The chunks in order; a complete stream's last chunk carries finish_reason and tool_calls; a truncated one's last
- * chunk is partial and the stream then ends without a finish_reason (VECTOR-FORMAT §9).
+ * chunk is partial and the stream then ends without a finish_reason (GRAMMAR.md §9.1).
  */
 function mockStream(texts: string[], truncated: boolean, toolCalls: ModelResponse['tool_calls'], finish: string, call: number, log: MockLog): ModelStream {
   const seen: StreamObservation = { call, chunks: texts.length, delivered: 0, drained: false };

@@ -1,7 +1,7 @@
 // Posture-selected expectations (§13.1): a vector whose expected behaviour depends on a posture states one case
 // per posture value (`expect.by_posture`), and the runner judges a host on the case of the value it declares, so
 // every declared surface meets one expected outcome, never "either". The published `run_outcome_by_posture`
-// (VECTOR-FORMAT §5) is read here as a by_posture whose cases carry run_outcome only: one mechanism for both.
+// (GRAMMAR.md §5.8) is read here as a by_posture whose cases carry run_outcome only: one mechanism for both.
 import { POSTURES, isPostureName } from '../core/postures.js';
 import type { HostSurface } from '../harness/contract.js';
 import { jsonEqual } from './json.js';
@@ -29,7 +29,7 @@ export const POSTURE_CASE_MEMBERS = [
 
 /**
  * Members the published grammar requires (or defaults) at the top level of `expect` that a case may state again:
- * the top level then states the registry default's case (VECTOR-FORMAT §5 requires `interceptions` and
+ * the top level then states the registry default's case (GRAMMAR.md §5 requires `interceptions` and
  * `run_outcome` there; `sequence_strict` belongs to its `interceptions`), so a host that reads only the published
  * members is judged as the default host.
  */
@@ -83,7 +83,7 @@ export function selectPostureCase(expect: Expect, surface: Pick<HostSurface, 'po
   if (selection === undefined) return { ok: true, expect: plain };
   const { member, posture, cases } = selection;
   const value = declaredPostureValue(surface, posture);
-  // VECTOR-FORMAT §5: an unknown posture, or a declared value without an entry, fails the vector.
+  // GRAMMAR.md §5.8: an unknown posture, or a declared value without an entry, fails the vector.
   if (value === undefined) return { ok: false, expect: plain, member, path: 'postures', message: `the vector selects its expectations by posture "${posture}", which is not a registered posture (src/core/postures.ts)` };
   const chosen = Object.prototype.hasOwnProperty.call(cases, value) ? cases[value] : undefined;
   if (chosen === undefined) return { ok: false, expect: plain, member, path: `postures.${posture}`, got: value, message: `the host declares ${posture}=${value}, for which the vector states no case` };
@@ -102,7 +102,7 @@ function withCase(plain: Expect, chosen: PostureCase): Expect {
 }
 
 /**
- * Load-time rules for `expect.by_posture` the schema cannot state (HARNESS.md §4); "<pointer>: <message>" or
+ * Load-time rules for `expect.by_posture` the schema cannot state (GRAMMAR.md §5.8, §12); "<pointer>: <message>" or
  * undefined. The schema has already limited each case to POSTURE_CASE_MEMBERS.
  */
 export function byPostureProblem(vector: Pick<Vector, 'expect' | 'postures'>): string | undefined {
@@ -141,7 +141,7 @@ export function byPostureProblem(vector: Pick<Vector, 'expect' | 'postures'>): s
 }
 
 /**
- * The published grammar requires a top-level run_outcome and interceptions (VECTOR-FORMAT §5); they state the
+ * The published grammar requires a top-level run_outcome and interceptions (GRAMMAR.md §5); they state the
  * registry default's case, so the default case restates them only to agree.
  */
 function defaultCaseProblem(expect: Expect, defaultValue: string, c: PostureCase, ptr: string): string | undefined {

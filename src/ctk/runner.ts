@@ -56,7 +56,7 @@ const errText = (e: unknown) => (e instanceof Error ? `${e.name === 'Error' ? ''
 /** Everything one execution of a vector on a harness produced: what the CTK observed and what the host reported. */
 export interface Execution {
   setup: RunSetup;
-  /** Deep copies of every context the first interceptor received, in order (VECTOR-FORMAT §3). */
+  /** Deep copies of every context the first interceptor received, in order (GRAMMAR.md §3.1). */
   recording: JsonObject[];
   /** With `recordAll`: every context each interceptor received, by registration index. Otherwise empty. */
   received: JsonObject[][];

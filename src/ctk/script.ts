@@ -1,4 +1,4 @@
-// Scripted interceptors and resolver (VECTOR-FORMAT §3–§4). The CTK side decides; the host-side
+// Scripted interceptors and resolver (GRAMMAR.md §3–§4). The CTK side decides; the host-side
 // proxy carries the action out (return / raise / mutate / hang). The first interceptor records.
 import type { ApprovalRequest, JsonObject } from '../core/types.js';
 import { getDotted } from '../core/paths.js';
@@ -7,7 +7,7 @@ import type { InterceptorAction, ResolverAction, ScriptedInterceptor, ScriptedRe
 import { cloneJson, jsonEqual } from './json.js';
 import { interceptorRuleLists, type ApprovalRule, type InterceptorRule, type Vector } from './vector.js';
 
-/** §3 match: every dotted path resolves in the context and deep-equals the value. */
+/** GRAMMAR.md §3 match: every dotted path resolves in the context and deep-equals the value. */
 export function matches(match: JsonObject | undefined, context: unknown): boolean {
   if (!match) return true;
   for (const [path, expected] of Object.entries(match)) {
@@ -17,7 +17,7 @@ export function matches(match: JsonObject | undefined, context: unknown): boolea
   return true;
 }
 
-/** The action for one context: first rule whose `at` and `match` hold; none → allow (§3). */
+/** The action for one context: first rule whose `at` and `match` hold; none → allow (GRAMMAR.md §3). */
 export function decideInterceptor(rules: readonly InterceptorRule[], context: JsonObject): InterceptorAction {
   const point = context.interception_point;
   const rule = rules.find((r) => r.at === point && matches(r.match, context));
@@ -28,7 +28,7 @@ export function decideInterceptor(rules: readonly InterceptorRule[], context: Js
     case 'raise':
       return { kind: 'raise', message: 'ctk: scripted interceptor fault' };
     case 'malformed_verdict':
-      // §3: a transform with no transform body (host maps it to verdict_invalid).
+      // GRAMMAR.md §3: a transform with no transform body (host maps it to verdict_invalid).
       return { kind: 'return', value: { decision: 'transform' } };
     case 'mutate':
       return { kind: 'mutate' };
@@ -38,7 +38,7 @@ export function decideInterceptor(rules: readonly InterceptorRule[], context: Js
 }
 
 /**
- * The mutate fault as a host-side proxy applies it (§3): target → "TAMPERED"; tool_call.args → {"tampered": true}.
+ * The mutate fault as a host-side proxy applies it (GRAMMAR.md §3): target → "TAMPERED"; tool_call.args → {"tampered": true}.
  * Exported so in-process harnesses can reuse it.
  */
 export function applyMutateFault(context: JsonObject): JsonObject {
@@ -71,7 +71,7 @@ export interface ResolverLog {
   requests: ApprovalRequest[];
 }
 
-/** approval_script absent or [] → no resolver (§4). */
+/** approval_script absent or [] → no resolver (GRAMMAR.md §4). */
 export function createScriptedResolver(vector: Vector, log: ResolverLog): ScriptedResolver | null {
   const rules = vector.approval_script ?? [];
   if (rules.length === 0) return null;
@@ -83,7 +83,7 @@ export function createScriptedResolver(vector: Vector, log: ResolverLog): Script
   };
 }
 
-/** §4: first rule whose match holds against the request's context; none → unresolved echoing the identity. */
+/** GRAMMAR.md §4: first rule whose match holds against the request's context; none → unresolved echoing the identity. */
 export function decideResolver(rules: readonly ApprovalRule[], request: ApprovalRequest): ResolverAction {
   const echo = request.context_identity ?? null;
   const rule = rules.find((r) => matches(r.match, request.context));
@@ -93,7 +93,7 @@ export function decideResolver(rules: readonly ApprovalRule[], request: Approval
   let identity: string | null = echo;
   if (resolve.identity_override !== undefined) identity = resolve.identity_override;
   if (resolve.echo_recomputed === true) {
-    // §4: recompute jcs-sha256 over the context actually received; wins over identity_override.
+    // GRAMMAR.md §4: recompute jcs-sha256 over the context actually received; wins over identity_override.
     try {
       identity = jcsSha256(request.context);
     } catch {

@@ -17,7 +17,7 @@ export function skipReason(lv: LoadedVector, surface: HostSurface): string | und
   const missing = lv.requiredCapabilities.filter((c) => !declared.has(c));
   if (missing.length > 0) return `host does not declare capabilit${missing.length === 1 ? 'y' : 'ies'} ${missing.join(', ')}`;
   // A stream vector that is not an incremental one expects buffered assembly (one post_model_call over the whole
-  // response), unless it says its expectations hold for either discipline (HARNESS.md §4).
+  // response), unless it says its expectations hold for either discipline (GRAMMAR.md §9.3).
   if (incremental && usesStream(v) && !lv.requiredCapabilities.includes('incremental_output') && v.stream_mediation !== 'any')
     return 'host does not declare buffered stream assembly (it mediates streams incrementally: incremental_output); the vector expects one post_model_call over the assembled response';
 

@@ -22,7 +22,7 @@ export function postsByModelCall(records: JsonObject[]): JsonObject[][] {
 /**
  * For a host declaring incremental_output, per streamed response: after a deny (enforce) at one of its
  * post_model_call emissions no further emission follows for that response (rule 2), and the host pulled no chunk
- * beyond those the emissions up to the deny covered (VECTOR-FORMAT §9: "no further chunk is consumed").
+ * beyond those the emissions up to the deny covered (GRAMMAR.md §9.2: after a deny no further chunk is pulled).
  */
 export function checkStreamConsumption(records: JsonObject[], streams: readonly StreamObservation[]): Failure[] {
   const f: Failure[] = [];

@@ -1,4 +1,4 @@
-// The CTK side of streaming (VECTOR-FORMAT §9 and our buffered-assembly extension) and of host projection
+// The CTK side of streaming (GRAMMAR.md §9.2, and our buffered-assembly extension, §9.3) and of host projection
 // failure: the mock model's chunk delivery, the release/persistence assertions, the mock-side consumption check,
 // the ordering invariant for segmented calls, the gating rules, and the load-time checks.
 import t from 'tap';

@@ -14,14 +14,14 @@ export interface VectorTrace {
   records: unknown[];
   identities: unknown[];
   model_calls: unknown[];
-  /** Streamed responses: chunks scripted, chunks the host pulled (VECTOR-FORMAT §9). */
+  /** Streamed responses: chunks scripted, chunks the host pulled (GRAMMAR.md §9.1). */
   streams?: unknown[];
   tool_invocations: unknown[];
   approval_requests: unknown[];
   outcome: unknown;
   final_output: unknown;
   outputs?: unknown;
-  /** What the host reports it released to the caller and persisted (VECTOR-FORMAT §9). */
+  /** What the host reports it released to the caller and persisted (GRAMMAR.md §9.2). */
   released_output?: unknown;
   persisted?: string;
   error?: string;

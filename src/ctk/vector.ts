@@ -1,4 +1,4 @@
-// The vector grammar as TypeScript types: VECTOR-FORMAT.md plus the CTK extensions (HARNESS.md).
+// The vector grammar as TypeScript types: vectors/GRAMMAR.md (the published members plus the CTK extensions).
 // Values are JSON with LosslessNumber standing in for numbers a double cannot hold.
 import type { Composition, InterceptionPoint, Json, JsonObject, Mode } from '../core/types.js';
 import type { Scenario } from '../harness/contract.js';
@@ -6,7 +6,7 @@ import type { PostureCase } from './posture-cases.js';
 
 export type InterceptorFault = 'raise' | 'malformed_verdict' | 'mutate' | 'hang';
 
-/** VECTOR-FORMAT §3: {at, match?, return | fault}. */
+/** GRAMMAR.md §3: {at, match?, return | fault}. */
 export interface InterceptorRule {
   at: InterceptionPoint;
   match?: JsonObject;
@@ -14,7 +14,7 @@ export interface InterceptorRule {
   fault?: InterceptorFault;
 }
 
-/** VECTOR-FORMAT §4. */
+/** GRAMMAR.md §4. */
 export interface ApprovalRule {
   match?: JsonObject;
   resolve:
@@ -52,7 +52,7 @@ export interface Expect {
   sequence_strict?: boolean;
   interceptions_absent?: InterceptionPoint[];
   run_outcome: RunOutcomeName;
-  /** VECTOR-FORMAT §5: the outcome by declared posture (read as a `by_posture` with run_outcome-only cases). */
+  /** GRAMMAR.md §5.8: the outcome by declared posture (read as a `by_posture` with run_outcome-only cases). */
   run_outcome_by_posture?: { posture: string; outcomes: Record<string, RunOutcomeName> };
   /** Extension (§13.1): the expectations a posture changes, one case per value of the posture. */
   by_posture?: { posture: string; cases: Record<string, PostureCase> };
@@ -67,7 +67,7 @@ export interface Expect {
   model_calls?: ExpectedModelCall[];
   model_call_count?: number;
   record_count?: number;
-  /** VECTOR-FORMAT §9: the caller-visible text the host released (exact), and substrings never persisted. */
+  /** GRAMMAR.md §5.7, §9.2: the caller-visible text the host released (exact), and substrings never persisted. */
   released_output?: Json;
   persisted_must_not_contain?: string[];
 }
@@ -108,12 +108,12 @@ export interface LoadedVector {
   requiredCapabilities: string[];
 }
 
-/** The part a vector's results group under (VECTOR-FORMAT §1: no part → "core"). */
+/** The part a vector's results group under (GRAMMAR.md §1: no part → "core"). */
 export function partOf(vector: Pick<Vector, 'part'>): string {
   return vector.part && vector.part.length > 0 ? vector.part : 'core';
 }
 
-/** The rule lists, one per registered interceptor (§3: interceptor_script = one; interceptor_scripts: [] = zero). */
+/** The rule lists, one per registered interceptor (GRAMMAR.md §1: interceptor_script = one; interceptor_scripts: [] = zero). */
 export function interceptorRuleLists(vector: Vector): InterceptorRule[][] {
   if (vector.interceptor_scripts !== undefined) return vector.interceptor_scripts;
   return [vector.interceptor_script ?? []];
@@ -123,7 +123,7 @@ function isJsonObject(v: unknown): boolean {
   return v !== null && typeof v === 'object' && !Array.isArray(v) && !(v as { isLosslessNumber?: boolean }).isLosslessNumber;
 }
 
-/** Capabilities the vector needs: those it lists plus those its CTK extensions imply (HARNESS.md). */
+/** Capabilities the vector needs: those it lists plus those its CTK extensions imply (GRAMMAR.md §1.1). */
 export function impliedCapabilities(vector: Vector): string[] {
   const caps = new Set(vector.capabilities ?? []);
   for (const rules of interceptorRuleLists(vector)) {
@@ -137,7 +137,7 @@ export function impliedCapabilities(vector: Vector): string[] {
   }
   if (vector.scenario.inputs !== undefined) caps.add('multi_turn');
   if (vector.scenario.parallel_tools === true) caps.add('parallel_tool_calls');
-  // A stream, or the released/persisted report members, need a host that mediates streams (HARNESS.md §4):
+  // A stream, or the released/persisted report members, need a host that mediates streams (GRAMMAR.md §1.1, §9.3):
   // `streaming` unless the vector is an incremental one (incremental_output, which implies streaming).
   const reportsRelease = vector.expect.released_output !== undefined || vector.expect.persisted_must_not_contain !== undefined;
   if ((usesStream(vector) || reportsRelease) && !caps.has('incremental_output')) caps.add('streaming');

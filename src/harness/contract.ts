@@ -16,7 +16,7 @@ import type { Postures } from '../core/postures.js';
 
 export const HARNESS_PROTOCOL = 'agent-hooks-ctk/1';
 
-/** Capabilities a vector may require (VECTOR-FORMAT §1) plus the CTK's own extensions. */
+/** Capabilities a vector may require (GRAMMAR.md §1.1): the published ones plus the CTK's own extensions. */
 export const CAPABILITIES = [
   'model_calls',
   'tool_calls',
@@ -27,7 +27,7 @@ export const CAPABILITIES = [
   'bigint_json',
   'buffered_output',
   'incremental_output',
-  // CTK grammar extensions (HARNESS.md): a host declares it can carry out these faults/forms.
+  // CTK grammar extensions (GRAMMAR.md §1.1): a host declares it can carry out these faults/forms.
   'raw_interceptor_return',
   'hang_faults',
   'result_labels_resurfacing',
@@ -138,7 +138,7 @@ export interface ToolCallResult {
 export const UNPROJECTABLE_KINDS = ['cycle', 'bigint', 'function', 'throwing_getter'] as const;
 export type UnprojectableKind = (typeof UNPROJECTABLE_KINDS)[number];
 
-/** Scenario as the vector states it (VECTOR-FORMAT §2, plus the CTK extensions). */
+/** Scenario as the vector states it (GRAMMAR.md §2: the published members plus the CTK extensions). */
 export interface Scenario {
   input?: { content: Json; role: string };
   /** Extension (multi_turn): several input → … → output cycles in one session. */
@@ -178,7 +178,7 @@ export interface RunSetup {
 
 export type RunOutcome = 'completed' | 'blocked' | 'error';
 
-/** What the host reports after run() (VECTOR-FORMAT §6). */
+/** What the host reports after run() (GRAMMAR.md §6). */
 export interface RunReport {
   outcome: RunOutcome;
   /** The (possibly transformed) output content of the last turn; null when blocked. */

@@ -14,7 +14,7 @@ import type { HostParts } from './parts.js';
 import { chunkToolCalls, STREAM_INCOMPLETE, type StreamChunk, type StreamToolCall } from './stream.js';
 import type { Emission, LabelSet } from './types.js';
 
-/** response.finish_reason of every segment but the last (VECTOR-FORMAT §9). */
+/** response.finish_reason of every segment but the last (GRAMMAR.md §9.2). */
 export const INCREMENTAL_FINISH = 'incremental';
 
 /** The exposure bound this discipline enforces (§12.1a: stated in the declaration). */

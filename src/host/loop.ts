@@ -1,4 +1,4 @@
-// The reference agent loop over the emitter (VECTOR-FORMAT §2 plus multi-turn, parallel tool calls,
+// The reference agent loop over the emitter (GRAMMAR.md §2.2 plus multi-turn, parallel tool calls,
 // transforms that take effect downstream, §5.4 label resurfacing and §12.1 stream assembly).
 import { HOST_ERROR, deepClone, isHostErrorReason, type Json, type JsonObject } from '../core/index.js';
 import type { Emitter } from './emitter.js';
@@ -351,7 +351,7 @@ export function createAgentLoop(options: AgentLoopOptions): AgentLoop {
   return { run };
 }
 
-/** The assistant turn appended after its tool results (VECTOR-FORMAT §2.3); §4.2 content is string | object. */
+/** The assistant turn appended after its tool results (GRAMMAR.md §2.2); §4.2 content is string | object. */
 function assistantContent(response: JsonObject): Json {
   const c = response.content;
   if (typeof c === 'string' || (typeof c === 'object' && c !== null && !Array.isArray(c))) return c;

@@ -13,7 +13,7 @@ import { mdCode, mdText, renderPartTable } from './markdown.js';
 /** The runner's skip reasons for an undeclared capability/profile/knob/provider/mode start with this. */
 export const UNDECLARED_SKIP_PREFIX = 'host does not declare';
 
-/** VECTOR-FORMAT §1: the host-defined provider the harness registers for fault vectors; its compute always throws. */
+/** GRAMMAR.md §1: the host-defined provider the harness registers for fault vectors; its compute always throws. */
 export const CTK_FAULT_PROVIDER = 'ctk-fault';
 
 /**

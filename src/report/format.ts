@@ -4,7 +4,7 @@ import type { HostSurface } from '../harness/contract.js';
 import { POSTURES, type PostureName } from '../core/postures.js';
 import type { ConformanceReport, Failure, VectorResult } from './model.js';
 
-/** VECTOR-FORMAT §1: vectors without a part group under "core". */
+/** GRAMMAR.md §1: vectors without a part group under "core". */
 export const DEFAULT_PART = 'core';
 
 export function partName(part: string | undefined): string {

@@ -177,7 +177,7 @@ export function firstDiff(h: Json | undefined, r: Json | undefined, at: string):
 }
 
 /**
- * Can a vector assert this difference (VECTOR-FORMAT §5 and the CTK extensions)? Not: what interceptors other than
+ * Can a vector assert this difference (GRAMMAR.md §5, published and CTK members)? Not: what interceptors other than
  * the first saw, the approval requests the resolver got, identity values beyond null-ness and (in)equality, sequence
  * uniqueness, and under parallel tool calls anything inside a run of tool emissions.
  */

@@ -1,4 +1,4 @@
-// The generator: one random, valid vector in our grammar (VECTOR-FORMAT + the HARNESS.md extensions) per
+// The generator: one random, valid vector in our grammar (GRAMMAR.md: published members and CTK extensions) per
 // (seed, case index), restricted to the host's declared surface (space.ts). Every draw goes through the Rng,
 // so the same seed and surface give the same case. The `expect` is a placeholder: the fuzzer compares the
 // host with the oracle and never checks it; to-vector.ts fills a real one from the oracle's trace.
@@ -54,7 +54,7 @@ const FINAL_ANSWERS: Json[] = ['Your refund has been filed.', 'Order ord-9 has s
 const TOOL_RESULTS: Json[] = ['ok', { status: 'ok', ledger: 'LEDGER-ENTRY-77' }, { status: 'shipped', items: [1, 2, 3] }, 42, null, ['a', 'b']];
 const ROLES = ['user', 'system', 'external'];
 const BAD_PATHS = ['$context.target', 'target.content', '$target.*', '$target[-1]', '$target["a b"]', '', '$targets.x'];
-/** HARNESS.md §4: the values the in-process mock hands back that JSON cannot carry (§10.3 host projection failure). */
+/** GRAMMAR.md §2: the values the in-process mock hands back that JSON cannot carry (§10.3 host projection failure). */
 const UNPROJECTABLE = ['cycle', 'bigint', 'function', 'throwing_getter'];
 const REDACTIONS = ['$target.order', '$target.content', '$target[0].content', '$target.amount', '$target.text'];
 
@@ -237,7 +237,7 @@ class CaseBuilder {
   }
 
   /**
-   * §12.1: a text response delivered as a stream of 1–3 chunks that concatenate to its content (VECTOR-FORMAT §9);
+   * §12.1: a text response delivered as a stream of 1–3 chunks that concatenate to its content (GRAMMAR.md §9.1);
    * sometimes the stream dies early (`stream_truncated`: the chunks are a prefix, no finish_reason arrives).
    */
   private maybeStream(resp: JsonObject): void {

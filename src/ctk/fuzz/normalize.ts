@@ -219,7 +219,7 @@ function normalizeRecord(raw: unknown, m: Mappers): Json {
     const { message: _hostText, ...rest } = verdict;
     out.verdict = rest;
   }
-  // VECTOR-FORMAT §5: a run_all record may leave fold_truncated out; absent means false.
+  // GRAMMAR.md §5.10: a run_all record may leave fold_truncated out; absent means false.
   const profile = obj(r.composition)?.profile;
   if (profile === 'sequential/run_all' && !('fold_truncated' in out)) out.fold_truncated = false;
   return out;

@@ -70,7 +70,7 @@ export function toVector(source: Vector, oracle: Execution, divergence: Divergen
   return out as unknown as Vector;
 }
 
-/** The expect's members in the order VECTOR-FORMAT §5 lists them (what is asserted reads the same in every vector). */
+/** The expect's members in one fixed order, so what is asserted reads the same in every vector (the members: GRAMMAR.md §5). */
 function inGrammarOrder(e: Expect): Expect {
   const order = ['interceptions', 'sequence_strict', 'interceptions_absent', 'run_outcome', 'run_outcome_by_posture', 'final_output', 'outputs', 'released_output', 'persisted_must_not_contain', 'tool_invocations', 'tool_not_invoked', 'identities_equal', 'records', 'model_calls', 'model_call_count', 'record_count'];
   const src = e as unknown as Record<string, unknown>;
@@ -121,7 +121,7 @@ function expectFromOracle(v: Vector, ex: Execution, d: Divergence, pin?: Diverge
   const records = report.records as JsonObject[];
   const e: Expect = { interceptions: [], run_outcome: report.outcome };
 
-  // What the first interceptor saw (VECTOR-FORMAT §3); under parallel tool calls only the ordered points. Whether
+  // What the first interceptor saw (GRAMMAR.md §3.1); under parallel tool calls only the ordered points (§11). Whether
   // it saw a stream_incomplete emission is the host's choice (HARNESS.md §5): never asserted, so the list is not strict.
   const incomplete = (c: JsonObject) => c.interception_point === 'post_model_call' && obj(c.response)?.finish_reason === 'stream_incomplete';
   const seen = ex.recording.filter((c) => !incomplete(c)).map((c) => c.interception_point as Expect['interceptions'][number]['interception_point']);
@@ -171,7 +171,7 @@ function recordExpectation(r: JsonObject, index: number, withComposition: boolea
   assert.decided_by = r.decided_by ?? null;
   if (r.resolved_by !== undefined) assert.resolved_by = r.resolved_by;
   const profile = obj(r.composition)?.profile;
-  // run_all may leave fold_truncated out when false (VECTOR-FORMAT §5): assert it only when it says true there.
+  // run_all may leave fold_truncated out when false (GRAMMAR.md §5.10): assert it only when it says true there.
   if (r.fold_truncated !== undefined && (profile !== 'sequential/run_all' || r.fold_truncated === true)) assert.fold_truncated = r.fold_truncated;
   if (withComposition) assert.composition = cloneJson(r.composition ?? null);
   if (r.input_identity === null) assert.input_identity = null;
