@@ -24,7 +24,7 @@ import { findDomainViolation } from './locate.js';
 import { HOST_LABEL_NAMESPACE, deriveNamespace, mergeLabels, validateNamespace } from './labels.js';
 import { resolveParts, type HostParts } from './parts.js';
 import { hostDeny, type ComposeEnv, type ComposeResult } from './profiles.js';
-import type { Emission, EmitOptions, EmitterOptions, IdentityProvider, Interceptor, InterceptorLike, LabelSet } from './types.js';
+import type { ApprovalRedactor, ApprovalResolver, Emission, EmitOptions, EmitterOptions, IdentityProvider, Interceptor, InterceptorLike, LabelSet } from './types.js';
 
 export const DEFAULT_INTERCEPTOR_TIMEOUT_MS = 5000;
 export const DEFAULT_RESOLVER_TIMEOUT_MS = 5000;
@@ -89,7 +89,61 @@ function normalizeInterceptor(i: InterceptorLike, index: number): Registered {
   return out;
 }
 
+/** What one emitter holds across its emissions: the options validated once, the sequence counter, the records. */
+interface EmitterState {
+  readonly options: EmitterOptions;
+  readonly parts: HostParts;
+  readonly composition: Composition;
+  readonly mode: Mode;
+  readonly provider: IdentityProvider;
+  readonly interceptors: Registered[];
+  readonly interceptorTimeoutMs: number;
+  readonly resolverTimeoutMs: number;
+  readonly resolver: ApprovalResolver | null;
+  readonly redactor: ApprovalRedactor | null;
+  readonly stopApprovalFoldTruncated: 'when_skipped' | 'always';
+  readonly now: () => Date;
+  readonly agent: JsonObject;
+  readonly session: JsonObject;
+  readonly sessionId: string;
+  readonly counter: { next: number };
+  readonly records: InterceptionRecord[];
+}
+
+/** One emission once its context is valid and its input identity computed: what every later step is about. */
+interface Dispatched {
+  readonly point: InterceptionPoint;
+  readonly sequence: number;
+  readonly mode: Mode;
+  readonly ctx: JsonObject;
+  readonly inputIdentity: string | null;
+}
+
+/** The verdict the emission enforces after §12.1 self-deny and the §10.3 enforced-identity recompute. */
+interface Enforced {
+  winner: Verdict;
+  decidedBy: number | null;
+  context: JsonObject;
+  identity: string | null;
+}
+
 export function createEmitter(options: EmitterOptions): Emitter {
+  const s = emitterState(options);
+  return {
+    sessionId: s.sessionId,
+    parts: s.parts,
+    mode: s.mode,
+    composition: s.composition,
+    identityProvider: s.provider.name,
+    interceptorsRegistered: s.interceptors.length,
+    records: () => s.records.slice().sort((a, b) => a.sequence - b.sequence),
+    emit: (point, fields, emitOptions = {}) => emitOne(s, point, fields, emitOptions),
+    recordHostFailure: (point, failure = {}) => recordHostFailure(s, point, failure),
+  };
+}
+
+/** Validates the options (HostConfigError on a bad one) into the emitter's state. */
+function emitterState(options: EmitterOptions): EmitterState {
   const parts = resolveParts(options.parts);
   const composition = resolveComposition(options.composition);
   const mode: Mode = options.mode ?? 'enforce';
@@ -110,235 +164,237 @@ export function createEmitter(options: EmitterOptions): Emitter {
   const session = { ...options.session } as JsonObject;
   if (typeof options.session?.id !== 'string') throw new HostConfigError('session.id must be a string (§4.1)');
   const sessionId = options.session.id;
-  const counter = { next: 0 };
-  const records: InterceptionRecord[] = [];
+  const base = { options, parts, composition, mode, provider, interceptors, interceptorTimeoutMs, resolverTimeoutMs };
+  return { ...base, resolver, redactor, stopApprovalFoldTruncated, now, agent, session, sessionId, counter: { next: 0 }, records: [] };
+}
 
-  const emitter: Emitter = {
-    sessionId,
-    parts,
-    mode,
-    composition,
-    identityProvider: provider.name,
-    interceptorsRegistered: interceptors.length,
-    records: () => records.slice().sort((a, b) => a.sequence - b.sequence),
-    async emit(point, fields, emitOptions = {}) {
-      // §3.1 / §12.2: assigned synchronously, before any await, so concurrent emissions never collide.
-      const sequence = parts.nextSequence(counter);
-      const emissionMode: Mode = emitOptions.mode ?? mode;
-      let ctx: JsonObject | null = null;
-      try {
-        if (!(INTERCEPTION_POINTS as readonly string[]).includes(point)) {
-          // §3: the set is closed; a host MUST NOT emit anything else.
-          return finish(failClosed(point, sequence, emissionMode, null, `unknown interception point ${JSON.stringify(point)}`));
-        }
-        const meta = { point, sequence, timestamp: now().toISOString(), agent, session, ...(options.trace ? { trace: options.trace as JsonObject } : {}) };
-        ctx = parts.buildContext(meta, fields);
-        // §6.3 / §10.2: envelope (and §4.4, §12.3) before anything else; no interceptor runs on failure.
-        const valid = parts.validateContext(ctx, options.bounds);
-        if (!valid.ok) return finish(failClosed(point, sequence, emissionMode, ctx, valid.detail));
-        // §10.1: provider failure → context_invalid before any interceptor runs; null identities.
-        let inputIdentity: string | null;
-        try {
-          inputIdentity = provider.computeValidated ? provider.computeValidated(ctx) : provider.compute(ctx);
-        } catch (error) {
-          return finish(failClosed(point, sequence, emissionMode, ctx, providerFailureDetail(provider.name, ctx, error)));
-        }
-        return finish(await dispatch(point, sequence, emissionMode, ctx, inputIdentity, emitOptions));
-      } catch (error) {
-        // Defence in depth: a fault in the machinery itself is a deny, never a pass (§1.3).
-        return finish(failClosed(point, sequence, emissionMode, ctx, `internal host error (${errorTypeName(error)})`));
-      }
-    },
-    recordHostFailure(point, failure = {}) {
-      if (!(INTERCEPTION_POINTS as readonly string[]).includes(point)) {
-        throw new HostConfigError(`recordHostFailure: unknown interception point ${JSON.stringify(point)} (§3: the set is closed)`);
-      }
-      // §10.3: the sequence the failed emission would have carried, consumed so records stay totally ordered.
-      const sequence = parts.nextSequence(counter);
-      const message = payloadFreeDetail(failure.message ?? 'the host could not project a value to the wire shape');
-      const verdict = parts.hostFailureVerdict(message);
-      // No context exists; what the host still knows: the time (and the trace block it would have sent).
-      const known: JsonObject = { timestamp: now().toISOString(), ...(options.trace ? { trace: options.trace as JsonObject } : {}) };
-      const record = undispatchedRecord(point, mode, verdict, sequence, known);
-      return finish({ point, sequence, proceed: parts.hostFailureProceeds(mode), verdict, target: null, context: null, record, labels: {} });
-    },
-  };
-
-  function finish(e: Emission): Emission {
-    records.push(e.record);
+/** Emitter.emit: one emission end to end. Never rejects: every fault becomes a deny (§1.3). */
+async function emitOne(s: EmitterState, point: InterceptionPoint, fields: JsonObject, emitOptions: EmitOptions): Promise<Emission> {
+  const { parts, options, provider } = s;
+  // §3.1 / §12.2: assigned synchronously, before any await, so concurrent emissions never collide.
+  const sequence = parts.nextSequence(s.counter);
+  const emissionMode: Mode = emitOptions.mode ?? s.mode;
+  let ctx: JsonObject | null = null;
+  try {
+    if (!(INTERCEPTION_POINTS as readonly string[]).includes(point)) {
+      // §3: the set is closed; a host MUST NOT emit anything else.
+      return finish(s, failClosed(s, point, sequence, emissionMode, null, `unknown interception point ${JSON.stringify(point)}`));
+    }
+    const meta = { point, sequence, timestamp: s.now().toISOString(), agent: s.agent, session: s.session, ...(options.trace ? { trace: options.trace as JsonObject } : {}) };
+    ctx = parts.buildContext(meta, fields);
+    // §6.3 / §10.2: envelope (and §4.4, §12.3) before anything else; no interceptor runs on failure.
+    const valid = parts.validateContext(ctx, options.bounds);
+    if (!valid.ok) return finish(s, failClosed(s, point, sequence, emissionMode, ctx, valid.detail));
+    // §10.1: provider failure → context_invalid before any interceptor runs; null identities.
+    let inputIdentity: string | null;
     try {
-      options.onRecord?.(e.record);
-    } catch {
-      // A failing audit sink must not turn a deny into a pass or crash the loop; the record is kept above.
+      inputIdentity = provider.computeValidated ? provider.computeValidated(ctx) : provider.compute(ctx);
+    } catch (error) {
+      return finish(s, failClosed(s, point, sequence, emissionMode, ctx, providerFailureDetail(provider.name, ctx, error)));
     }
-    return e;
+    return finish(s, await dispatch(s, { point, sequence, mode: emissionMode, ctx, inputIdentity }, emitOptions));
+  } catch (error) {
+    // Defence in depth: a fault in the machinery itself is a deny, never a pass (§1.3).
+    return finish(s, failClosed(s, point, sequence, emissionMode, ctx, `internal host error (${errorTypeName(error)})`));
   }
+}
 
-  /**
-   * §10.3: the record of an emission no interceptor saw (rejected before dispatch, or never constructed): null
-   * identities, decided_by null, no verdicts entries, every registered interceptor skipped.
-   */
-  function undispatchedRecord(point: InterceptionPoint, emissionMode: Mode, verdict: Verdict, sequence: number, ctx: JsonObject | null): InterceptionRecord {
-    return parts.buildRecord(
-      {
-        point,
-        mode: emissionMode,
-        verdict,
-        inputIdentity: null,
-        enforcedIdentity: null,
-        identityProvider: provider.name,
-        sessionId,
-        sequence,
-        context: ctx,
-        decidedBy: null,
-        composition,
-        verdicts: [],
-        foldTruncated: interceptors.length > 0,
-        interceptorsRegistered: interceptors.length,
-      },
-      (v) => parts.projectVerdict(v, parts.truncateMessage),
-    );
+/** Emitter.recordHostFailure: §10.3 host projection failure (`record_host_failure`). */
+function recordHostFailure(s: EmitterState, point: InterceptionPoint, failure: { message?: string }): Emission {
+  const { parts, options } = s;
+  if (!(INTERCEPTION_POINTS as readonly string[]).includes(point)) {
+    throw new HostConfigError(`recordHostFailure: unknown interception point ${JSON.stringify(point)} (§3: the set is closed)`);
   }
+  // §10.3: the sequence the failed emission would have carried, consumed so records stay totally ordered.
+  const sequence = parts.nextSequence(s.counter);
+  const message = payloadFreeDetail(failure.message ?? 'the host could not project a value to the wire shape');
+  const verdict = parts.hostFailureVerdict(message);
+  // No context exists; what the host still knows: the time (and the trace block it would have sent).
+  const known: JsonObject = { timestamp: s.now().toISOString(), ...(options.trace ? { trace: options.trace as JsonObject } : {}) };
+  const record = undispatchedRecord(s, point, s.mode, verdict, sequence, known);
+  return finish(s, { point, sequence, proceed: parts.hostFailureProceeds(s.mode), verdict, target: null, context: null, record, labels: {} });
+}
 
-  /** §6.3 context_invalid: no interceptor dispatched, null identities, best-effort record, decided_by null. */
-  function failClosed(point: InterceptionPoint, sequence: number, emissionMode: Mode, ctx: JsonObject | null, detail: string): Emission {
-    const verdict = hostDeny(HOST_ERROR.context_invalid, { message: payloadFreeDetail(detail) });
-    const record = undispatchedRecord(point, emissionMode, verdict, sequence, ctx);
-    return {
+function finish(s: EmitterState, e: Emission): Emission {
+  s.records.push(e.record);
+  try {
+    s.options.onRecord?.(e.record);
+  } catch {
+    // A failing audit sink must not turn a deny into a pass or crash the loop; the record is kept above.
+  }
+  return e;
+}
+
+/**
+ * §10.3: the record of an emission no interceptor saw (rejected before dispatch, or never constructed): null
+ * identities, decided_by null, no verdicts entries, every registered interceptor skipped.
+ */
+function undispatchedRecord(s: EmitterState, point: InterceptionPoint, emissionMode: Mode, verdict: Verdict, sequence: number, ctx: JsonObject | null): InterceptionRecord {
+  return s.parts.buildRecord(
+    {
       point,
-      sequence,
-      // §8: evaluate_only proceeds as if allow, even past a fail-closed deny (the record still says deny).
-      proceed: parts.shouldProceed(verdict, emissionMode),
+      mode: emissionMode,
       verdict,
-      target: ctx && 'target' in ctx ? ctx.target! : null,
+      inputIdentity: null,
+      enforcedIdentity: null,
+      identityProvider: s.provider.name,
+      sessionId: s.sessionId,
+      sequence,
       context: ctx,
-      record,
-      labels: {},
-    };
+      decidedBy: null,
+      composition: s.composition,
+      verdicts: [],
+      foldTruncated: s.interceptors.length > 0,
+      interceptorsRegistered: s.interceptors.length,
+    },
+    (v) => s.parts.projectVerdict(v, s.parts.truncateMessage),
+  );
+}
+
+/** §6.3 context_invalid: no interceptor dispatched, null identities, best-effort record, decided_by null. */
+function failClosed(s: EmitterState, point: InterceptionPoint, sequence: number, emissionMode: Mode, ctx: JsonObject | null, detail: string): Emission {
+  const verdict = hostDeny(HOST_ERROR.context_invalid, { message: payloadFreeDetail(detail) });
+  const record = undispatchedRecord(s, point, emissionMode, verdict, sequence, ctx);
+  return {
+    point,
+    sequence,
+    // §8: evaluate_only proceeds as if allow, even past a fail-closed deny (the record still says deny).
+    proceed: s.parts.shouldProceed(verdict, emissionMode),
+    verdict,
+    target: ctx && 'target' in ctx ? ctx.target! : null,
+    context: ctx,
+    record,
+    labels: {},
+  };
+}
+
+/** Dispatch per the profile (§7), then the verdict enforced, its §7.3 unions and the §10.3 record. */
+async function dispatch(s: EmitterState, d: Dispatched, emitOptions: EmitOptions): Promise<Emission> {
+  const { parts } = s;
+  const zero = s.interceptors.length === 0 ? parts.zeroInterceptorVerdict(d.mode) : null;
+  // §7: zero interceptors → the deny no_interceptor (decided_by null), profile-independent; in evaluate_only it
+  // is recorded and the action proceeds anyway (§8), as the published corpus pins.
+  const result: ComposeResult = zero
+    ? { winner: zero, decidedBy: null, context: d.ctx, slots: [], truncated: false, resolutionVerdicts: [] }
+    : await compose(s, d, emitOptions);
+  const enforced = enforce(s, d, result, emitOptions);
+  const { combined, labels } = combine(s, d.mode, result, enforced);
+  const proceed = parts.shouldProceed(combined, d.mode);
+  const record = dispatchedRecord(s, d, combined, enforced, result);
+  // The action uses the transformed target only when enforcing and proceeding (§6, §8).
+  const acted = proceed && d.mode === 'enforce' ? enforced.context : d.ctx;
+  return { point: d.point, sequence: d.sequence, proceed, verdict: combined, target: acted.target ?? null, transformed: acted !== d.ctx, context: acted, record, labels };
+}
+
+/** §7 dispatch over the registered interceptors, per the declared profile (§7.4 / §7.5), approval (§9) included. */
+function compose(s: EmitterState, d: Dispatched, emitOptions: EmitOptions): Promise<ComposeResult> {
+  const { parts, interceptors, composition } = s;
+  // §12.1 self-deny is a plain deny: it dominates any liftable one, so consulting an approver is pointless (§5.1).
+  const consultAllowed = parts.mayConsultSeam(d.point, d.mode, s.resolver !== null) && !emitOptions.selfDeny;
+  const env: ComposeEnv = {
+    point: d.point,
+    mode: d.mode,
+    composition,
+    count: interceptors.length,
+    context: d.ctx,
+    invoke: (index, c) =>
+      invokeInterceptor(interceptors[index]!, index, c, s.interceptorTimeoutMs, {
+        copyForInterceptor: parts.copyForInterceptor,
+        gateVerdict: parts.gateVerdict,
+        mapInterceptorFailure: parts.mapInterceptorFailure,
+      }),
+    applyTransform: emitOptions.holdsTarget ? heldTransform(parts.applyTransform, emitOptions.holdsTarget) : parts.applyTransform,
+    severity: parts.severity,
+    selectWinner: (vs) => parts.selectWinner(vs, parts.severity),
+    stopApprovalFoldTruncated: s.stopApprovalFoldTruncated,
+  };
+  if (consultAllowed) {
+    env.consult = (deny, c) =>
+      parts.consultSeam(deny, c, { provider: s.provider, resolver: s.resolver!, redactor: s.redactor, timeoutMs: s.resolverTimeoutMs, validateResolution: parts.validateResolution });
   }
+  return composition.profile.startsWith('sequential/') ? parts.composeSequential(env) : parts.composeParallel(env);
+}
 
-  async function dispatch(
-    point: InterceptionPoint,
-    sequence: number,
-    emissionMode: Mode,
-    ctx: JsonObject,
-    inputIdentity: string | null,
-    emitOptions: EmitOptions,
-  ): Promise<Emission> {
-    let result: ComposeResult;
-    const zero = interceptors.length === 0 ? parts.zeroInterceptorVerdict(emissionMode) : null;
-    if (zero) {
-      // §7: zero interceptors → the deny no_interceptor (decided_by null), profile-independent; in evaluate_only it
-      // is recorded and the action proceeds anyway (§8), as the published corpus pins.
-      result = { winner: zero, decidedBy: null, context: ctx, slots: [], truncated: false, resolutionVerdicts: [] };
-    } else {
-      // §12.1 self-deny is a plain deny: it dominates any liftable one, so consulting an approver is pointless (§5.1).
-      const consultAllowed = parts.mayConsultSeam(point, emissionMode, resolver !== null) && !emitOptions.selfDeny;
-      const env: ComposeEnv = {
-        point,
-        mode: emissionMode,
-        composition,
-        count: interceptors.length,
-        context: ctx,
-        invoke: (index, c) =>
-          invokeInterceptor(interceptors[index]!, index, c, interceptorTimeoutMs, {
-            copyForInterceptor: parts.copyForInterceptor,
-            gateVerdict: parts.gateVerdict,
-            mapInterceptorFailure: parts.mapInterceptorFailure,
-          }),
-        applyTransform: emitOptions.holdsTarget ? heldTransform(parts.applyTransform, emitOptions.holdsTarget) : parts.applyTransform,
-        severity: parts.severity,
-        selectWinner: (vs) => parts.selectWinner(vs, parts.severity),
-        stopApprovalFoldTruncated,
-      };
-      if (consultAllowed) {
-        env.consult = (deny, c) =>
-          parts.consultSeam(deny, c, { provider, resolver: resolver!, redactor, timeoutMs: resolverTimeoutMs, validateResolution: parts.validateResolution });
-      }
-      result = composition.profile.startsWith('sequential/') ? await parts.composeSequential(env) : await parts.composeParallel(env);
-    }
-
-    let winner = result.winner;
-    let decidedBy = result.decidedBy;
-    let enforcedContext = result.context;
-    // §12.1: a host self-verdict (plain deny) dominates whatever the interceptors said.
-    if (emitOptions.selfDeny) {
-      winner = hostDeny(emitOptions.selfDeny as typeof HOST_ERROR.streaming_unsupported);
-      decidedBy = null;
-      enforcedContext = ctx;
-    }
-
-    // §10.3 enforced_identity: post-composition; equal to input_identity when nothing changed and in evaluate_only.
-    let enforcedIdentity = inputIdentity;
-    if (parts.enforcedIdentityNeedsRecompute(emissionMode, enforcedContext !== ctx)) {
-      try {
-        enforcedIdentity = provider.compute(enforcedContext);
-      } catch {
-        winner = hostDeny(HOST_ERROR.context_invalid, { message: 'identity provider failed on the transformed context' });
-        decidedBy = null;
-        enforcedIdentity = null;
-        enforcedContext = ctx;
-      }
-    }
-
-    // §7.3 unions over every verdict returned in the emission (resolutions included).
-    const returned: Verdict[] = result.returned ?? [...result.slots.map((s) => s.verdict), ...result.resolutionVerdicts];
-    const combined: Verdict = { ...winner };
-    delete combined.warnings;
-    delete combined.result_labels;
-    const warnings = parts.unionWarnings(returned);
-    if (warnings.length > 0) combined.warnings = warnings;
-    let labels: LabelSet = {};
-    if (parts.keepLabels(combined, emissionMode)) {
-      const flat = parts.unionLabels(returned);
-      if (flat.length > 0) combined.result_labels = flat;
-      labels = labelsByNamespace(result, decidedBy);
-    }
-
-    const proceed = parts.shouldProceed(combined, emissionMode);
-    const summaries: VerdictSummary[] = result.slots.map((s) => {
-      const sum: VerdictSummary = { index: s.index, decision: s.verdict.decision };
-      if (s.verdict.reason !== undefined) sum.reason = s.verdict.reason;
-      if (s.name !== undefined) sum.name = s.name;
-      return sum;
-    });
-    const record = parts.buildRecord(
-      {
-        point,
-        mode: emissionMode,
-        verdict: combined,
-        inputIdentity,
-        enforcedIdentity,
-        identityProvider: provider.name,
-        sessionId,
-        sequence,
-        context: ctx,
-        decidedBy,
-        composition,
-        verdicts: summaries,
-        foldTruncated: result.truncated,
-        ...(result.resolvedBy ? { resolvedBy: result.resolvedBy } : {}),
-        interceptorsRegistered: interceptors.length,
-      },
-      (v) => parts.projectVerdict(v, parts.truncateMessage),
-    );
-    // The action uses the transformed target only when enforcing and proceeding (§6, §8).
-    const acted = proceed && emissionMode === 'enforce' ? enforcedContext : ctx;
-    return { point, sequence, proceed, verdict: combined, target: acted.target ?? null, transformed: acted !== ctx, context: acted, record, labels };
+/** The composed winner after the host's own say: §12.1 self-deny, then the §10.3 enforced identity. */
+function enforce(s: EmitterState, d: Dispatched, result: ComposeResult, emitOptions: EmitOptions): Enforced {
+  const out: Enforced = { winner: result.winner, decidedBy: result.decidedBy, context: result.context, identity: d.inputIdentity };
+  // §12.1: a host self-verdict (plain deny) dominates whatever the interceptors said.
+  if (emitOptions.selfDeny) {
+    out.winner = hostDeny(emitOptions.selfDeny as typeof HOST_ERROR.streaming_unsupported);
+    out.decidedBy = null;
+    out.context = d.ctx;
   }
-
-  /** §5.4: each permit's labels filed under its interceptor's namespace; resolution labels under the consulted one's. */
-  function labelsByNamespace(result: ComposeResult, decidedBy: number | null): LabelSet {
-    const sets: LabelSet[] = [];
-    for (const s of result.slots) {
-      if (s.verdict.decision !== 'deny' && s.verdict.result_labels?.length) sets.push({ [interceptors[s.index]!.namespace]: s.verdict.result_labels });
+  // §10.3 enforced_identity: post-composition; equal to input_identity when nothing changed and in evaluate_only.
+  if (s.parts.enforcedIdentityNeedsRecompute(d.mode, out.context !== d.ctx)) {
+    try {
+      out.identity = s.provider.compute(out.context);
+    } catch {
+      out.winner = hostDeny(HOST_ERROR.context_invalid, { message: 'identity provider failed on the transformed context' });
+      out.decidedBy = null;
+      out.identity = null;
+      out.context = d.ctx;
     }
-    const ns = decidedBy !== null ? interceptors[decidedBy]!.namespace : HOST_LABEL_NAMESPACE;
-    for (const v of result.resolutionVerdicts) if (v.decision !== 'deny' && v.result_labels?.length) sets.push({ [ns]: v.result_labels });
-    return mergeLabels(...sets);
   }
+  return out;
+}
 
-  return emitter;
+/** §7.3: the combined verdict (the winner with the unions over every verdict returned, resolutions included), §5.4 labels. */
+function combine(s: EmitterState, emissionMode: Mode, result: ComposeResult, enforced: Enforced): { combined: Verdict; labels: LabelSet } {
+  const { parts } = s;
+  const returned: Verdict[] = result.returned ?? [...result.slots.map((sl) => sl.verdict), ...result.resolutionVerdicts];
+  const combined: Verdict = { ...enforced.winner };
+  delete combined.warnings;
+  delete combined.result_labels;
+  const warnings = parts.unionWarnings(returned);
+  if (warnings.length > 0) combined.warnings = warnings;
+  let labels: LabelSet = {};
+  if (parts.keepLabels(combined, emissionMode)) {
+    const flat = parts.unionLabels(returned);
+    if (flat.length > 0) combined.result_labels = flat;
+    labels = labelsByNamespace(s.interceptors, result, enforced.decidedBy);
+  }
+  return { combined, labels };
+}
+
+/** §10.3: the record of a dispatched emission. */
+function dispatchedRecord(s: EmitterState, d: Dispatched, combined: Verdict, enforced: Enforced, result: ComposeResult): InterceptionRecord {
+  const summaries: VerdictSummary[] = result.slots.map((sl) => {
+    const sum: VerdictSummary = { index: sl.index, decision: sl.verdict.decision };
+    if (sl.verdict.reason !== undefined) sum.reason = sl.verdict.reason;
+    if (sl.name !== undefined) sum.name = sl.name;
+    return sum;
+  });
+  return s.parts.buildRecord(
+    {
+      point: d.point,
+      mode: d.mode,
+      verdict: combined,
+      inputIdentity: d.inputIdentity,
+      enforcedIdentity: enforced.identity,
+      identityProvider: s.provider.name,
+      sessionId: s.sessionId,
+      sequence: d.sequence,
+      context: d.ctx,
+      decidedBy: enforced.decidedBy,
+      composition: s.composition,
+      verdicts: summaries,
+      foldTruncated: result.truncated,
+      ...(result.resolvedBy ? { resolvedBy: result.resolvedBy } : {}),
+      interceptorsRegistered: s.interceptors.length,
+    },
+    (v) => s.parts.projectVerdict(v, s.parts.truncateMessage),
+  );
+}
+
+/** §5.4: each permit's labels filed under its interceptor's namespace; resolution labels under the consulted one's. */
+function labelsByNamespace(interceptors: readonly Registered[], result: ComposeResult, decidedBy: number | null): LabelSet {
+  const sets: LabelSet[] = [];
+  for (const s of result.slots) {
+    if (s.verdict.decision !== 'deny' && s.verdict.result_labels?.length) sets.push({ [interceptors[s.index]!.namespace]: s.verdict.result_labels });
+  }
+  const ns = decidedBy !== null ? interceptors[decidedBy]!.namespace : HOST_LABEL_NAMESPACE;
+  for (const v of result.resolutionVerdicts) if (v.decision !== 'deny' && v.result_labels?.length) sets.push({ [ns]: v.result_labels });
+  return mergeLabels(...sets);
 }
 
 /**

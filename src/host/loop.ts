@@ -5,7 +5,7 @@ import type { Emitter } from './emitter.js';
 import { labelsToExtensions, mergeLabels } from './labels.js';
 import { isStream, STREAM_INCOMPLETE, type StreamChunk } from './stream.js';
 import { mediateIncrementally } from './incremental.js';
-import { toMessageContent } from './parts.js';
+import { toMessageContent, type HostParts } from './parts.js';
 import { errorTypeName } from './identity-providers.js';
 import { projectToWire, type Projection } from './wire.js';
 
@@ -108,247 +108,290 @@ export interface AgentLoop {
   run(inputs: TurnInput[]): Promise<LoopResult>;
 }
 
+/** What one agent loop holds across its sessions: the options, with their defaults filled in. */
+interface LoopState {
+  readonly options: AgentLoopOptions;
+  readonly emitter: Emitter;
+  readonly parts: HostParts;
+  readonly modelId: string;
+  readonly posture: ToolSeamPosture;
+  readonly maxCalls: number;
+  readonly mediation: StreamMediation;
+}
+
+/** One turn in progress: its messages (agent state, §6.1) and the §5.4 labels of each. */
+interface TurnState {
+  readonly session: SessionState;
+  readonly messages: Message[];
+  readonly messageLabels: LabelSet[];
+}
+
+/** A model response past its post_model_call emission, buffered or mediated incrementally. */
+interface ModelAnswer {
+  post: Emission;
+  labels: LabelSet;
+  /** Already released to the caller segment by segment (§12.1 exception). */
+  streamed: boolean;
+}
+
+interface ToolOutcome {
+  content: Json;
+  labels: LabelSet;
+  terminate: boolean;
+}
+
 export function createAgentLoop(options: AgentLoopOptions): AgentLoop {
   const { emitter } = options;
-  const parts = emitter.parts;
-  const modelId = options.modelId ?? 'mock';
-  const posture: ToolSeamPosture = options.toolSeamHostError ?? 'continue';
-  const maxCalls = options.maxModelCallsPerTurn ?? 32;
-  const mediation: StreamMediation = options.streamMediation ?? 'buffered';
-
-  const emit = (point: Parameters<Emitter['emit']>[0], fields: JsonObject, labels?: LabelSet, selfDeny?: string): Promise<Emission> => {
-    const ext = labels ? labelsToExtensions(labels) : undefined;
-    return emitter.emit(point, ext ? { ...fields, extensions: ext } : fields, selfDeny ? { selfDeny } : {});
+  const loop: LoopState = {
+    options,
+    emitter,
+    parts: emitter.parts,
+    modelId: options.modelId ?? 'mock',
+    posture: options.toolSeamHostError ?? 'continue',
+    maxCalls: options.maxModelCallsPerTurn ?? 32,
+    mediation: options.streamMediation ?? 'buffered',
   };
+  return { run: (inputs) => runSession(loop, inputs) };
+}
 
-  /** §12.1a: hands released content to the session's caller (text as is, structured content as its JSON text). */
-  const release = (session: SessionState, content: Json | null): void => {
-    if (content === null || content === undefined) return;
-    const text = typeof content === 'string' ? content : JSON.stringify(content);
-    if (text.length === 0) return;
-    session.released.push(text);
-    try {
-      options.onRelease?.(text);
-    } catch {
-      // A failing caller callback must not change what the host enforces.
-    }
-  };
+function emit(loop: LoopState, point: Parameters<Emitter['emit']>[0], fields: JsonObject, labels?: LabelSet, selfDeny?: string): Promise<Emission> {
+  const ext = labels ? labelsToExtensions(labels) : undefined;
+  return loop.emitter.emit(point, ext ? { ...fields, extensions: ext } : fields, selfDeny ? { selfDeny } : {});
+}
 
-  async function run(inputs: TurnInput[]): Promise<LoopResult> {
-    const session: SessionState = { released: [], history: [] };
-    const result: LoopResult = { outcome: 'completed', final_output: null, outputs: [], output_labels: [], released_output: '', persisted: [] };
-    let blocked = false;
-    let error: string | undefined;
-    const names = [...options.tools.names].sort();
-    const startup = await emit('agent_startup', { agent_init: { tools_registered: names } });
-    if (!parts.sessionMayProceed(startup)) {
-      // §6.1a: a denied startup processes no input; agent_shutdown (reason error) still closes the trail.
-      blocked = true;
-    } else {
-      for (const input of inputs) {
-        let turn: TurnResult;
-        try {
-          turn = await runTurn(input, session);
-        } catch (e) {
-          // A fault in the loop itself ends the session in error; nothing after it proceeds, shutdown still closes it.
-          turn = { status: 'error', error: `loop failure (${(e as Error)?.name ?? typeof e})` };
-        }
-        if (turn.status === 'completed') {
-          result.outputs.push(turn.output);
-          result.output_labels.push(turn.labels);
-          result.final_output = turn.output;
-        } else {
-          result.outputs.push(null);
-          result.output_labels.push({});
-          result.final_output = null;
-          if (turn.status === 'blocked') blocked = true;
-          else {
-            error = turn.error;
-            break; // the session cannot go on after a model/loop failure
-          }
-        }
-      }
-    }
-    // §3.1 / §6.1a: agent_shutdown follows everything, always.
-    const state = { startupDenied: !startup.proceed, blocked, error: error !== undefined };
-    if (parts.shouldEmitShutdown(state)) await emit('agent_shutdown', { summary: { reason: parts.shutdownReason(state) } });
-    if (error !== undefined) {
-      result.outcome = 'error';
-      result.error = error;
-      result.final_output = null;
-    } else if (blocked) {
-      result.outcome = 'blocked';
-      result.final_output = null;
-    }
-    result.released_output = session.released.join('');
-    result.persisted = session.history as unknown as Json[];
-    return result;
+/** §12.1a: hands released content to the session's caller (text as is, structured content as its JSON text). */
+function release(loop: LoopState, session: SessionState, content: Json | null): void {
+  if (content === null || content === undefined) return;
+  const text = typeof content === 'string' ? content : JSON.stringify(content);
+  if (text.length === 0) return;
+  session.released.push(text);
+  try {
+    loop.options.onRelease?.(text);
+  } catch {
+    // A failing caller callback must not change what the host enforces.
   }
+}
 
-  async function runTurn(input: TurnInput, session: SessionState): Promise<TurnResult> {
-    const inEm = await emit('input', { input: { content: input.content, role: input.role } });
-    // §6: at input a deny means the turn does not begin.
-    if (!inEm.proceed) return { status: 'blocked' };
-    const accepted = inEm.target as JsonObject; // as it stands after the emission (§4.3)
-    const messages: Message[] = [];
-    /** §6.1: a message enters agent state (the turn's messages and the session's durable history). */
-    const incorporate = (m: Message) => {
-      messages.push(m);
-      session.history.push(m);
-    };
-    incorporate({ role: accepted.role as string, content: accepted.content! });
-    const messageLabels: LabelSet[] = [inEm.labels];
-
-    for (let call = 0; ; call++) {
-      if (call >= maxCalls) return { status: 'error', error: `the model made more than ${maxCalls} calls in one turn without answering` };
-      const consumed = mergeLabels(...messageLabels);
-      const pre = await emit('pre_model_call', { model: { id: modelId }, messages: messages as unknown as Json }, consumed);
-      if (!pre.proceed) return { status: 'blocked' }; // §6: the call is not dispatched
-      let raw: LoopModelResponse | AsyncIterable<StreamChunk>;
+/** AgentLoop.run: one session, agent_startup first and agent_shutdown last (§3.1). */
+async function runSession(loop: LoopState, inputs: TurnInput[]): Promise<LoopResult> {
+  const { parts } = loop;
+  const session: SessionState = { released: [], history: [] };
+  const result: LoopResult = { outcome: 'completed', final_output: null, outputs: [], output_labels: [], released_output: '', persisted: [] };
+  let blocked = false;
+  let error: string | undefined;
+  const names = [...loop.options.tools.names].sort();
+  const startup = await emit(loop, 'agent_startup', { agent_init: { tools_registered: names } });
+  if (!parts.sessionMayProceed(startup)) {
+    // §6.1a: a denied startup processes no input; agent_shutdown (reason error) still closes the trail.
+    blocked = true;
+  } else {
+    for (const input of inputs) {
+      let turn: TurnResult;
       try {
-        raw = await options.model({ model_id: modelId, messages: pre.target }); // the (possibly transformed) messages
+        turn = await runTurn(loop, input, session);
       } catch (e) {
-        return modelFailed(consumed, errorTypeName(e));
+        // A fault in the loop itself ends the session in error; nothing after it proceeds, shutdown still closes it.
+        turn = { status: 'error', error: `loop failure (${(e as Error)?.name ?? typeof e})` };
       }
-      let post: Emission;
-      let postLabels: LabelSet;
-      let streamedToCaller = false;
-      if (isStream(raw) && mediation === 'incremental') {
-        // §12.1 exception: one post_model_call per segment, each segment released once its verdict permits.
-        const m = await mediateIncrementally(raw, {
-          parts,
-          emitSegment: (response, selfDeny) => emit('post_model_call', { model: { id: modelId }, response }, consumed, selfDeny),
-          release: (text) => release(session, text),
-        });
-        if (m.outcome === 'errored') return modelFailed(consumed, m.error, m.segments === 0);
-        if (m.outcome === 'terminated') {
-          // Rule 4: nothing withheld at termination, nothing unevaluated, enters the session's history.
-          const kept = parts.incorporateTerminatedStream(m.assembled);
-          if (kept !== null) session.history.push({ role: 'assistant', content: kept });
-          return { status: 'blocked' };
-        }
-        post = m.post;
-        postLabels = m.labels;
-        streamedToCaller = true;
+      if (turn.status === 'completed') {
+        result.outputs.push(turn.output);
+        result.output_labels.push(turn.labels);
+        result.final_output = turn.output;
       } else {
-        let response: JsonObject;
-        let selfDeny: string | undefined;
-        if (isStream(raw)) {
-          // §12.1: assemble before post_model_call; if impossible, stream_incomplete + streaming_unsupported deny.
-          const assembled = await parts.assembleStream(raw);
-          if (assembled.outcome === 'errored') return modelFailed(consumed, assembled.error);
-          response = assembled.response as unknown as JsonObject;
-          if (assembled.outcome === 'incomplete') selfDeny = HOST_ERROR.streaming_unsupported;
-        } else {
-          const projected = responseToWire(raw);
-          if (!projected.ok) return projectionFailed('post_model_call', `the model response could not be projected to JSON (${projected.detail})`);
-          response = projected.value as JsonObject;
+        result.outputs.push(null);
+        result.output_labels.push({});
+        result.final_output = null;
+        if (turn.status === 'blocked') blocked = true;
+        else {
+          error = turn.error;
+          break; // the session cannot go on after a model/loop failure
         }
-        // A model layer that reports an unassembled stream gets the same §12.1 treatment.
-        if (response.finish_reason === STREAM_INCOMPLETE) selfDeny = HOST_ERROR.streaming_unsupported;
-        post = await emit('post_model_call', { model: { id: modelId }, response }, consumed, selfDeny);
-        // §12.1: a partial response is never incorporated (not even in evaluate_only).
-        if (selfDeny !== undefined) return { status: 'blocked' };
-        postLabels = post.labels;
-      }
-      // §6.1: a denied response is discarded.
-      if (!parts.incorporateModelResponse(post)) return { status: 'blocked' };
-      const acted = post.target as JsonObject; // the response as it stands after the emission
-      const responseLabels = mergeLabels(pre.labels, postLabels);
-      const toolCalls = (Array.isArray(acted.tool_calls) ? acted.tool_calls : []) as Array<{ id: string; name: string; args: JsonObject }>;
-      if (toolCalls.length === 0) {
-        return finishTurn(session, acted.content ?? null, responseLabels, streamedToCaller);
-      }
-      const outcomes = options.parallelTools
-        ? await Promise.all(toolCalls.map((tc) => runToolCall(tc, responseLabels)))
-        : await sequentially(toolCalls, (tc) => runToolCall(tc, responseLabels), (o) => o.terminate);
-      for (const o of outcomes) {
-        incorporate({ role: 'tool', content: o.content });
-        messageLabels.push(o.labels);
-      }
-      if (outcomes.some((o) => o.terminate)) return { status: 'blocked' };
-      incorporate({ role: 'assistant', content: assistantContent(acted) });
-      messageLabels.push(responseLabels);
-    }
-  }
-
-  /**
-   * §3.1: every unblocked pre_model_call gets exactly one post_model_call — for a failed call an empty error response
-   * (§4.2 shape), recorded for the audit trail and never incorporated: the session ends in error. A stream whose
-   * provider failed is such a call too (§12.1), whatever segments were emitted before.
-   */
-  async function modelFailed(consumed: LabelSet, errorType: string, emitPost = true): Promise<TurnResult> {
-    if (emitPost) await emit('post_model_call', { model: { id: modelId }, response: { content: null, tool_calls: [], finish_reason: MODEL_ERROR } }, consumed);
-    return { status: 'error', error: `model call failed (${errorType})` };
-  }
-
-  /**
-   * §10.3 host projection failure at a model seam: the record of the failed emission, and the action fails — closed
-   * in enforce (the turn is blocked); in evaluate_only it failed on its own, not on a verdict (the session errs).
-   */
-  function projectionFailed(point: 'post_model_call', message: string): TurnResult {
-    emitter.recordHostFailure(point, { message });
-    return emitter.mode === 'enforce' ? { status: 'blocked' } : { status: 'error', error: `host projection failure at ${point}` };
-  }
-
-  async function finishTurn(session: SessionState, answer: Json, labels: LabelSet, alreadyReleased: boolean): Promise<TurnResult> {
-    const out = await emit('output', { output: { content: answer } }, labels);
-    // §6, §12.1a: a denied output is not returned to the caller.
-    if (!out.proceed) return { status: 'blocked' };
-    const content = (out.target as JsonObject).content ?? null;
-    // §12.1a: the verdicted content is released (a streamed answer already went out segment by segment).
-    if (!alreadyReleased) release(session, parts.releaseOutput(out, answer));
-    session.history.push({ role: 'assistant', content });
-    return { status: 'completed', output: content, labels: mergeLabels(labels, out.labels) };
-  }
-
-  interface ToolOutcome {
-    content: Json;
-    labels: LabelSet;
-    terminate: boolean;
-  }
-
-  async function runToolCall(tc: { id: string; name: string; args: JsonObject }, responseLabels: LabelSet): Promise<ToolOutcome> {
-    const pre = await emit('pre_tool_call', { tool_call: { id: tc.id, name: tc.name, args: tc.args } }, responseLabels);
-    const hostErrorStops = (e: Emission) => !e.proceed && posture === 'terminate' && isHostErrorReason(e.verdict.reason);
-    let result: LoopToolResult | undefined;
-    const args = pre.target; // §4.2: the post-transform args are what the tool receives
-    let unprojectable: string | undefined;
-    if (parts.shouldInvokeTool(pre)) {
-      try {
-        // §4.2: the tool gets its own copy, so post_tool_call reports the args as passed, whatever the tool does to them.
-        const r = await options.tools.invoke({ id: tc.id, name: tc.name, args: deepClone(args) });
-        const value = projectToWire(r?.value ?? null, 'tool_result.value');
-        if (value.ok) result = { value: value.value, is_error: r?.is_error === true };
-        else unprojectable = value.detail;
-      } catch (e) {
-        result = { value: `tool error: ${(e as Error)?.name ?? 'Error'}`, is_error: true };
       }
     }
-    if (!parts.shouldEmitPost(pre)) {
-      // §6.2: no post_tool_call after a blocked pre; the block surfaces to the model as a tool error.
-      return { content: parts.blockedToolMessage(pre.verdict), labels: {}, terminate: hostErrorStops(pre) };
-    }
-    const argLabels = mergeLabels(responseLabels, pre.labels);
-    if (unprojectable !== undefined) {
-      // §10.3 host projection failure: no post_tool_call context can exist; the failed emission is recorded and the
-      // result never enters the messages (it is surfaced like any block, §6.2).
-      const failed = emitter.recordHostFailure('post_tool_call', { message: `the tool result could not be projected to JSON (${unprojectable})` });
-      return { content: parts.incorporateToolResult(failed), labels: {}, terminate: hostErrorStops(failed) };
-    }
-    const actual = result ?? { value: null, is_error: true };
-    const post = await emit(
-      'post_tool_call',
-      { tool_call: { id: tc.id, name: tc.name, args: args as JsonObject }, tool_result: { value: actual.value, is_error: actual.is_error } },
-      argLabels,
-    );
-    // §6.1: a denied result is discarded (never enters the messages); the deny reason is surfaced instead.
-    const content = parts.incorporateToolResult(post);
-    const labels = post.proceed ? mergeLabels(pre.labels, post.labels) : {};
-    return { content, labels, terminate: hostErrorStops(post) };
   }
+  // §3.1 / §6.1a: agent_shutdown follows everything, always.
+  const state = { startupDenied: !startup.proceed, blocked, error: error !== undefined };
+  if (parts.shouldEmitShutdown(state)) await emit(loop, 'agent_shutdown', { summary: { reason: parts.shutdownReason(state) } });
+  if (error !== undefined) {
+    result.outcome = 'error';
+    result.error = error;
+    result.final_output = null;
+  } else if (blocked) {
+    result.outcome = 'blocked';
+    result.final_output = null;
+  }
+  result.released_output = session.released.join('');
+  result.persisted = session.history as unknown as Json[];
+  return result;
+}
 
-  return { run };
+async function runTurn(loop: LoopState, input: TurnInput, session: SessionState): Promise<TurnResult> {
+  const inEm = await emit(loop, 'input', { input: { content: input.content, role: input.role } });
+  // §6: at input a deny means the turn does not begin.
+  if (!inEm.proceed) return { status: 'blocked' };
+  const accepted = inEm.target as JsonObject; // as it stands after the emission (§4.3)
+  const turn: TurnState = { session, messages: [], messageLabels: [] };
+  incorporate(turn, { role: accepted.role as string, content: accepted.content! });
+  turn.messageLabels.push(inEm.labels);
+  for (let call = 0; ; call++) {
+    if (call >= loop.maxCalls) return { status: 'error', error: `the model made more than ${loop.maxCalls} calls in one turn without answering` };
+    const ended = await modelRound(loop, turn);
+    if (ended !== undefined) return ended;
+  }
+}
+
+/** §6.1: a message enters agent state (the turn's messages and the session's durable history). */
+function incorporate(turn: TurnState, m: Message): void {
+  turn.messages.push(m);
+  turn.session.history.push(m);
+}
+
+/** One model call of a turn and the tool calls its response asks for; the TurnResult when the turn ends here. */
+async function modelRound(loop: LoopState, turn: TurnState): Promise<TurnResult | undefined> {
+  const { parts, modelId } = loop;
+  const consumed = mergeLabels(...turn.messageLabels);
+  const pre = await emit(loop, 'pre_model_call', { model: { id: modelId }, messages: turn.messages as unknown as Json }, consumed);
+  if (!pre.proceed) return { status: 'blocked' }; // §6: the call is not dispatched
+  let raw: LoopModelResponse | AsyncIterable<StreamChunk>;
+  try {
+    raw = await loop.options.model({ model_id: modelId, messages: pre.target }); // the (possibly transformed) messages
+  } catch (e) {
+    return modelFailed(loop, consumed, errorTypeName(e));
+  }
+  const answer = isStream(raw) && loop.mediation === 'incremental' ? await mediated(loop, turn.session, raw, consumed) : await buffered(loop, raw, consumed);
+  if ('status' in answer) return answer;
+  // §6.1: a denied response is discarded.
+  if (!parts.incorporateModelResponse(answer.post)) return { status: 'blocked' };
+  const acted = answer.post.target as JsonObject; // the response as it stands after the emission
+  const responseLabels = mergeLabels(pre.labels, answer.labels);
+  const toolCalls = (Array.isArray(acted.tool_calls) ? acted.tool_calls : []) as Array<{ id: string; name: string; args: JsonObject }>;
+  if (toolCalls.length === 0) {
+    return finishTurn(loop, turn.session, acted.content ?? null, responseLabels, answer.streamed);
+  }
+  const outcomes = loop.options.parallelTools
+    ? await Promise.all(toolCalls.map((tc) => runToolCall(loop, tc, responseLabels)))
+    : await sequentially(toolCalls, (tc) => runToolCall(loop, tc, responseLabels), (o) => o.terminate);
+  for (const o of outcomes) {
+    incorporate(turn, { role: 'tool', content: o.content });
+    turn.messageLabels.push(o.labels);
+  }
+  if (outcomes.some((o) => o.terminate)) return { status: 'blocked' };
+  incorporate(turn, { role: 'assistant', content: assistantContent(acted) });
+  turn.messageLabels.push(responseLabels);
+  return undefined;
+}
+
+/** §12.1 exception: one post_model_call per segment, each segment released once its verdict permits. */
+async function mediated(loop: LoopState, session: SessionState, raw: AsyncIterable<StreamChunk>, consumed: LabelSet): Promise<ModelAnswer | TurnResult> {
+  const { parts, modelId } = loop;
+  const m = await mediateIncrementally(raw, {
+    parts,
+    emitSegment: (response, selfDeny) => emit(loop, 'post_model_call', { model: { id: modelId }, response }, consumed, selfDeny),
+    release: (text) => release(loop, session, text),
+  });
+  if (m.outcome === 'errored') return modelFailed(loop, consumed, m.error, m.segments === 0);
+  if (m.outcome === 'terminated') {
+    // Rule 4: nothing withheld at termination, nothing unevaluated, enters the session's history.
+    const kept = parts.incorporateTerminatedStream(m.assembled);
+    if (kept !== null) session.history.push({ role: 'assistant', content: kept });
+    return { status: 'blocked' };
+  }
+  return { post: m.post, labels: m.labels, streamed: true };
+}
+
+/** A complete response, or a stream assembled first (§12.1), under one post_model_call. */
+async function buffered(loop: LoopState, raw: LoopModelResponse | AsyncIterable<StreamChunk>, consumed: LabelSet): Promise<ModelAnswer | TurnResult> {
+  let response: JsonObject;
+  let selfDeny: string | undefined;
+  if (isStream(raw)) {
+    // §12.1: assemble before post_model_call; if impossible, stream_incomplete + streaming_unsupported deny.
+    const assembled = await loop.parts.assembleStream(raw);
+    if (assembled.outcome === 'errored') return modelFailed(loop, consumed, assembled.error);
+    response = assembled.response as unknown as JsonObject;
+    if (assembled.outcome === 'incomplete') selfDeny = HOST_ERROR.streaming_unsupported;
+  } else {
+    const projected = responseToWire(raw);
+    if (!projected.ok) return projectionFailed(loop, 'post_model_call', `the model response could not be projected to JSON (${projected.detail})`);
+    response = projected.value as JsonObject;
+  }
+  // A model layer that reports an unassembled stream gets the same §12.1 treatment.
+  if (response.finish_reason === STREAM_INCOMPLETE) selfDeny = HOST_ERROR.streaming_unsupported;
+  const post = await emit(loop, 'post_model_call', { model: { id: loop.modelId }, response }, consumed, selfDeny);
+  // §12.1: a partial response is never incorporated (not even in evaluate_only).
+  if (selfDeny !== undefined) return { status: 'blocked' };
+  return { post, labels: post.labels, streamed: false };
+}
+
+/**
+ * §3.1: every unblocked pre_model_call gets exactly one post_model_call — for a failed call an empty error response
+ * (§4.2 shape), recorded for the audit trail and never incorporated: the session ends in error. A stream whose
+ * provider failed is such a call too (§12.1), whatever segments were emitted before.
+ */
+async function modelFailed(loop: LoopState, consumed: LabelSet, errorType: string, emitPost = true): Promise<TurnResult> {
+  if (emitPost) await emit(loop, 'post_model_call', { model: { id: loop.modelId }, response: { content: null, tool_calls: [], finish_reason: MODEL_ERROR } }, consumed);
+  return { status: 'error', error: `model call failed (${errorType})` };
+}
+
+/**
+ * §10.3 host projection failure at a model seam: the record of the failed emission, and the action fails — closed
+ * in enforce (the turn is blocked); in evaluate_only it failed on its own, not on a verdict (the session errs).
+ */
+function projectionFailed(loop: LoopState, point: 'post_model_call', message: string): TurnResult {
+  loop.emitter.recordHostFailure(point, { message });
+  return loop.emitter.mode === 'enforce' ? { status: 'blocked' } : { status: 'error', error: `host projection failure at ${point}` };
+}
+
+async function finishTurn(loop: LoopState, session: SessionState, answer: Json, labels: LabelSet, alreadyReleased: boolean): Promise<TurnResult> {
+  const out = await emit(loop, 'output', { output: { content: answer } }, labels);
+  // §6, §12.1a: a denied output is not returned to the caller.
+  if (!out.proceed) return { status: 'blocked' };
+  const content = (out.target as JsonObject).content ?? null;
+  // §12.1a: the verdicted content is released (a streamed answer already went out segment by segment).
+  if (!alreadyReleased) release(loop, session, loop.parts.releaseOutput(out, answer));
+  session.history.push({ role: 'assistant', content });
+  return { status: 'completed', output: content, labels: mergeLabels(labels, out.labels) };
+}
+
+async function runToolCall(loop: LoopState, tc: { id: string; name: string; args: JsonObject }, responseLabels: LabelSet): Promise<ToolOutcome> {
+  const { parts, emitter } = loop;
+  const pre = await emit(loop, 'pre_tool_call', { tool_call: { id: tc.id, name: tc.name, args: tc.args } }, responseLabels);
+  const hostErrorStops = (e: Emission) => !e.proceed && loop.posture === 'terminate' && isHostErrorReason(e.verdict.reason);
+  let result: LoopToolResult | undefined;
+  const args = pre.target; // §4.2: the post-transform args are what the tool receives
+  let unprojectable: string | undefined;
+  if (parts.shouldInvokeTool(pre)) {
+    try {
+      // §4.2: the tool gets its own copy, so post_tool_call reports the args as passed, whatever the tool does to them.
+      const r = await loop.options.tools.invoke({ id: tc.id, name: tc.name, args: deepClone(args) });
+      const value = projectToWire(r?.value ?? null, 'tool_result.value');
+      if (value.ok) result = { value: value.value, is_error: r?.is_error === true };
+      else unprojectable = value.detail;
+    } catch (e) {
+      result = { value: `tool error: ${(e as Error)?.name ?? 'Error'}`, is_error: true };
+    }
+  }
+  if (!parts.shouldEmitPost(pre)) {
+    // §6.2: no post_tool_call after a blocked pre; the block surfaces to the model as a tool error.
+    return { content: parts.blockedToolMessage(pre.verdict), labels: {}, terminate: hostErrorStops(pre) };
+  }
+  const argLabels = mergeLabels(responseLabels, pre.labels);
+  if (unprojectable !== undefined) {
+    // §10.3 host projection failure: no post_tool_call context can exist; the failed emission is recorded and the
+    // result never enters the messages (it is surfaced like any block, §6.2).
+    const failed = emitter.recordHostFailure('post_tool_call', { message: `the tool result could not be projected to JSON (${unprojectable})` });
+    return { content: parts.incorporateToolResult(failed), labels: {}, terminate: hostErrorStops(failed) };
+  }
+  const actual = result ?? { value: null, is_error: true };
+  const post = await emit(
+    loop,
+    'post_tool_call',
+    { tool_call: { id: tc.id, name: tc.name, args: args as JsonObject }, tool_result: { value: actual.value, is_error: actual.is_error } },
+    argLabels,
+  );
+  // §6.1: a denied result is discarded (never enters the messages); the deny reason is surfaced instead.
+  const content = parts.incorporateToolResult(post);
+  const labels = post.proceed ? mergeLabels(pre.labels, post.labels) : {};
+  return { content, labels, terminate: hostErrorStops(post) };
 }
 
 /** The assistant turn appended after its tool results (GRAMMAR.md §2.2); §4.2 content is string | object. */

@@ -49,117 +49,154 @@ export function hostDeny(reason: HostErrorReason, extra: Partial<Verdict> = {}):
   return { decision: 'deny', reason, ...extra };
 }
 
+/** One sequential fold in progress (§7.4): the context folded so far and what the record and the unions need. */
+interface SequentialFold {
+  readonly env: ComposeEnv;
+  readonly runAll: boolean;
+  readonly enforce: boolean;
+  ctx: JsonObject;
+  readonly slots: Slot[];
+  readonly resolutionVerdicts: Verdict[];
+  /** §7.3 first-seen order: under resume a resolution is seen before the interceptors that run after it. */
+  readonly returned: Verdict[];
+  /** The verdict each slot contributes to aggregation (an approval substitute, or a transform-failure deny). */
+  readonly effective: Verdict[];
+  resolvedBy?: 'approval' | 'rejection';
+  stop?: { verdict: Verdict; decidedBy: number | null; approvedStop?: boolean };
+  failedTransformAt: number;
+  approvedAt: number | null;
+}
+
+/** What every sequential result shares; the winner and decided_by are added per profile. */
+type SequentialBase = Omit<ComposeResult, 'winner' | 'decidedBy'>;
+
 /** §7.4 sequential/first_deny and sequential/run_all. */
 export async function composeSequential(env: ComposeEnv): Promise<ComposeResult> {
-  const runAll = env.composition.profile === 'sequential/run_all';
-  const enforce = env.mode === 'enforce';
-  let ctx = env.context;
-  const slots: Slot[] = [];
-  const resolutionVerdicts: Verdict[] = [];
-  /** §7.3 first-seen order: under resume a resolution is seen before the interceptors that run after it. */
-  const returned: Verdict[] = [];
-  const resolved = (v: Verdict | undefined): void => {
-    if (v === undefined) return;
-    resolutionVerdicts.push(v);
-    returned.push(v);
+  const f: SequentialFold = {
+    env,
+    runAll: env.composition.profile === 'sequential/run_all',
+    enforce: env.mode === 'enforce',
+    ctx: env.context,
+    slots: [],
+    resolutionVerdicts: [],
+    returned: [],
+    effective: [],
+    failedTransformAt: -1,
+    approvedAt: null,
   };
-  /** The verdict each slot contributes to aggregation (an approval substitute, or a transform-failure deny). */
-  const effective: Verdict[] = [];
-  let resolvedBy: 'approval' | 'rejection' | undefined;
-  let stop: { verdict: Verdict; decidedBy: number | null; approvedStop?: boolean } | undefined;
-  let failedTransformAt = -1;
-  let approvedAt: number | null = null;
-
-  /** Applies (enforce) or only validates (evaluate_only, §8) a transform during the fold. */
-  const fold = (transform: TransformBody): { ok: true } | { ok: false; deny: Verdict } => {
-    const r = env.applyTransform(ctx, transform);
-    if (!r.ok) return { ok: false, deny: hostDeny(r.reason) };
-    if (enforce) ctx = r.context; // §7.4: later interceptors observe the fold; §8: not in evaluate_only
-    return { ok: true };
-  };
-
   for (let i = 0; i < env.count; i++) {
-    const slot = await env.invoke(i, ctx);
-    slots.push(slot);
-    returned.push(slot.verdict);
-    let v = slot.verdict;
-    if (!runAll && v.decision === 'deny') {
+    const slot = await env.invoke(i, f.ctx);
+    f.slots.push(slot);
+    f.returned.push(slot.verdict);
+    let v: Verdict | undefined = slot.verdict;
+    if (!f.runAll && v.decision === 'deny') {
       // §7.4 first_deny: the first deny short-circuits; a liftable one is offered to the seam.
-      if (isLiftable(v) && env.consult) {
-        const seam = await env.consult(v, ctx);
-        resolved(seam.resolutionVerdict);
-        resolvedBy = seam.lifted ? 'approval' : 'rejection';
-        if (!seam.lifted) {
-          stop = { verdict: seam.verdict, decidedBy: i };
-          effective.push(seam.verdict);
-          break;
-        }
-        v = seam.verdict; // §7.6: the permit substitutes at this position
-        approvedAt = i;
-        if (env.composition.on_approval !== 'resume') {
-          // "stop": the permit becomes the combined verdict; later interceptors never run.
-          if (v.decision === 'transform') {
-            const f = fold(v.transform!);
-            if (!f.ok) {
-              stop = { verdict: f.deny, decidedBy: null };
-              break;
-            }
-          }
-          stop = { verdict: v, decidedBy: i, approvedStop: true };
-          effective.push(v);
-          break;
-        }
-      } else {
-        stop = { verdict: v, decidedBy: i };
-        effective.push(v);
+      if (!(isLiftable(v) && env.consult)) {
+        f.stop = { verdict: v, decidedBy: i };
+        f.effective.push(v);
         break;
       }
+      v = substitute(f, await env.consult(v, f.ctx), i);
+      if (v === undefined) break;
     }
-    if (v.decision === 'transform') {
-      const f = fold(v.transform!);
-      if (!f.ok) {
-        // §7.4: a failed fold-transform is a deny (decided_by null, §10.3) and short-circuits in both profiles.
-        effective.push(f.deny);
-        failedTransformAt = i;
-        if (!runAll) stop = { verdict: f.deny, decidedBy: null };
-        break;
-      }
-    }
-    effective.push(v);
+    if (!accept(f, v, i)) break;
   }
   // §10.3 "iff" interceptors were skipped; posture "always" follows §7.4's stop sentence even when none was.
-  const truncated = slots.length < env.count || (stop?.approvedStop === true && env.stopApprovalFoldTruncated === 'always');
-  const base = { slots, truncated, resolutionVerdicts, returned, context: ctx, ...(resolvedBy ? { resolvedBy } : {}) };
-
-  if (!runAll) {
-    if (stop) return { ...base, winner: stop.verdict, decidedBy: stop.decidedBy };
-    // No deny: the last transform, else allow (§7.4).
-    const w = env.selectWinner(effective);
-    const winner = effective[w]!;
-    if (winner.decision === 'transform') return { ...base, winner, decidedBy: w };
-    return { ...base, winner, decidedBy: approvedAt };
-  }
+  const truncated = f.slots.length < env.count || (f.stop?.approvedStop === true && env.stopApprovalFoldTruncated === 'always');
+  const base: SequentialBase = { slots: f.slots, truncated, resolutionVerdicts: f.resolutionVerdicts, returned: f.returned, context: f.ctx, ...(f.resolvedBy ? { resolvedBy: f.resolvedBy } : {}) };
+  if (!f.runAll) return firstDenyResult(f, base);
 
   // §7.4 run_all: severity-max aggregate over everything returned.
-  const w = env.selectWinner(effective);
-  const winner = effective[w]!;
-  const decidedBy = w === failedTransformAt ? null : w;
+  const w = env.selectWinner(f.effective);
+  const winner = f.effective[w]!;
+  const decidedBy = w === f.failedTransformAt ? null : w;
   if (winner.decision !== 'deny') return { ...base, winner, decidedBy: winner.decision === 'allow' ? null : decidedBy };
   // Approval in run_all: at most once, only if the winner is liftable and EVERY deny returned is liftable.
-  const allLiftable = effective.every((v) => v.decision !== 'deny' || isLiftable(v));
-  if (isLiftable(winner) && allLiftable && env.consult && decidedBy !== null) {
-    const seam = await env.consult(winner, ctx);
-    resolved(seam.resolutionVerdict);
-    if (!seam.lifted) return { ...base, resolvedBy: 'rejection', winner: seam.verdict, decidedBy };
-    // A permit lifts the whole deny set: allow proceeds with the folded context; a transform applies on top.
-    if (seam.verdict.decision === 'transform') {
-      const r = env.applyTransform(ctx, seam.verdict.transform!);
-      if (!r.ok) return { ...base, resolvedBy: 'approval', winner: hostDeny(r.reason), decidedBy: null };
-      return { ...base, context: r.context, resolvedBy: 'approval', winner: seam.verdict, decidedBy };
-    }
-    return { ...base, resolvedBy: 'approval', winner: seam.verdict, decidedBy };
-  }
+  const allLiftable = f.effective.every((x) => x.decision !== 'deny' || isLiftable(x));
+  if (isLiftable(winner) && allLiftable && env.consult && decidedBy !== null) return runAllResolved(f, base, await env.consult(winner, f.ctx), decidedBy);
   return { ...base, winner, decidedBy };
+}
+
+/** A resolution joins the emission's verdicts, in first-seen order (§7.3). */
+function resolved(f: SequentialFold, v: Verdict | undefined): void {
+  if (v === undefined) return;
+  f.resolutionVerdicts.push(v);
+  f.returned.push(v);
+}
+
+/** Applies (enforce) or only validates (evaluate_only, §8) a transform during the fold. */
+function foldTransform(f: SequentialFold, transform: TransformBody): { ok: true } | { ok: false; deny: Verdict } {
+  const r = f.env.applyTransform(f.ctx, transform);
+  if (!r.ok) return { ok: false, deny: hostDeny(r.reason) };
+  if (f.enforce) f.ctx = r.context; // §7.4: later interceptors observe the fold; §8: not in evaluate_only
+  return { ok: true };
+}
+
+/**
+ * first_deny, the seam's answer for the deny at slot `i`: a rejection stops the fold; the approved permit
+ * substitutes at this position (§7.6). Returns it when the fold goes on (resume), undefined when it stopped.
+ */
+function substitute(f: SequentialFold, seam: SeamOutcome, i: number): Verdict | undefined {
+  resolved(f, seam.resolutionVerdict);
+  f.resolvedBy = seam.lifted ? 'approval' : 'rejection';
+  if (!seam.lifted) {
+    f.stop = { verdict: seam.verdict, decidedBy: i };
+    f.effective.push(seam.verdict);
+    return undefined;
+  }
+  const v = seam.verdict; // §7.6: the permit substitutes at this position
+  f.approvedAt = i;
+  if (f.env.composition.on_approval === 'resume') return v;
+  // "stop": the permit becomes the combined verdict; later interceptors never run.
+  if (v.decision === 'transform') {
+    const r = foldTransform(f, v.transform!);
+    if (!r.ok) {
+      f.stop = { verdict: r.deny, decidedBy: null };
+      return undefined;
+    }
+  }
+  f.stop = { verdict: v, decidedBy: i, approvedStop: true };
+  f.effective.push(v);
+  return undefined;
+}
+
+/** Slot `i`'s verdict joins the fold (a transform folded in); false when the fold stops here. */
+function accept(f: SequentialFold, v: Verdict, i: number): boolean {
+  if (v.decision === 'transform') {
+    const r = foldTransform(f, v.transform!);
+    if (!r.ok) {
+      // §7.4: a failed fold-transform is a deny (decided_by null, §10.3) and short-circuits in both profiles.
+      f.effective.push(r.deny);
+      f.failedTransformAt = i;
+      if (!f.runAll) f.stop = { verdict: r.deny, decidedBy: null };
+      return false;
+    }
+  }
+  f.effective.push(v);
+  return true;
+}
+
+/** §7.4 first_deny: the verdict that stopped the fold; else the last transform, else allow. */
+function firstDenyResult(f: SequentialFold, base: SequentialBase): ComposeResult {
+  if (f.stop) return { ...base, winner: f.stop.verdict, decidedBy: f.stop.decidedBy };
+  // No deny: the last transform, else allow (§7.4).
+  const w = f.env.selectWinner(f.effective);
+  const winner = f.effective[w]!;
+  if (winner.decision === 'transform') return { ...base, winner, decidedBy: w };
+  return { ...base, winner, decidedBy: f.approvedAt };
+}
+
+/** §7.4 run_all: the seam's answer for the aggregate deny. */
+function runAllResolved(f: SequentialFold, base: SequentialBase, seam: SeamOutcome, decidedBy: number): ComposeResult {
+  resolved(f, seam.resolutionVerdict);
+  if (!seam.lifted) return { ...base, resolvedBy: 'rejection', winner: seam.verdict, decidedBy };
+  // A permit lifts the whole deny set: allow proceeds with the folded context; a transform applies on top.
+  if (seam.verdict.decision === 'transform') {
+    const r = f.env.applyTransform(f.ctx, seam.verdict.transform!);
+    if (!r.ok) return { ...base, resolvedBy: 'approval', winner: hostDeny(r.reason), decidedBy: null };
+    return { ...base, context: r.context, resolvedBy: 'approval', winner: seam.verdict, decidedBy };
+  }
+  return { ...base, resolvedBy: 'approval', winner: seam.verdict, decidedBy };
 }
 
 /** §7.5 parallel/strictest and parallel/unanimous: isolated copies of one untransformed snapshot, no fold. */

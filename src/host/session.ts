@@ -7,6 +7,7 @@ import { errorTypeName } from './identity-providers.js';
 import { labelsToExtensions, mergeLabels } from './labels.js';
 import { MODEL_ERROR } from './loop.js';
 import { projectToWire } from './wire.js';
+import type { HostParts } from './parts.js';
 import type { Emission, EmitOptions, EmitterOptions, LabelSet } from './types.js';
 
 /**
@@ -154,136 +155,172 @@ export interface HookSession {
   readonly state: { started: boolean; startupDenied: boolean; blocked: boolean; error: boolean; closed: boolean };
 }
 
+/** What one hook session holds: its emitter, the §3.1 lifecycle state it exposes, and the §12.2 tool-call queue. */
+interface HookState {
+  readonly emitter: Emitter;
+  readonly parts: HostParts;
+  readonly state: HookSession['state'];
+  readonly toolConcurrency: ToolConcurrency;
+  toolQueue: Promise<unknown>;
+}
+
 export function createHookSession(options: HookSessionOptions): HookSession {
   const { toolConcurrency = 'sequential', emitter: given, ...emitterOptions } = options;
   const emitter = given ?? createEmitter(emitterOptions);
-  const parts = emitter.parts;
   const state = { started: false, startupDenied: false, blocked: false, error: false, closed: false };
-  let toolQueue: Promise<unknown> = Promise.resolve();
-
-  // §4.3: the emitter says whether the action must use a transformed target (a fold can transform and an approval
-  // still lift with allow). Unchanged, the caller gets back the very value it passed and skips rebuilding framework objects.
-  const acted = <T>(e: Emission, passed: T): T => (e.transformed === true ? (e.target as T) : passed);
-  const block = (e: Emission): never => {
-    state.blocked = true;
-    throw new AgentHooksBlocked(e.point, e.verdict);
-  };
-  const mustBeOpen = (point: string): void => {
-    if (!state.started) throw new Error(`agent-hooks: ${point} before the session started (call start() first, §3.1)`);
-    if (state.closed) throw new Error(`agent-hooks: ${point} after agent_shutdown (§3.1)`);
-    if (state.startupDenied) {
-      // §6.1a: after a denied startup no input, model, tool or output point may be emitted.
-      state.blocked = true;
-      throw new AgentHooksBlocked('agent_startup', { decision: 'deny', reason: 'agent_startup denied' });
-    }
-  };
-  /** One emission with the point options: §5.4 source labels as extensions, §5.2 what the framework can hold. */
-  const emit = (point: InterceptionPoint, fields: JsonObject, o: PointOptions | undefined): Promise<Emission> => {
-    const extensions = o?.sourceLabels ? labelsToExtensions(o.sourceLabels) : undefined;
-    const emitOptions: EmitOptions = { ...(o?.holds ? { holdsTarget: o.holds } : {}), ...(o?.selfDeny ? { selfDeny: o.selfDeny } : {}) };
-    return emitter.emit(point, extensions ? { ...fields, extensions } : fields, emitOptions);
-  };
-  /** §5.4: the labels a proceeding emission asks to persist with its data (none when it did not proceed). */
-  const persist = (o: PointOptions | undefined, ...emissions: Emission[]): LabelSet => {
-    const labels = mergeLabels(...emissions.map((e) => e.labels));
-    o?.labelled?.(labels);
-    return labels;
-  };
-  /** §10.3: no context can exist for a value the host cannot project; the failed emission is recorded instead. */
-  const projectionFailed = (point: InterceptionPoint, detail: string): Emission => emitter.recordHostFailure(point, { message: `the framework value could not be projected to JSON (${detail})` });
-
-  async function bracket(call: HookToolCall, invoke: (args: JsonObject) => Promise<HookToolOutcome>, o: PointOptions | undefined): Promise<HookToolResult> {
-    const pre = await emit('pre_tool_call', { tool_call: { id: call.id, name: call.name, args: call.args } }, o);
-    // §6 / §6.2: a blocked call is not invoked, no post_tool_call; the block surfaces as a tool error.
-    if (!parts.shouldInvokeTool(pre)) return { kind: 'blocked', message: parts.blockedToolMessage(pre.verdict) };
-    const args = acted(pre, call.args); // §4.2: the post-transform args are what the tool receives
-    let outcome: { value: Json; is_error: boolean };
-    try {
-      const r = await invoke(deepClone(args));
-      const value = projectToWire(r?.value ?? null, 'tool_result.value');
-      if (!value.ok) {
-        // §10.3: no post_tool_call context can exist; the result never reaches the model, surfaced like a block (§6.2).
-        return { kind: 'blocked', message: String(parts.incorporateToolResult(projectionFailed('post_tool_call', value.detail))) };
-      }
-      outcome = { value: value.value, is_error: r?.is_error === true };
-    } catch (e) {
-      outcome = { value: `tool error: ${errorTypeName(e)}`, is_error: true };
-    }
-    const sourceLabels = mergeLabels(o?.sourceLabels, pre.labels);
-    const post = await emit('post_tool_call', { tool_call: { id: call.id, name: call.name, args }, tool_result: { value: outcome.value, is_error: outcome.is_error } }, { ...o, sourceLabels });
-    // §6.1: a denied result is discarded as if it had errored.
-    if (!post.proceed) return { kind: 'blocked', message: parts.blockedToolMessage(post.verdict) };
-    return { kind: 'result', value: acted(post, outcome.value) ?? null, is_error: outcome.is_error, transformed: post.transformed === true, labels: persist(o, pre, post) };
-  }
-
+  const h: HookState = { emitter, parts: emitter.parts, state, toolConcurrency, toolQueue: Promise.resolve() };
   return {
     emitter,
     state,
-    async start(toolsRegistered) {
-      if (state.started) return;
-      state.started = true;
-      const startup = await emitter.emit('agent_startup', { agent_init: { tools_registered: [...toolsRegistered].sort() } });
-      if (!parts.sessionMayProceed(startup)) state.startupDenied = true;
-    },
-    async input(input, o) {
-      mustBeOpen('input');
-      const e = await emit('input', { input: { content: input.content, role: input.role } }, o);
-      if (!e.proceed) block(e);
-      persist(o, e);
-      return acted(e, input);
-    },
-    async preModelCall(modelId, messages, o) {
-      mustBeOpen('pre_model_call');
-      const e = await emit('pre_model_call', { model: { id: modelId }, messages }, o);
-      if (!e.proceed) block(e);
-      persist(o, e);
-      return acted(e, messages);
-    },
-    async postModelCall(modelId, response, o) {
-      mustBeOpen('post_model_call');
-      const wire = responseToWire(response);
-      if (!wire.ok) {
-        const failed = projectionFailed('post_model_call', wire.detail);
-        // §10.3: the action fails: closed in enforce; in evaluate_only it failed on its own (the session errs).
-        if (emitter.mode === 'enforce') block(failed);
-        state.error = true;
-        throw new AgentHooksProjectionFailed('post_model_call', wire.detail);
-      }
-      const e = await emit('post_model_call', { model: { id: modelId }, response: wire.value }, o);
-      // §12.1: a partial response is never incorporated (not even in evaluate_only).
-      if (!parts.incorporateModelResponse(e) || o?.selfDeny !== undefined) block(e);
-      persist(o, e);
-      return acted(e, response);
-    },
-    async modelCallFailed(modelId) {
-      state.error = true;
-      await emitter.emit('post_model_call', { model: { id: modelId }, response: { content: null, tool_calls: [], finish_reason: MODEL_ERROR } });
-    },
-    async toolCall(call, invoke, o) {
-      mustBeOpen('pre_tool_call');
-      if (toolConcurrency === 'concurrent') return bracket(call, invoke, o);
-      const turn = toolQueue.then(() => bracket(call, invoke, o));
-      toolQueue = turn.catch(() => undefined);
-      return turn;
-    },
-    async output(content, o) {
-      mustBeOpen('output');
-      const e = await emit('output', { output: { content } }, o);
-      if (!e.proceed) block(e);
-      persist(o, e);
-      const out = acted(e, null as JsonObject | null);
-      return out === null ? content : (out.content ?? null);
-    },
+    start: (toolsRegistered) => start(h, toolsRegistered),
+    input: (input, o) => gateInput(h, input, o),
+    preModelCall: (modelId, messages, o) => preModelCall(h, modelId, messages, o),
+    postModelCall: (modelId, response, o) => postModelCall(h, modelId, response, o),
+    modelCallFailed: (modelId) => modelCallFailed(h, modelId),
+    toolCall: (call, invoke, o) => toolCall(h, call, invoke, o),
+    output: (content, o) => output(h, content, o),
     fail() {
       state.error = true;
     },
-    async close() {
-      if (state.closed || !state.started) return;
-      state.closed = true;
-      const s = { startupDenied: state.startupDenied, blocked: state.blocked || state.startupDenied, error: state.error };
-      if (parts.shouldEmitShutdown(s)) await emitter.emit('agent_shutdown', { summary: { reason: parts.shutdownReason(s) } });
-    },
+    close: () => close(h),
   };
+}
+
+// §4.3: the emitter says whether the action must use a transformed target (a fold can transform and an approval
+// still lift with allow). Unchanged, the caller gets back the very value it passed and skips rebuilding framework objects.
+function acted<T>(e: Emission, passed: T): T {
+  return e.transformed === true ? (e.target as T) : passed;
+}
+
+function block(h: HookState, e: Emission): never {
+  h.state.blocked = true;
+  throw new AgentHooksBlocked(e.point, e.verdict);
+}
+
+function mustBeOpen(h: HookState, point: string): void {
+  const { state } = h;
+  if (!state.started) throw new Error(`agent-hooks: ${point} before the session started (call start() first, §3.1)`);
+  if (state.closed) throw new Error(`agent-hooks: ${point} after agent_shutdown (§3.1)`);
+  if (state.startupDenied) {
+    // §6.1a: after a denied startup no input, model, tool or output point may be emitted.
+    state.blocked = true;
+    throw new AgentHooksBlocked('agent_startup', { decision: 'deny', reason: 'agent_startup denied' });
+  }
+}
+
+/** One emission with the point options: §5.4 source labels as extensions, §5.2 what the framework can hold. */
+function emit(h: HookState, point: InterceptionPoint, fields: JsonObject, o: PointOptions | undefined): Promise<Emission> {
+  const extensions = o?.sourceLabels ? labelsToExtensions(o.sourceLabels) : undefined;
+  const emitOptions: EmitOptions = { ...(o?.holds ? { holdsTarget: o.holds } : {}), ...(o?.selfDeny ? { selfDeny: o.selfDeny } : {}) };
+  return h.emitter.emit(point, extensions ? { ...fields, extensions } : fields, emitOptions);
+}
+
+/** §5.4: the labels a proceeding emission asks to persist with its data (none when it did not proceed). */
+function persist(o: PointOptions | undefined, ...emissions: Emission[]): LabelSet {
+  const labels = mergeLabels(...emissions.map((e) => e.labels));
+  o?.labelled?.(labels);
+  return labels;
+}
+
+/** §10.3: no context can exist for a value the host cannot project; the failed emission is recorded instead. */
+function projectionFailed(h: HookState, point: InterceptionPoint, detail: string): Emission {
+  return h.emitter.recordHostFailure(point, { message: `the framework value could not be projected to JSON (${detail})` });
+}
+
+async function start(h: HookState, toolsRegistered: string[]): Promise<void> {
+  const { state } = h;
+  if (state.started) return;
+  state.started = true;
+  const startup = await h.emitter.emit('agent_startup', { agent_init: { tools_registered: [...toolsRegistered].sort() } });
+  if (!h.parts.sessionMayProceed(startup)) state.startupDenied = true;
+}
+
+async function gateInput(h: HookState, input: { content: Json; role: string }, o: PointOptions | undefined): Promise<{ content: Json; role: string }> {
+  mustBeOpen(h, 'input');
+  const e = await emit(h, 'input', { input: { content: input.content, role: input.role } }, o);
+  if (!e.proceed) block(h, e);
+  persist(o, e);
+  return acted(e, input);
+}
+
+async function preModelCall(h: HookState, modelId: string, messages: Json, o: PointOptions | undefined): Promise<Json> {
+  mustBeOpen(h, 'pre_model_call');
+  const e = await emit(h, 'pre_model_call', { model: { id: modelId }, messages }, o);
+  if (!e.proceed) block(h, e);
+  persist(o, e);
+  return acted(e, messages);
+}
+
+async function postModelCall(h: HookState, modelId: string, response: HookModelResponse, o: PointOptions | undefined): Promise<HookModelResponse> {
+  mustBeOpen(h, 'post_model_call');
+  const wire = responseToWire(response);
+  if (!wire.ok) {
+    const failed = projectionFailed(h, 'post_model_call', wire.detail);
+    // §10.3: the action fails: closed in enforce; in evaluate_only it failed on its own (the session errs).
+    if (h.emitter.mode === 'enforce') block(h, failed);
+    h.state.error = true;
+    throw new AgentHooksProjectionFailed('post_model_call', wire.detail);
+  }
+  const e = await emit(h, 'post_model_call', { model: { id: modelId }, response: wire.value }, o);
+  // §12.1: a partial response is never incorporated (not even in evaluate_only).
+  if (!h.parts.incorporateModelResponse(e) || o?.selfDeny !== undefined) block(h, e);
+  persist(o, e);
+  return acted(e, response);
+}
+
+async function modelCallFailed(h: HookState, modelId: string): Promise<void> {
+  h.state.error = true;
+  await h.emitter.emit('post_model_call', { model: { id: modelId }, response: { content: null, tool_calls: [], finish_reason: MODEL_ERROR } });
+}
+
+async function toolCall(h: HookState, call: HookToolCall, invoke: (args: JsonObject) => Promise<HookToolOutcome>, o: PointOptions | undefined): Promise<HookToolResult> {
+  mustBeOpen(h, 'pre_tool_call');
+  if (h.toolConcurrency === 'concurrent') return bracket(h, call, invoke, o);
+  const turn = h.toolQueue.then(() => bracket(h, call, invoke, o));
+  h.toolQueue = turn.catch(() => undefined);
+  return turn;
+}
+
+async function bracket(h: HookState, call: HookToolCall, invoke: (args: JsonObject) => Promise<HookToolOutcome>, o: PointOptions | undefined): Promise<HookToolResult> {
+  const { parts } = h;
+  const pre = await emit(h, 'pre_tool_call', { tool_call: { id: call.id, name: call.name, args: call.args } }, o);
+  // §6 / §6.2: a blocked call is not invoked, no post_tool_call; the block surfaces as a tool error.
+  if (!parts.shouldInvokeTool(pre)) return { kind: 'blocked', message: parts.blockedToolMessage(pre.verdict) };
+  const args = acted(pre, call.args); // §4.2: the post-transform args are what the tool receives
+  let outcome: { value: Json; is_error: boolean };
+  try {
+    const r = await invoke(deepClone(args));
+    const value = projectToWire(r?.value ?? null, 'tool_result.value');
+    if (!value.ok) {
+      // §10.3: no post_tool_call context can exist; the result never reaches the model, surfaced like a block (§6.2).
+      return { kind: 'blocked', message: String(parts.incorporateToolResult(projectionFailed(h, 'post_tool_call', value.detail))) };
+    }
+    outcome = { value: value.value, is_error: r?.is_error === true };
+  } catch (e) {
+    outcome = { value: `tool error: ${errorTypeName(e)}`, is_error: true };
+  }
+  const sourceLabels = mergeLabels(o?.sourceLabels, pre.labels);
+  const post = await emit(h, 'post_tool_call', { tool_call: { id: call.id, name: call.name, args }, tool_result: { value: outcome.value, is_error: outcome.is_error } }, { ...o, sourceLabels });
+  // §6.1: a denied result is discarded as if it had errored.
+  if (!post.proceed) return { kind: 'blocked', message: parts.blockedToolMessage(post.verdict) };
+  return { kind: 'result', value: acted(post, outcome.value) ?? null, is_error: outcome.is_error, transformed: post.transformed === true, labels: persist(o, pre, post) };
+}
+
+async function output(h: HookState, content: Json, o: PointOptions | undefined): Promise<Json> {
+  mustBeOpen(h, 'output');
+  const e = await emit(h, 'output', { output: { content } }, o);
+  if (!e.proceed) block(h, e);
+  persist(o, e);
+  const out = acted(e, null as JsonObject | null);
+  return out === null ? content : (out.content ?? null);
+}
+
+async function close(h: HookState): Promise<void> {
+  const { state } = h;
+  if (state.closed || !state.started) return;
+  state.closed = true;
+  const s = { startupDenied: state.startupDenied, blocked: state.blocked || state.startupDenied, error: state.error };
+  if (h.parts.shouldEmitShutdown(s)) await h.emitter.emit('agent_shutdown', { summary: { reason: h.parts.shutdownReason(s) } });
 }
 
 /** A framework's model response in the §4.2 shape, projected to JSON (§10.3: a failure is a host projection failure). */
