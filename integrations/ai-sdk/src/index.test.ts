@@ -1,65 +1,14 @@
 // The AI SDK integration in a user's hands: the real generateText loop with a scripted LanguageModelV3, the
 // integration's session, plain interceptors, a resolver and a record sink. Deny, transform, approval, records.
 import t from 'tap';
-import { jsonSchema, stepCountIs, tool } from 'ai';
-import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3Content, LanguageModelV3StreamPart } from '@ai-sdk/provider';
+import type { LanguageModelV3, LanguageModelV3StreamPart } from '@ai-sdk/provider';
 import type { InterceptionRecord } from 'agent-hooks-ctk/core';
 import { Verdict, type Interceptor } from 'agent-hooks-ctk/host';
 import { AgentHooksBlocked, agentHooks, promptToMessages } from './index.js';
+import { refundScenario, ZERO_USAGE } from '../scenario.js';
 
-const zero = { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 };
-/** A model that first asks for refund(840), then answers with the last tool message's text. */
-function scriptedModel(seen: LanguageModelV3CallOptions[]): LanguageModelV3 {
-  return {
-    specificationVersion: 'v3',
-    provider: 'test',
-    modelId: 'scripted',
-    supportedUrls: {},
-    async doGenerate(options) {
-      seen.push(options);
-      const content: LanguageModelV3Content[] =
-        seen.length === 1
-          ? [{ type: 'tool-call', toolCallId: 'c1', toolName: 'refund', input: JSON.stringify({ amount: 840 }) }]
-          : [{ type: 'text', text: `done: ${JSON.stringify(promptToMessages(options.prompt).at(-1)?.content)}` }];
-      return { content, finishReason: { unified: seen.length === 1 ? 'tool-calls' : 'stop', raw: undefined }, usage: { inputTokens: zero, outputTokens: { total: 0, text: 0, reasoning: 0 } }, warnings: [] };
-    },
-    async doStream() {
-      throw new Error('not used');
-    },
-  };
-}
-
-async function turn(interceptor: Interceptor['intercept'], extra: Partial<Parameters<typeof agentHooks>[0]> = {}, result: (args: { amount: number }) => unknown = (args) => `refunded ${args.amount}`) {
-  const seen: LanguageModelV3CallOptions[] = [];
-  const refunds: unknown[] = [];
-  const records: InterceptionRecord[] = [];
-  const tools = { refund: tool({ inputSchema: jsonSchema<{ amount: number }>({ type: 'object' }), execute: async (args) => (refunds.push(args), result(args)) }) };
-  const session = await agentHooks({ agent: { id: 'support' }, interceptors: [{ name: 'guard', intercept: interceptor }], onRecord: (r) => records.push(r), ...extra }).startSession({ tools });
-  let out: unknown;
-  try {
-    out = await session.generateText({ model: scriptedModel(seen), tools, prompt: 'refund my order', stopWhen: stepCountIs(5) });
-  } catch (e) {
-    out = e;
-  }
-  await session.close();
-  return { result: out, seen, refunds, records };
-}
-
-t.test('allow: the whole loop is bracketed, records reach the sink in order', async (t) => {
-  const { result, refunds, records } = await turn(() => Verdict.allow());
-  t.match(result, { text: 'done: "refunded 840"' });
-  t.same(refunds, [{ amount: 840 }]);
-  t.same(records.map((r) => r.interception_point), ['agent_startup', 'input', 'pre_model_call', 'post_model_call', 'pre_tool_call', 'post_tool_call', 'pre_model_call', 'post_model_call', 'output', 'agent_shutdown']);
-  t.same(records.map((r) => r.sequence), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
-  t.equal(records[0]!.composition.profile, 'sequential/first_deny');
-});
-
-t.test('deny at pre_tool_call: the tool never runs, the model sees the block as a tool error (§6, §6.2)', async (t) => {
-  const { result, refunds, records } = await turn((ctx) => (ctx.interception_point === 'pre_tool_call' ? Verdict.deny('over-cap') : Verdict.allow()));
-  t.same(refunds, []);
-  t.match(result, { text: 'done: "blocked: over-cap"' });
-  t.notOk(records.some((r) => r.interception_point === 'post_tool_call'), 'no post_tool_call after a blocked pre (§6.2)');
-});
+const turn = refundScenario;
+const zero = ZERO_USAGE.inputTokens;
 
 t.test('transforms take effect: pre_tool_call args, pre_model_call messages, output (§4.3)', async (t) => {
   const { result, refunds, seen } = await turn((ctx) => {
@@ -71,30 +20,6 @@ t.test('transforms take effect: pre_tool_call args, pre_model_call messages, out
   t.same(refunds, [{ amount: 500 }]);
   t.same(promptToMessages(seen[0]!.prompt), [{ role: 'user', content: 'refund order 417' }], 'the model got the transformed messages');
   t.match(result, { text: 'redacted' });
-});
-
-t.test('deny at output: the answer is not returned (§6); the session shuts down with reason error', async (t) => {
-  const { result, records } = await turn((ctx) => (ctx.interception_point === 'output' ? Verdict.deny('leak') : Verdict.allow()));
-  t.ok(result instanceof AgentHooksBlocked);
-  t.equal((result as AgentHooksBlocked).point, 'output');
-  t.equal(records.at(-1)!.interception_point, 'agent_shutdown');
-});
-
-t.test('approvals go through the user resolver: an escalation approved lets the tool run (§9)', async (t) => {
-  const requests: string[] = [];
-  const { refunds, records } = await turn((ctx) => (ctx.interception_point === 'pre_tool_call' ? Verdict.escalate('needs-human') : Verdict.allow()), {
-    resolver: (req) => (requests.push(req.interception_point), { outcome: 'approve', context_identity: req.context_identity, verdict: { decision: 'allow' } }),
-  });
-  t.same(requests, ['pre_tool_call']);
-  t.same(refunds, [{ amount: 840 }]);
-  t.equal(records.find((r) => r.interception_point === 'pre_tool_call')!.resolved_by, 'approval');
-});
-
-t.test('a denied startup: no turn begins, shutdown still closes the trail (§6.1a)', async (t) => {
-  const { result, seen, records } = await turn((ctx) => (ctx.interception_point === 'agent_startup' ? Verdict.deny('closed') : Verdict.allow()));
-  t.ok(result instanceof AgentHooksBlocked);
-  t.equal(seen.length, 0);
-  t.same(records.map((r) => r.interception_point), ['agent_startup', 'agent_shutdown']);
 });
 
 /** A model that streams its answer in three deltas; `finish` false: the stream ends without its finish part. */

@@ -9,27 +9,12 @@ import type {
   LanguageModelV3ToolResultOutput,
 } from '@ai-sdk/provider';
 import type { Json, JsonObject } from 'agent-hooks-ctk/core';
-import type { HookModelResponse } from 'agent-hooks-ctk/host';
+import { AgentHooksInexpressible, asContent, type FrameworkName, type HookModelResponse, type SpecMessage } from 'agent-hooks-ctk/host';
 
-export interface SpecMessage {
-  role: string;
-  content: Json;
-}
+/** The AI SDK as the integration names it (agent.framework, and in its errors). */
+export const AI_SDK: FrameworkName = { id: 'ai-sdk', title: 'the AI SDK' };
 
-/** A transformed value the AI SDK has no form for: the integration fails the action closed rather than guess. */
-export class AgentHooksInexpressible extends Error {
-  constructor(what: string) {
-    super(`agent-hooks (ai-sdk): ${what}; the AI SDK cannot carry it, so the action fails closed`);
-    this.name = 'AgentHooksInexpressible';
-  }
-}
-
-/** §4.2 content is string | object: other JSON is wrapped as {value}. */
-export function asContent(value: Json): Json {
-  if (typeof value === 'string') return value;
-  if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value;
-  return { value } as JsonObject;
-}
+export const inexpressible = (what: string) => new AgentHooksInexpressible(AI_SDK, what);
 
 function toolOutputContent(output: LanguageModelV3ToolResultOutput): Json {
   switch (output.type) {
@@ -81,14 +66,14 @@ export function promptToMessages(prompt: LanguageModelV3Prompt): SpecMessage[] {
  */
 export function messagesToPrompt(messages: Json, original: LanguageModelV3Prompt): LanguageModelV3Prompt {
   const before = promptToMessages(original);
-  if (!Array.isArray(messages) || messages.length !== before.length) throw new AgentHooksInexpressible('a pre_model_call transform changed the number of messages');
+  if (!Array.isArray(messages) || messages.length !== before.length) throw inexpressible('a pre_model_call transform changed the number of messages');
   const spec = messages as unknown as SpecMessage[];
   let i = 0;
   return original.map((m): LanguageModelV3Message => {
     const own = m.role === 'tool' ? m.content.filter((p) => p.type === 'tool-result').length : 1;
     const mine = spec.slice(i, i + own);
     i += own;
-    if (mine.some((s, k) => s.role !== before[i - own + k]!.role)) throw new AgentHooksInexpressible('a pre_model_call transform changed a message role');
+    if (mine.some((s, k) => s.role !== before[i - own + k]!.role)) throw inexpressible('a pre_model_call transform changed a message role');
     if (JSON.stringify(mine) === JSON.stringify(before.slice(i - own, i))) return m;
     switch (m.role) {
       case 'system':
@@ -99,7 +84,7 @@ export function messagesToPrompt(messages: Json, original: LanguageModelV3Prompt
         const c = mine[0]!.content;
         if (typeof c === 'string') return { ...m, content: [{ type: 'text', text: c }, ...m.content.filter((p) => p.type !== 'text')] };
         const calls = (c as JsonObject | null)?.tool_calls;
-        if (!Array.isArray(calls)) throw new AgentHooksInexpressible('an assistant message became neither text nor {tool_calls}');
+        if (!Array.isArray(calls)) throw inexpressible('an assistant message became neither text nor {tool_calls}');
         return {
           ...m,
           content: [
@@ -127,7 +112,7 @@ export function messagesToPrompt(messages: Json, original: LanguageModelV3Prompt
 }
 
 function mustBeText(content: Json, where: string): string {
-  if (typeof content !== 'string') throw new AgentHooksInexpressible(`a pre_model_call transform put non-text content in ${where}`);
+  if (typeof content !== 'string') throw inexpressible(`a pre_model_call transform put non-text content in ${where}`);
   return content;
 }
 
@@ -173,7 +158,7 @@ function parseArgs(input: string): JsonObject {
 /** The result content the loop acts on after post_model_call (§4.3); parts §4.2 does not carry are kept. */
 export function responseToContent(response: HookModelResponse, original: LanguageModelV3Content[]): LanguageModelV3Content[] {
   const c = response.content;
-  if (c !== null && typeof c !== 'string') throw new AgentHooksInexpressible('a post_model_call transform made the response content an object');
+  if (c !== null && typeof c !== 'string') throw inexpressible('a post_model_call transform made the response content an object');
   const calls = Array.isArray(response.tool_calls) ? response.tool_calls : [];
   return [
     ...original.filter((p) => p.type !== 'text' && p.type !== 'tool-call'),
