@@ -15,9 +15,9 @@ export interface FrameworkEntry {
 }
 
 export const FRAMEWORKS: readonly FrameworkEntry[] = [
-  { name: 'ai-sdk', package: '@agent-hooks-ctk/ai-sdk', bench: { factory: 'aiSdkBenchRuns', warmup: 200 } },
+  { name: 'ai-sdk', package: '@agent-hooks-ctk/ai-sdk', bench: { factory: 'aiSdkBenchRuns', warmup: 200 }, node: { major: 22, why: 'ai@7 declares engines node >=22' } },
   { name: 'langchain', package: '@agent-hooks-ctk/langchain', bench: { factory: 'langchainBenchRuns', warmup: 80 } },
-  { name: 'openai-agents', package: '@agent-hooks-ctk/openai-agents', bench: { factory: 'openaiAgentsBenchRuns', warmup: 100 } },
+  { name: 'openai-agents', package: '@agent-hooks-ctk/openai-agents', bench: { factory: 'openaiAgentsBenchRuns', warmup: 100 }, node: { major: 22, why: '@openai/agents-core@0.20 depends on openai@7, which declares engines node >=22' } },
 ];
 
 /** Why `fw` cannot run on this Node (a skip reason naming both versions), or false when it can. */

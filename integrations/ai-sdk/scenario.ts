@@ -1,23 +1,23 @@
 // The refund scenario through the AI SDK's real generateText loop, for the suites (integrations/scenarios.test.ts
-// runs it for every integration alike; src/index.test.ts for what is the AI SDK's own): a scripted LanguageModelV3
+// runs it for every integration alike; src/index.test.ts for what is the AI SDK's own): a scripted LanguageModelV4
 // first asks for refund(840), then answers with the last message's content; the interceptor and options are the test's.
 import { jsonSchema, stepCountIs, tool } from 'ai';
-import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3Content } from '@ai-sdk/provider';
+import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4Content } from '@ai-sdk/provider';
 import type { InterceptionRecord } from 'agent-hooks-ctk/core';
 import { findBlocked, type Interceptor } from 'agent-hooks-ctk/host';
 import { agentHooks, promptToMessages, type AgentHooksOptions, type HookedTurn } from './src/index.js';
 
 export const ZERO_USAGE = { inputTokens: { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 0, text: 0, reasoning: 0 } };
 
-function scriptedModel(seen: LanguageModelV3CallOptions[]): LanguageModelV3 {
+function scriptedModel(seen: LanguageModelV4CallOptions[]): LanguageModelV4 {
   return {
-    specificationVersion: 'v3',
+    specificationVersion: 'v4',
     provider: 'test',
     modelId: 'scripted',
     supportedUrls: {},
     async doGenerate(options) {
       seen.push(options);
-      const content: LanguageModelV3Content[] =
+      const content: LanguageModelV4Content[] =
         seen.length === 1
           ? [{ type: 'tool-call', toolCallId: 'c1', toolName: 'refund', input: JSON.stringify({ amount: 840 }) }]
           : [{ type: 'text', text: `done: ${JSON.stringify(promptToMessages(options.prompt).at(-1)?.content)}` }];
@@ -31,7 +31,7 @@ function scriptedModel(seen: LanguageModelV3CallOptions[]): LanguageModelV3 {
 
 /** One session, one turn; `refund` is what the tool returns for its args. */
 export async function refundScenario(intercept: Interceptor['intercept'], extra: Partial<AgentHooksOptions> = {}, refund: (args: { amount: number }) => unknown = (args) => `refunded ${args.amount}`) {
-  const seen: LanguageModelV3CallOptions[] = [];
+  const seen: LanguageModelV4CallOptions[] = [];
   const refunds: unknown[] = [];
   const records: InterceptionRecord[] = [];
   const tools = { refund: tool({ inputSchema: jsonSchema<{ amount: number }>({ type: 'object' }), execute: async (args) => (refunds.push(args), refund(args)) }) };

@@ -67,6 +67,10 @@ export class ToolFailed extends Error {
     this.name = 'ToolFailed';
     this.value = value;
   }
+  /** Frameworks that hand a thrown tool error to the model as its toString() (AI SDK 7) give it the value's text alone. */
+  override toString(): string {
+    return this.message;
+  }
 }
 
 function describeFailure(value: unknown): string {

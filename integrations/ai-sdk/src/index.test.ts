@@ -1,16 +1,20 @@
-// The AI SDK integration in a user's hands: the real generateText loop with a scripted LanguageModelV3, the
+// The AI SDK integration in a user's hands: the real generateText loop with a scripted LanguageModelV4, the
 // integration's session, plain interceptors, a resolver and a record sink. Deny, transform, approval, records.
-import t from 'tap';
-import type { LanguageModelV3, LanguageModelV3StreamPart } from '@ai-sdk/provider';
+import t, { type Test } from 'tap';
+import type { LanguageModelV4, LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import type { InterceptionRecord } from 'agent-hooks-ctk/core';
 import { Verdict, type Interceptor } from 'agent-hooks-ctk/host';
 import { AgentHooksBlocked, agentHooks, promptToMessages } from './index.js';
 import { refundScenario, ZERO_USAGE } from '../scenario.js';
 
+/** This package's framework needs Node >= 22 (ai@7 declares engines node >=22): on an older Node every test is skipped, saying so. */
+const skip = Number(process.versions.node.split('.')[0]) < 22 && `ai@7 declares engines node >=22; this is Node ${process.versions.node}`;
+const test = (name: string, fn: (t: Test) => Promise<void>) => t.test(name, { skip }, fn);
+
 const turn = refundScenario;
 const zero = ZERO_USAGE.inputTokens;
 
-t.test('transforms take effect: pre_tool_call args, pre_model_call messages, output (§4.3)', async (t) => {
+test('transforms take effect: pre_tool_call args, pre_model_call messages, output (§4.3)', async (t) => {
   const { result, refunds, seen } = await turn((ctx) => {
     if (ctx.interception_point === 'pre_tool_call') return Verdict.transform('$target.amount', 500);
     if (ctx.interception_point === 'pre_model_call') return Verdict.transform('$target[0].content', 'refund order 417');
@@ -23,9 +27,9 @@ t.test('transforms take effect: pre_tool_call args, pre_model_call messages, out
 });
 
 /** A model that streams its answer in three deltas; `finish` false: the stream ends without its finish part. */
-function streamingModel(finish = true): LanguageModelV3 {
+function streamingModel(finish = true): LanguageModelV4 {
   return {
-    specificationVersion: 'v3',
+    specificationVersion: 'v4',
     provider: 'test',
     modelId: 'streaming',
     supportedUrls: {},
@@ -33,7 +37,7 @@ function streamingModel(finish = true): LanguageModelV3 {
       throw new Error('not used');
     },
     async doStream() {
-      const parts: LanguageModelV3StreamPart[] = [
+      const parts: LanguageModelV4StreamPart[] = [
         { type: 'stream-start', warnings: [] },
         { type: 'text-start', id: 't' },
         ...['card 4111', '-1111', ' is active'].map((delta) => ({ type: 'text-delta' as const, id: 't', delta })),
@@ -45,7 +49,7 @@ function streamingModel(finish = true): LanguageModelV3 {
   };
 }
 
-t.test('streamText: each stream is assembled before post_model_call and only the verdicted text comes back (§12.1, §12.1a)', async (t) => {
+test('streamText: each stream is assembled before post_model_call and only the verdicted text comes back (§12.1, §12.1a)', async (t) => {
   const responses: unknown[] = [];
   const session = await agentHooks({
     agent: { id: 'support' },
@@ -58,7 +62,7 @@ t.test('streamText: each stream is assembled before post_model_call and only the
   t.notMatch(JSON.stringify(turn.messages), /4111/, 'the raw stream never reaches the conversation');
 });
 
-t.test('streamText: a stream that ends without its finish is a streaming_unsupported self-deny, never incorporated', async (t) => {
+test('streamText: a stream that ends without its finish is a streaming_unsupported self-deny, never incorporated', async (t) => {
   const records: InterceptionRecord[] = [];
   const session = await agentHooks({ agent: { id: 'support' }, interceptors: [() => Verdict.allow()], onRecord: (r) => records.push(r) }).startSession();
   await t.rejects(session.streamText({ model: streamingModel(false), prompt: 'my card?' }), AgentHooksBlocked);
@@ -67,7 +71,7 @@ t.test('streamText: a stream that ends without its finish is a streaming_unsuppo
   t.notOk(records.some((r) => r.interception_point === 'output'));
 });
 
-t.test('a tool result JSON cannot carry: recorded as a §10.3 host projection failure, the model sees only the block', async (t) => {
+test('a tool result JSON cannot carry: recorded as a §10.3 host projection failure, the model sees only the block', async (t) => {
   const contexts: string[] = [];
   const { result, records } = await turn((ctx) => (contexts.push(ctx.interception_point), Verdict.allow()), {}, () => {
     const r: Record<string, unknown> = { ledger: 'LEDGER-77' };
@@ -79,7 +83,7 @@ t.test('a tool result JSON cannot carry: recorded as a §10.3 host projection fa
   t.match(records.find((r) => r.interception_point === 'post_tool_call'), { verdict: { decision: 'deny', reason: 'host_error:context_invalid' }, input_identity: null, decided_by: null, verdicts: [] });
 });
 
-t.test('§5.4: a tool result\'s labels resurface on the next model call as extensions.<namespace>.source_labels', async (t) => {
+test('§5.4: a tool result\'s labels resurface on the next model call as extensions.<namespace>.source_labels', async (t) => {
   const extensions: unknown[] = [];
   await turn((ctx) => {
     if (ctx.interception_point === 'pre_model_call') extensions.push(ctx.extensions);
@@ -88,7 +92,7 @@ t.test('§5.4: a tool result\'s labels resurface on the next model call as exten
   t.same(extensions, [undefined, { guard: { source_labels: ['pii'] } }]);
 });
 
-t.test('§5.2: a transform the AI SDK cannot hold is recorded as transform_invalid, never as applied', async (t) => {
+test('§5.2: a transform the AI SDK cannot hold is recorded as transform_invalid, never as applied', async (t) => {
   const { result, seen, records } = await turn((ctx) => (ctx.interception_point === 'pre_model_call' ? Verdict.transform('$target[0].content', { rich: true }) : Verdict.allow()));
   t.ok(result instanceof AgentHooksBlocked, 'the model call does not go out');
   t.equal(seen.length, 0);

@@ -5,7 +5,7 @@
 //   input/output         the session's generateText, around the AI SDK's own generateText;
 //   agent_startup/_shutdown  startSession() / close(): the AI SDK has no agent lifecycle of its own.
 import { generateText as aiGenerateText, streamText as aiStreamText, wrapLanguageModel, type ModelMessage, type ToolSet } from 'ai';
-import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3Content, LanguageModelV3FinishReason, LanguageModelV3Middleware } from '@ai-sdk/provider';
+import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4Content, LanguageModelV4FinishReason, LanguageModelV4Middleware } from '@ai-sdk/provider';
 import { HOST_ERROR } from 'agent-hooks-ctk/core';
 import type { Json, JsonObject } from 'agent-hooks-ctk/core';
 import { AgentHooksInexpressible, attempt, findBlocked, frameworkHooks, holdsText, mergeLabels, STREAM_INCOMPLETE, ToolFailed, toolErrorValue, type AgentHooks, type FrameworkHooksOptions, type HookModelResponse, type HookSession, type LabelSet } from 'agent-hooks-ctk/host';
@@ -44,8 +44,8 @@ export interface HookedTurn {
 export interface AiSdkHookSession {
   readonly hooks: HookSession;
   /** pre_model_call / post_model_call around every call of the wrapped model. */
-  readonly middleware: LanguageModelV3Middleware;
-  wrapModel(model: LanguageModelV3): LanguageModelV3;
+  readonly middleware: LanguageModelV4Middleware;
+  wrapModel(model: LanguageModelV4): LanguageModelV4;
   /** pre_tool_call / post_tool_call around every tool with an execute function. */
   wrapTools<T extends ToolSet>(tools: T): T;
   /** input → the AI SDK's generateText (model and tools wrapped) → output. Throws AgentHooksBlocked when a deny ends the turn. */
@@ -68,7 +68,7 @@ export function agentHooks(options: AgentHooksOptions): AgentHooks<AiSdkHookSess
 export function createAiSdkSession(hooks: HookSession): AiSdkHookSession {
   const labels = createLabelBook();
   /** pre_model_call for one call of the loop: the params the model must get, and what post_model_call needs. */
-  async function beforeCall(params: LanguageModelV3CallOptions, model: LanguageModelV3) {
+  async function beforeCall(params: LanguageModelV4CallOptions, model: LanguageModelV4) {
     const sent = promptToMessages(params.prompt) as unknown as Json;
     const sourceLabels = labels.ofPrompt(params.prompt);
     let preLabels: LabelSet = {};
@@ -76,12 +76,12 @@ export function createAiSdkSession(hooks: HookSession): AiSdkHookSession {
     return { params: messages === sent ? params : { ...params, prompt: messagesToPrompt(messages, params.prompt) }, sourceLabels, preLabels };
   }
   /** §3.1: a failed call still gets its one post_model_call; nothing of it is incorporated. */
-  async function callFailed(model: LanguageModelV3, error: unknown): Promise<never> {
+  async function callFailed(model: LanguageModelV4, error: unknown): Promise<never> {
     if (!(error instanceof AgentHooksInexpressible)) await hooks.modelCallFailed(model.modelId);
     throw error;
   }
   /** post_model_call over a whole result: the content and finish reason the loop acts on, the response's labels persisted on it. */
-  async function afterCall(model: LanguageModelV3, before: { sourceLabels: LabelSet; preLabels: LabelSet }, content: LanguageModelV3Content[], finishReason: LanguageModelV3FinishReason, selfDeny?: string) {
+  async function afterCall(model: LanguageModelV4, before: { sourceLabels: LabelSet; preLabels: LabelSet }, content: LanguageModelV4Content[], finishReason: LanguageModelV4FinishReason, selfDeny?: string) {
     const response = contentToResponse(content, finishReason);
     if (selfDeny !== undefined) response.finish_reason = STREAM_INCOMPLETE; // §12.1: what was delivered, marked unassembled
     let postLabels: LabelSet = {};
@@ -95,8 +95,8 @@ export function createAiSdkSession(hooks: HookSession): AiSdkHookSession {
     };
   }
 
-  const middleware: LanguageModelV3Middleware = {
-    specificationVersion: 'v3',
+  const middleware: LanguageModelV4Middleware = {
+    specificationVersion: 'v4',
     async wrapGenerate({ params, model }) {
       const before = await beforeCall(params, model);
       const result = await Promise.resolve(model.doGenerate(before.params)).catch((error: unknown) => callFailed(model, error));
@@ -155,8 +155,8 @@ export function createAiSdkSession(hooks: HookSession): AiSdkHookSession {
     wrapped.set(tools, out);
     return out as T;
   };
-  const models = new WeakMap<LanguageModelV3, LanguageModelV3>();
-  const wrapModel = (model: LanguageModelV3): LanguageModelV3 => {
+  const models = new WeakMap<LanguageModelV4, LanguageModelV4>();
+  const wrapModel = (model: LanguageModelV4): LanguageModelV4 => {
     let w = models.get(model);
     if (!w) models.set(model, (w = wrapLanguageModel({ model, middleware })));
     return w;
@@ -184,7 +184,7 @@ export function createAiSdkSession(hooks: HookSession): AiSdkHookSession {
     }
     let result;
     try {
-      result = await run({ ...call, model: wrapModel(call.model as LanguageModelV3), tools: wrapTools((call.tools ?? {}) as ToolSet) });
+      result = await run({ ...call, model: wrapModel(call.model as LanguageModelV4), tools: wrapTools((call.tools ?? {}) as ToolSet) });
     } catch (error) {
       const blocked = findBlocked(error);
       if (blocked) throw blocked;
@@ -233,6 +233,10 @@ export class ToolBlocked extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'ToolBlocked';
+  }
+  /** AI SDK 7 gives the model a thrown tool error as its toString(): the message alone, as the block says it. */
+  override toString(): string {
+    return this.message;
   }
 }
 

@@ -2,11 +2,11 @@
 // pre_model_call `messages` are [{role, content: string | object}]; post_model_call `response` is
 // {content, tool_calls, finish_reason}. Transforms take effect (§4.3): the rebuilt prompt/result is what runs.
 import type {
-  LanguageModelV3Content,
-  LanguageModelV3FinishReason,
-  LanguageModelV3Message,
-  LanguageModelV3Prompt,
-  LanguageModelV3ToolResultOutput,
+  LanguageModelV4Content,
+  LanguageModelV4FinishReason,
+  LanguageModelV4Message,
+  LanguageModelV4Prompt,
+  LanguageModelV4ToolResultOutput,
 } from '@ai-sdk/provider';
 import type { Json, JsonObject } from 'agent-hooks-ctk/core';
 import { AgentHooksInexpressible, asContent, type FrameworkName, type HookModelResponse, type SpecMessage } from 'agent-hooks-ctk/host';
@@ -16,7 +16,7 @@ export const AI_SDK: FrameworkName = { id: 'ai-sdk', title: 'the AI SDK' };
 
 export const inexpressible = (what: string) => new AgentHooksInexpressible(AI_SDK, what);
 
-function toolOutputContent(output: LanguageModelV3ToolResultOutput): Json {
+function toolOutputContent(output: LanguageModelV4ToolResultOutput): Json {
   switch (output.type) {
     case 'text':
     case 'error-text':
@@ -37,7 +37,7 @@ function textOf(parts: ReadonlyArray<{ type: string }>): string | null {
 }
 
 /** One prompt message → its §4.2 messages (a tool message carries one result per part, so it may become several). */
-function toSpec(m: LanguageModelV3Message): SpecMessage[] {
+function toSpec(m: LanguageModelV4Message): SpecMessage[] {
   switch (m.role) {
     case 'system':
       return [{ role: 'system', content: m.content }];
@@ -55,7 +55,7 @@ function toSpec(m: LanguageModelV3Message): SpecMessage[] {
   }
 }
 
-export function promptToMessages(prompt: LanguageModelV3Prompt): SpecMessage[] {
+export function promptToMessages(prompt: LanguageModelV4Prompt): SpecMessage[] {
   return prompt.flatMap(toSpec);
 }
 
@@ -64,12 +64,12 @@ export function promptToMessages(prompt: LanguageModelV3Prompt): SpecMessage[] {
  * prompt part it came from, keeping what §4.2 does not carry (tool-call ids, provider options). A change of the
  * list's length or roles, or content the AI SDK cannot hold in that place, fails closed.
  */
-export function messagesToPrompt(messages: Json, original: LanguageModelV3Prompt): LanguageModelV3Prompt {
+export function messagesToPrompt(messages: Json, original: LanguageModelV4Prompt): LanguageModelV4Prompt {
   const before = promptToMessages(original);
   if (!Array.isArray(messages) || messages.length !== before.length) throw inexpressible('a pre_model_call transform changed the number of messages');
   const spec = messages as unknown as SpecMessage[];
   let i = 0;
-  return original.map((m): LanguageModelV3Message => {
+  return original.map((m): LanguageModelV4Message => {
     const own = m.role === 'tool' ? m.content.filter((p) => p.type === 'tool-result').length : 1;
     const mine = spec.slice(i, i + own);
     i += own;
@@ -116,27 +116,28 @@ function mustBeText(content: Json, where: string): string {
   return content;
 }
 
-const FINISH_TO_SPEC: Record<LanguageModelV3FinishReason['unified'], string> = {
+const FINISH_TO_SPEC: Record<LanguageModelV4FinishReason['unified'], string> = {
   stop: 'stop',
   length: 'length',
   'content-filter': 'content_filter',
   'tool-calls': 'tool_calls',
   error: 'error',
+  interrupted: 'interrupted',
   other: 'other',
 };
 
 /** The provider's own finish reason when it gave one, else the AI SDK's unified one in the §4.2 spelling. */
-export function finishReasonToSpec(f: LanguageModelV3FinishReason): string {
+export function finishReasonToSpec(f: LanguageModelV4FinishReason): string {
   return f.raw ?? FINISH_TO_SPEC[f.unified];
 }
 
-export function finishReasonFromSpec(reason: string): LanguageModelV3FinishReason {
-  const unified = (Object.entries(FINISH_TO_SPEC).find(([, v]) => v === reason)?.[0] ?? 'other') as LanguageModelV3FinishReason['unified'];
+export function finishReasonFromSpec(reason: string): LanguageModelV4FinishReason {
+  const unified = (Object.entries(FINISH_TO_SPEC).find(([, v]) => v === reason)?.[0] ?? 'other') as LanguageModelV4FinishReason['unified'];
   return { unified, raw: reason };
 }
 
 /** A generate result's content as the §4.2 response (tool_calls [] when none; input JSON-parsed into args). */
-export function contentToResponse(content: LanguageModelV3Content[], finish: LanguageModelV3FinishReason): HookModelResponse {
+export function contentToResponse(content: LanguageModelV4Content[], finish: LanguageModelV4FinishReason): HookModelResponse {
   return {
     content: textOf(content),
     tool_calls: content
@@ -156,7 +157,7 @@ function parseArgs(input: string): JsonObject {
 }
 
 /** The result content the loop acts on after post_model_call (§4.3); parts §4.2 does not carry are kept. */
-export function responseToContent(response: HookModelResponse, original: LanguageModelV3Content[]): LanguageModelV3Content[] {
+export function responseToContent(response: HookModelResponse, original: LanguageModelV4Content[]): LanguageModelV4Content[] {
   const c = response.content;
   if (c !== null && typeof c !== 'string') throw inexpressible('a post_model_call transform made the response content an object');
   const calls = Array.isArray(response.tool_calls) ? response.tool_calls : [];

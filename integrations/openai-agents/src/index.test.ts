@@ -1,6 +1,6 @@
 // The Agents SDK integration in a user's hands: the real Runner.run loop with a scripted Model, the integration's
 // session, plain interceptors, a resolver and a record sink. Deny, transform, approval, records, fail-closed edges.
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { Agent, tool, type Model, type ModelRequest, type StreamEvent, type Tool } from '@openai/agents-core';
 import type { InterceptionRecord } from 'agent-hooks-ctk/core';
 import { Verdict, type Interceptor } from 'agent-hooks-ctk/host';
@@ -8,9 +8,13 @@ import { AgentHooksBlocked, AgentHooksInexpressible, agentHooks, requestToMessag
 import { messagesToRequest } from './messages.js';
 import { refundScenario, refundTool, runner, scriptedModel } from '../scenario.js';
 
+/** This package's framework needs Node >= 22 (@openai/agents-core@0.20 depends on openai@7, which declares engines node >=22): on an older Node every test is skipped, saying so. */
+const skip = Number(process.versions.node.split('.')[0]) < 22 && `@openai/agents-core@0.20 depends on openai@7, which declares engines node >=22; this is Node ${process.versions.node}`;
+const test = (name: string, fn: (t: Test) => Promise<void>) => t.test(name, { skip }, fn);
+
 const turn = refundScenario;
 
-t.test('pre_model_call sees the conversation as §4.2 messages: the function-call turn, then its result', async (t) => {
+test('pre_model_call sees the conversation as §4.2 messages: the function-call turn, then its result', async (t) => {
   const contexts: unknown[] = [];
   await turn((ctx) => (ctx.interception_point === 'pre_model_call' && contexts.push(ctx.messages), Verdict.allow()));
   t.same(contexts[1], [
@@ -20,7 +24,7 @@ t.test('pre_model_call sees the conversation as §4.2 messages: the function-cal
   ]);
 });
 
-t.test('transforms take effect: pre_tool_call args, pre_model_call messages, post_tool_call result, output (§4.3)', async (t) => {
+test('transforms take effect: pre_tool_call args, pre_model_call messages, post_tool_call result, output (§4.3)', async (t) => {
   const contexts: unknown[] = [];
   const { result, refunds, seen } = await turn((ctx) => {
     if (ctx.interception_point === 'pre_model_call') contexts.push((ctx.messages as unknown[]).at(-1));
@@ -38,12 +42,12 @@ t.test('transforms take effect: pre_tool_call args, pre_model_call messages, pos
   t.match((result as { history: unknown[] }).history.at(-1), { role: 'assistant', content: [{ type: 'output_text', text: 'redacted' }] }, 'the carried history holds the verdicted answer');
 });
 
-t.test('post_model_call transform: the loop acts on the rebuilt response (tool args changed before the tool runs)', async (t) => {
+test('post_model_call transform: the loop acts on the rebuilt response (tool args changed before the tool runs)', async (t) => {
   const { refunds } = await turn((ctx) => (ctx.interception_point === 'post_model_call' && (ctx.response as { tool_calls: unknown[] }).tool_calls.length ? Verdict.transform('$target.tool_calls[0].args.amount', 1) : Verdict.allow()));
   t.same(refunds, [{ amount: 1 }]);
 });
 
-t.test('a model call that fails still gets its one post_model_call (finish_reason error), and the run ends in error (§3.1)', async (t) => {
+test('a model call that fails still gets its one post_model_call (finish_reason error), and the run ends in error (§3.1)', async (t) => {
   const { result, records } = await turn(() => Verdict.allow(), {}, true);
   t.match(result, { message: /upstream 503/ });
   const post = records.find((r) => r.interception_point === 'post_model_call');
@@ -81,14 +85,14 @@ async function streamedTurn(interceptor: Interceptor['intercept'], truncate = fa
   return { result, refunds, records };
 }
 
-t.test('a streamed run is mediated buffered: every point in order, transforms on the assembled response take effect (§12.1)', async (t) => {
+test('a streamed run is mediated buffered: every point in order, transforms on the assembled response take effect (§12.1)', async (t) => {
   const { result, refunds, records } = await streamedTurn((ctx) => (ctx.interception_point === 'post_model_call' && (ctx.response as { tool_calls: unknown[] }).tool_calls.length ? Verdict.transform('$target.tool_calls[0].args.amount', 2) : Verdict.allow()));
   t.match(result, { output: 'done: "refunded 2"' });
   t.same(refunds, [{ amount: 2 }]);
   t.same(records.map((r) => r.interception_point), ['agent_startup', 'input', 'pre_model_call', 'post_model_call', 'pre_tool_call', 'post_tool_call', 'pre_model_call', 'post_model_call', 'output', 'agent_shutdown']);
 });
 
-t.test('the wrapped model passes on no text delta: the answer is released only after the verdicts (§12.1a)', async (t) => {
+test('the wrapped model passes on no text delta: the answer is released only after the verdicts (§12.1a)', async (t) => {
   const session = await agentHooks({ agent: { id: 'support' }, interceptors: [() => Verdict.allow()] }).startSession();
   const agent = session.wrapAgent(new Agent({ name: 'support', model: streamingModel([]), tools: [refundTool([])] }));
   const streamed = await runner.run(agent, 'hi', { stream: true });
@@ -100,7 +104,7 @@ t.test('the wrapped model passes on no text delta: the answer is released only a
   await session.close();
 });
 
-t.test('a stream that ends without its completion is stream_incomplete, denied by the host, never incorporated (§12.1)', async (t) => {
+test('a stream that ends without its completion is stream_incomplete, denied by the host, never incorporated (§12.1)', async (t) => {
   const { result, records } = await streamedTurn(() => Verdict.allow(), true);
   t.ok(result instanceof AgentHooksBlocked);
   const post = records.find((r) => r.interception_point === 'post_model_call')!;
@@ -109,7 +113,7 @@ t.test('a stream that ends without its completion is stream_incomplete, denied b
   t.match(records.at(-1), { interception_point: 'agent_shutdown' });
 });
 
-t.test('tools and handoffs the integration cannot mediate fail closed at wrap time', async (t) => {
+test('tools and handoffs the integration cannot mediate fail closed at wrap time', async (t) => {
   const session = await agentHooks({ agent: { id: 'support' }, interceptors: [() => Verdict.allow()] }).startSession();
   t.throws(() => session.wrapTools([{ type: 'hosted_tool', name: 'web_search' } as unknown as Tool]), AgentHooksInexpressible);
   t.throws(() => session.wrapAgent(new Agent({ name: 'named', model: 'gpt-x' })), TypeError, 'a model named by string is not a Model the session can wrap');
@@ -121,7 +125,7 @@ t.test('tools and handoffs the integration cannot mediate fail closed at wrap ti
   await session.close();
 });
 
-t.test("a run the SDK pauses for its own needsApproval ends in error, with no output emitted", async (t) => {
+test("a run the SDK pauses for its own needsApproval ends in error, with no output emitted", async (t) => {
   const records: InterceptionRecord[] = [];
   const gated = tool({ name: 'refund', description: 'refund', parameters: { type: 'object', properties: {}, required: [], additionalProperties: true }, strict: false, needsApproval: true, execute: async () => 'refunded' });
   const session = await agentHooks({ agent: { id: 'support' }, interceptors: [() => Verdict.allow()], onRecord: (r) => records.push(r) }).startSession({ tools: [gated] });
@@ -132,7 +136,7 @@ t.test("a run the SDK pauses for its own needsApproval ends in error, with no ou
   t.equal(session.hooks.state.error, true, 'the session ends in error (summary.reason "error")');
 });
 
-t.test('messagesToRequest: a transform that changes the message count or a role fails closed', async (t) => {
+test('messagesToRequest: a transform that changes the message count or a role fails closed', async (t) => {
   const request = { systemInstructions: 'be kind', input: [{ role: 'user' as const, content: 'hi' }], modelSettings: {}, tools: [], outputType: 'text' as const, handoffs: [], tracing: false as const };
   t.same(requestToMessages(request), [{ role: 'system', content: 'be kind' }, { role: 'user', content: 'hi' }]);
   t.throws(() => messagesToRequest([{ role: 'user', content: 'hi' }], request), AgentHooksInexpressible);
@@ -158,7 +162,7 @@ async function twoTurns(interceptor: Interceptor['intercept']) {
 
 const sourceLabels = (ctx: { extensions?: unknown } | undefined): unknown => (ctx?.extensions as { guard?: { source_labels?: unknown } } | undefined)?.guard?.source_labels;
 
-t.test('§5.4: a tool result\'s labels resurface on the next pre_model_call, in this turn and (from the history) the next', async (t) => {
+test('§5.4: a tool result\'s labels resurface on the next pre_model_call, in this turn and (from the history) the next', async (t) => {
   const { contexts, firstCount, seen, first } = await twoTurns((ctx) => (ctx.interception_point === 'post_tool_call' ? Verdict.allow({ result_labels: ['ledger'] }) : Verdict.allow()));
   const firstTurn = contexts.slice(0, firstCount);
   t.notOk(sourceLabels(firstTurn.find((c) => c.interception_point === 'pre_tool_call')), 'pre_tool_call does not derive from the result');
@@ -168,7 +172,7 @@ t.test('§5.4: a tool result\'s labels resurface on the next pre_model_call, in 
   t.notOk(JSON.stringify(seen).includes('agent_hooks'), 'no request the model received carries the labels');
 });
 
-t.test('§5.4: a model response\'s labels resurface on its tool call, on output, and stay with the answer in the history', async (t) => {
+test('§5.4: a model response\'s labels resurface on its tool call, on output, and stay with the answer in the history', async (t) => {
   const { contexts, firstCount, first } = await twoTurns((ctx) => (ctx.interception_point === 'post_model_call' ? Verdict.allow({ result_labels: [`resp-${(ctx.response as { tool_calls: unknown[] }).tool_calls.length}`] }) : Verdict.allow()));
   const firstTurn = contexts.slice(0, firstCount);
   t.same(sourceLabels(firstTurn.find((c) => c.interception_point === 'pre_tool_call')), ['resp-1']);
@@ -177,12 +181,12 @@ t.test('§5.4: a model response\'s labels resurface on its tool call, on output,
   t.match(first.history.at(-1), { role: 'assistant', providerData: { agent_hooks: { source_labels: { guard: ['resp-0'] } } } });
 });
 
-t.test('§5.4: labels of a denied post_tool_call are not persisted', async (t) => {
+test('§5.4: labels of a denied post_tool_call are not persisted', async (t) => {
   const { contexts, firstCount } = await twoTurns((ctx) => (ctx.interception_point === 'post_tool_call' ? Verdict.deny('quarantine', { result_labels: ['dropped'] } as never) : Verdict.allow()));
   t.notOk(JSON.stringify(contexts.slice(0, firstCount).filter((c) => c.interception_point === 'pre_model_call')).includes('dropped'));
 });
 
-t.test('§10.3: a tool value JSON cannot carry is a host projection failure: recorded, never shown to the model', async (t) => {
+test('§10.3: a tool value JSON cannot carry is a host projection failure: recorded, never shown to the model', async (t) => {
   const seen: ModelRequest[] = [];
   const records: InterceptionRecord[] = [];
   const ran: unknown[] = [];
@@ -197,7 +201,7 @@ t.test('§10.3: a tool value JSON cannot carry is a host projection failure: rec
   t.match(turn.output, /host_error:context_invalid/, 'the model saw the failure as the tool output (§6.2)');
 });
 
-t.test('§5.2: a transform the SDK cannot hold is a transform_invalid deny in the record, not an applied transform', async (t) => {
+test('§5.2: a transform the SDK cannot hold is a transform_invalid deny in the record, not an applied transform', async (t) => {
   const input = await turn((ctx) => (ctx.interception_point === 'input' ? Verdict.transform('$target.content', { structured: true }) : Verdict.allow()));
   t.ok(input.result instanceof AgentHooksBlocked);
   t.match(input.records.find((r) => r.interception_point === 'input'), { verdict: { decision: 'deny', reason: 'host_error:transform_invalid' } });
@@ -212,7 +216,7 @@ t.test('§5.2: a transform the SDK cannot hold is a transform_invalid deny in th
   t.same(post.refunds, []);
 });
 
-t.test('§10.3: a failed tool whose error value JSON cannot carry is a host projection failure too, not its message', async (t) => {
+test('§10.3: a failed tool whose error value JSON cannot carry is a host projection failure too, not its message', async (t) => {
   const records: InterceptionRecord[] = [];
   const cyclic: Record<string, unknown> = { code: 'E-LEDGER' };
   cyclic.self = cyclic;
