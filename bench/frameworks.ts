@@ -16,6 +16,7 @@ import type { Emitter } from '../src/host/index.js';
 import { preToolCallContext } from './contexts.js';
 import { calibrate, hookedEmitter, passThroughEmitter, runOnce, text } from './emission.js';
 import { median, round } from './stats.js';
+import { FRAMEWORKS as REGISTERED, unsupported } from '../integrations/frameworks.js';
 
 export interface OverheadRow {
   host: string;
@@ -116,11 +117,14 @@ function quantile(values: readonly number[], q: number): number {
 }
 
 /** Framework benches live with their integrations (integrations/<fw>/bench.ts), loaded once they are built. */
-export const FRAMEWORKS: Array<{ host: string; module: string; factory: string; warmup: number }> = [
-  { host: 'ai-sdk', module: '@agent-hooks-ctk/ai-sdk/bench', factory: 'aiSdkBenchRuns', warmup: 200 },
-  { host: 'langchain', module: '@agent-hooks-ctk/langchain/bench', factory: 'langchainBenchRuns', warmup: 80 },
-  { host: 'openai-agents', module: '@agent-hooks-ctk/openai-agents/bench', factory: 'openaiAgentsBenchRuns', warmup: 100 },
-];
+/** The bench rows of the registered integrations (integrations/frameworks.ts), each with why it cannot run on this Node, or false. */
+export const FRAMEWORKS: Array<{ host: string; module: string; factory: string; warmup: number; unsupported: string | false }> = REGISTERED.map((fw) => ({
+  host: fw.name,
+  module: `${fw.package}/bench`,
+  factory: fw.bench.factory,
+  warmup: fw.bench.warmup,
+  unsupported: unsupported(fw),
+}));
 
 /** A fixed unit of the emitter's kind of work: the jcs-sha256 identity of one 1 KiB context (the same every time). */
 const FIXED_CONTEXT = preToolCallContext(1024);
@@ -179,6 +183,10 @@ export async function benchFrameworks(bytes = 1024, rounds = 301): Promise<Frame
   const isolated = await isolatedReference(hosts[0]!.runs, rounds);
   const shared = text(Math.max(8, payload), 'ledger row ✓'); // the reference loop's payload, handed to every framework
   for (const fw of FRAMEWORKS) {
+    if (fw.unsupported) {
+      console.error(`bench: ${fw.host} not measured: ${fw.unsupported}`);
+      continue;
+    }
     const specifier: string = fw.module; // resolved at run time: the integrations build after the CTK
     const mod = (await import(specifier)) as Record<string, (payload: string, passThrough: () => Emitter) => Runs>;
     const worked = mod[fw.factory]!(shared, () => countingPassThrough(true)).bare!;

@@ -1,22 +1,22 @@
 // `npm run bench` rows for the AI SDK integration: one session (a tool call, then the answer) through the real
 // generateText loop, without the integration and with it (one allow interceptor). bench/frameworks.ts times both.
 import { generateText, jsonSchema, stepCountIs, tool, wrapLanguageModel, type ToolSet } from 'ai';
-import type { LanguageModelV3, LanguageModelV3Content } from '@ai-sdk/provider';
+import type { LanguageModelV4, LanguageModelV4Content } from '@ai-sdk/provider';
 import type { Emitter } from 'agent-hooks-ctk/host';
 import { agentHooks } from './src/index.js';
 
 const zero = { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 };
 
-function model(payload: string): LanguageModelV3 {
+function model(payload: string): LanguageModelV4 {
   let call = 0;
   return {
-    specificationVersion: 'v3',
+    specificationVersion: 'v4',
     provider: 'bench',
     modelId: 'bench',
     supportedUrls: {},
     async doGenerate() {
       const first = call++ % 2 === 0;
-      const content: LanguageModelV3Content[] = first
+      const content: LanguageModelV4Content[] = first
         ? [{ type: 'tool-call', toolCallId: `tc-${call}`, toolName: 'lookup', input: JSON.stringify({ q: payload.slice(0, 64) }) }]
         : [{ type: 'text', text: payload }];
       return { content, finishReason: { unified: first ? 'tool-calls' : 'stop', raw: undefined }, usage: { inputTokens: zero, outputTokens: { total: 0, text: 0, reasoning: 0 } }, warnings: [] };
@@ -52,7 +52,7 @@ export function aiSdkBenchRuns(payload: string, passThrough?: () => Emitter): { 
     },
     async noop() {
       const noopTools: ToolSet = { lookup: { ...tools.lookup!, execute: (input: unknown, opts: never) => tools.lookup!.execute!(input, opts) } as ToolSet[string] };
-      const wrapped = wrapLanguageModel({ model: model(payload), middleware: { specificationVersion: 'v3', wrapGenerate: ({ doGenerate }) => doGenerate() } });
+      const wrapped = wrapLanguageModel({ model: model(payload), middleware: { specificationVersion: 'v4', wrapGenerate: ({ doGenerate }) => doGenerate() } });
       const r = await generateText({ ...args, tools: noopTools, model: wrapped });
       if (r.text !== payload) throw new Error('bench: no-op AI SDK run did not answer');
     },

@@ -1,17 +1,13 @@
 // The CTK harness for the AI SDK integration (HARNESS.md): every vector runs through the AI SDK's real
 // generateText loop (tools, a multi-step stop condition) under the integration. Only the model (the CTK's mock
-// model as a LanguageModelV3) and the tools (AI SDK tools whose execute calls the CTK's mock tools) are mocked.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+// model as a LanguageModelV4) and the tools (AI SDK tools whose execute calls the CTK's mock tools) are mocked.
 import { jsonSchema, stepCountIs, tool, type ModelMessage, type ToolSet } from 'ai';
-import type { LanguageModelV3, LanguageModelV3Content, LanguageModelV3StreamPart } from '@ai-sdk/provider';
-import { createSessionHarness, frameworkSurface, isModelStream, wholeResponse, type Harness, type HostSurface, type ModelStreamChunk, type RunSetup } from 'agent-hooks-ctk';
+import type { LanguageModelV4, LanguageModelV4Content, LanguageModelV4StreamPart } from '@ai-sdk/provider';
+import { createSessionHarness, frameworkSurface, javascriptNotDeclared, installedVersion, isModelStream, ownVersion, wholeResponse, type Harness, type HostSurface, type ModelStreamChunk, type RunSetup } from 'agent-hooks-ctk';
 import { agentHooks, finishReasonFromSpec, promptToMessages, ToolFailed } from './src/index.js';
 
-const require = createRequire(import.meta.url);
-/** The installed AI SDK and this adapter, for the claim (§13.3). */
-export const AI_SDK_VERSION: string = (JSON.parse(readFileSync(require.resolve('ai/package.json'), 'utf8')) as { version: string }).version;
-const ADAPTER_VERSION: string = (JSON.parse(readFileSync(new URL('./package.json', import.meta.url.replace(/\/dist\/[^/]*$/, '/x')), 'utf8')) as { version: string }).version;
+/** The installed AI SDK, for the claim (§13.3). */
+export const AI_SDK_VERSION = installedVersion('ai', import.meta.url);
 
 /** Model calls one turn may make (stepCountIs): the reference loop's bound, so a model that never answers ends the turn. */
 const MAX_STEPS = 32;
@@ -20,28 +16,26 @@ const MAX_STEPS = 32;
 export function aiSdkSurface(): HostSurface {
   return frameworkSurface({
     name: 'ai-sdk',
-    version: `${ADAPTER_VERSION} (ai@${AI_SDK_VERSION})`,
+    version: `${ownVersion(import.meta.url)} (ai@${AI_SDK_VERSION})`,
     capabilities: ['model_calls', 'tool_calls', 'parallel_tool_calls', 'multi_turn', 'raw_interceptor_return', 'hang_faults', 'result_labels_resurfacing', 'projection_faults', 'streaming'],
     not_declared: {
-      structured_model_content: "the AI SDK's LanguageModelV3 result content is text, reasoning, files and tool calls: a model cannot return a JSON object as its content",
+      structured_model_content: "the AI SDK's LanguageModelV4 result content is text, reasoning, files and tool calls: a model cannot return a JSON object as its content",
       structured_input_content: "generateText's prompt is a string or model messages whose user content is text (or text, image and file parts): an input cannot be a JSON object",
-      int64_json: 'JavaScript numbers (JSON.parse, the AI SDK tool-call input parser) round integers beyond 2^53-1',
-      bigint_json: 'JavaScript numbers (JSON.parse, the AI SDK tool-call input parser) round integers beyond 2^53-1',
-      incremental_output: 'the integration buffers: nothing is released before the output verdict (§12.1a)',
+      ...javascriptNotDeclared('JSON.parse, the AI SDK tool-call input parser'),
     },
   });
 }
 
-/** The CTK's mock model behind the AI SDK's LanguageModelV3 interface. */
-function mockModel(run: RunSetup): LanguageModelV3 {
+/** The CTK's mock model behind the AI SDK's LanguageModelV4 interface. */
+function mockModel(run: RunSetup): LanguageModelV4 {
   return {
-    specificationVersion: 'v3',
+    specificationVersion: 'v4',
     provider: 'agent-hooks-ctk',
     modelId: 'mock',
     supportedUrls: {},
     async doGenerate(options) {
       const r = wholeResponse(await run.model({ model_id: 'mock', messages: promptToMessages(options.prompt) as never }));
-      const content: LanguageModelV3Content[] = [];
+      const content: LanguageModelV4Content[] = [];
       if (typeof r.content === 'string' && r.content !== '') content.push({ type: 'text', text: r.content });
       else if (r.content !== null && typeof r.content === 'object') content.push({ type: 'text', text: JSON.stringify(r.content) });
       for (const tc of r.tool_calls ?? []) content.push({ type: 'tool-call', toolCallId: tc.id, toolName: tc.name, input: JSON.stringify(tc.args ?? {}) });
@@ -58,7 +52,7 @@ function mockModel(run: RunSetup): LanguageModelV3 {
 }
 
 /** The CTK's chunks as the AI SDK's stream parts: text deltas, whole tool calls, a finish part only if a chunk finished it. */
-function streamParts(chunks: AsyncIterable<ModelStreamChunk> | Iterable<ModelStreamChunk>): ReadableStream<LanguageModelV3StreamPart> {
+function streamParts(chunks: AsyncIterable<ModelStreamChunk> | Iterable<ModelStreamChunk>): ReadableStream<LanguageModelV4StreamPart> {
   const zero = { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 };
   return new ReadableStream({
     async start(controller) {

@@ -1,22 +1,17 @@
 // The CTK harness for the LangChain integration (HARNESS.md): every vector runs through LangChain's real
 // createAgent loop under the integration's middleware. Only the model (a chat model answering with the CTK's
 // mock model) and the tools (LangChain tools whose function calls the CTK's mock tools) are mocked.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { createAgent, tool } from 'langchain';
 import { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import type { ChatResult } from '@langchain/core/outputs';
 import { z } from 'zod';
-import { createSessionHarness, frameworkSurface, wholeResponse, type Harness, type HostSurface, type RunSetup } from 'agent-hooks-ctk';
+import { createSessionHarness, frameworkSurface, installedVersion, javascriptNotDeclared, ownVersion, wholeResponse, type Harness, type HostSurface, type RunSetup } from 'agent-hooks-ctk';
 import { agentHooks, finalText, messagesToSpec, INPUT_ROLE_KEY } from './src/index.js';
 
-const require = createRequire(import.meta.url);
-const versionOf = (file: string): string => (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
-/** The installed LangChain and this adapter, for the claim (§13.3). */
-export const LANGCHAIN_VERSION = versionOf(require.resolve('langchain/package.json'));
-export const LANGCHAIN_CORE_VERSION = versionOf(require.resolve('@langchain/core/package.json'));
-const ADAPTER_VERSION = versionOf(new URL('./package.json', import.meta.url.replace(/\/dist\/[^/]*$/, '/x')).pathname);
+/** The installed LangChain, for the claim (§13.3). */
+export const LANGCHAIN_VERSION = installedVersion('langchain', import.meta.url);
+export const LANGCHAIN_CORE_VERSION = installedVersion('@langchain/core', import.meta.url);
 
 /** Graph steps one turn may take: about two per model call, the reference loop's bound of 32 model calls. */
 const RECURSION_LIMIT = 70;
@@ -25,15 +20,13 @@ const RECURSION_LIMIT = 70;
 export function langchainSurface(): HostSurface {
   return frameworkSurface({
     name: 'langchain',
-    version: `${ADAPTER_VERSION} (langchain@${LANGCHAIN_VERSION}, @langchain/core@${LANGCHAIN_CORE_VERSION})`,
+    version: `${ownVersion(import.meta.url)} (langchain@${LANGCHAIN_VERSION}, @langchain/core@${LANGCHAIN_CORE_VERSION})`,
     capabilities: ['model_calls', 'tool_calls', 'parallel_tool_calls', 'multi_turn', 'raw_interceptor_return', 'hang_faults', 'result_labels_resurfacing', 'projection_faults'],
     not_declared: {
       structured_model_content: "a LangChain AIMessage's content is a string or a list of content blocks: a model cannot return a JSON object as its content",
       structured_input_content: "a LangChain HumanMessage's content is a string or a list of content blocks: an input cannot be a JSON object",
-      int64_json: 'JavaScript numbers (JSON.parse, the tool-call argument parsers) round integers beyond 2^53-1',
-      bigint_json: 'JavaScript numbers (JSON.parse, the tool-call argument parsers) round integers beyond 2^53-1',
       streaming: 'a middleware never sees a stream: model.invoke() assembles it before wrapModelCall without saying whether it finished (§12.1 incomplete cannot be told apart), and streamMode "messages" releases tokens before any verdict',
-      incremental_output: 'the integration buffers: nothing is released before the output verdict (§12.1a)',
+      ...javascriptNotDeclared('JSON.parse, the tool-call argument parsers'),
     },
   });
 }

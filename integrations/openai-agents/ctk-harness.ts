@@ -2,18 +2,12 @@
 // Runner.run agent loop under the integration. Only the model (the CTK's mock model as an SDK Model) and the tools
 // (SDK function tools whose execute calls the CTK's mock tools) are mocked; a streamed script runs the SDK's streamed
 // loop. No network: no OpenAI client, no tracing.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import { Agent, Runner, tool, Usage, type AgentInputItem, type AgentOutputItem, type Model, type ModelResponse, type StreamEvent } from '@openai/agents-core';
-import { createSessionHarness, frameworkSurface, wholeResponse, type Harness, type HostSurface, type ModelResponse as ModelResponseShape, type RunSetup } from 'agent-hooks-ctk';
+import { createSessionHarness, frameworkSurface, javascriptNotDeclared, installedVersion, isModelStream, ownVersion, wholeResponse, type Harness, type HostSurface, type ModelResponse as ModelResponseShape, type ModelStreamChunk, type RunSetup } from 'agent-hooks-ctk';
 import { agentHooks, requestToMessages, ToolFailed } from './src/index.js';
 
-const require = createRequire(import.meta.url);
-const versionOf = (file: string): string => (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
-/** The installed Agents SDK and this adapter, for the claim (§13.3). */
-export const AGENTS_CORE_VERSION = versionOf(path.join(path.dirname(require.resolve('@openai/agents-core')), '..', 'package.json')); // the package exports no ./package.json
-const ADAPTER_VERSION = versionOf(new URL('./package.json', import.meta.url.replace(/\/dist\/[^/]*$/, '/x')).pathname);
+/** The installed Agents SDK, for the claim (§13.3). */
+export const AGENTS_CORE_VERSION = installedVersion('@openai/agents-core', import.meta.url);
 
 /** Model calls one turn may make (maxTurns): the reference loop's bound, so a model that never answers ends the turn. */
 const MAX_TURNS = 32;
@@ -22,14 +16,12 @@ const MAX_TURNS = 32;
 export function openaiAgentsSurface(): HostSurface {
   return frameworkSurface({
     name: 'openai-agents',
-    version: `${ADAPTER_VERSION} (@openai/agents-core@${AGENTS_CORE_VERSION})`,
+    version: `${ownVersion(import.meta.url)} (@openai/agents-core@${AGENTS_CORE_VERSION})`,
     capabilities: ['model_calls', 'tool_calls', 'parallel_tool_calls', 'multi_turn', 'raw_interceptor_return', 'hang_faults', 'result_labels_resurfacing', 'projection_faults', 'streaming'],
     not_declared: {
       structured_model_content: "an Agents SDK model response carries assistant text (output_text parts) and function calls: a model cannot return a JSON object as its content",
       structured_input_content: "an Agents SDK run's input is a string or input items whose content is text parts: an input cannot be a JSON object",
-      int64_json: 'JavaScript numbers (JSON.parse of the function-call arguments) round integers beyond 2^53-1',
-      bigint_json: 'JavaScript numbers (JSON.parse of the function-call arguments) round integers beyond 2^53-1',
-      incremental_output: 'the integration buffers: nothing is released before the output verdict (§12.1a)',
+      ...javascriptNotDeclared('JSON.parse of the function-call arguments'),
     },
   });
 }
@@ -44,9 +36,9 @@ function mockModel(run: RunSetup): Model {
     /** A scripted stream as SDK events: text deltas, then response_done only if the finish reason arrived (§12.1). */
     async *getStreamedResponse(request): AsyncIterable<StreamEvent> {
       const reply = await run.model({ model_id: 'mock', messages: requestToMessages(request) as never });
-      const streamed = typeof (reply as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function';
+      const streamed = isModelStream(reply);
       const whole = reply as ModelResponseShape;
-      const chunks = (streamed ? reply : [{ ...whole, content: typeof whole.content === 'string' ? whole.content : '' }]) as AsyncIterable<{ content?: string; tool_calls?: ModelResponseShape['tool_calls']; finish_reason?: string; partial?: true }>;
+      const chunks: AsyncIterable<ModelStreamChunk> | Iterable<ModelStreamChunk> = streamed ? reply : [{ ...whole, content: typeof whole.content === 'string' ? whole.content : '' }];
       let text = '';
       let finish: string | undefined;
       const calls: ModelResponseShape['tool_calls'] = [];

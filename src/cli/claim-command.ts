@@ -8,11 +8,12 @@ import type { Command } from 'commander';
 import { CliError, EXIT } from './exit.js';
 import { buildClaim, claimTableHeader, ClaimRefused, upsertClaimRow } from '../report/claim.js';
 import { loadReportOrThrow, verifyReportFile } from './verify-report-command.js';
+import { defaultVectorPaths } from '../ctk/load.js';
 
 interface ClaimOptions {
   out?: string;
   claimsFile?: string;
-  vectors?: string[];
+  vectors?: string[] | true;
   header?: boolean;
 }
 
@@ -22,7 +23,7 @@ export function register(program: Command): void {
     .description('Turn a passing report into a §13.3 claim: a CLAIMS.md table row (stdout) and a per-part REPORT.md')
     .argument('<report>', 'a report.json written by `run`')
     .option('--out <file>', 'where to write the claim report (default: REPORT.md next to the report)')
-    .option('--vectors <dir...>', 'first verify that these vectors still hash to what the report says')
+    .option('--vectors [dir...]', 'first verify that these vectors (no directory: the package vectors/) still hash to what the report says')
     .option('--header', 'print the CLAIMS.md table header before the row')
     .option('--claims-file <file>', 'also put the row into this CLAIMS.md (replacing the row of the same framework and version)')
     .action(async (reportFile: string, opts: ClaimOptions) => {
@@ -31,7 +32,7 @@ export function register(program: Command): void {
 }
 
 async function runClaim(reportFile: string, opts: ClaimOptions): Promise<void> {
-  const report = opts.vectors ? await verifiedReport(reportFile, opts.vectors) : await loadReportOrThrow(reportFile);
+  const report = opts.vectors ? await verifiedReport(reportFile, opts.vectors === true ? defaultVectorPaths() : opts.vectors) : await loadReportOrThrow(reportFile);
   const out = opts.out ?? path.join(path.dirname(reportFile), 'REPORT.md');
   refuseCaseAlias(out);
   // The row links to REPORT.md relative to where the row will live: the claims file, else the working directory.

@@ -1,4 +1,4 @@
-// `verify-report REPORT --vectors DIR`: exit 0 only when every vector still hashes to what the report
+// `verify-report REPORT [--vectors DIR]` (default: the package vectors/): exit 0 only when every vector still hashes to what the report
 // says and the suite digest matches; exit 1 naming each vector that changed, appeared or vanished;
 // exit 2 for a missing or malformed report or vector path. With --compare, a second report (a fresh
 // run) must also agree with it: the CI check that a committed report is current.
@@ -9,17 +9,18 @@ import { fingerprintVectors, VectorDirError } from '../report/vector-source.js';
 import { verifyReportAgainst, type VerifyOutcome } from '../report/verify.js';
 import type { ConformanceReport } from '../report/model.js';
 import { compareReports } from '../report/compare.js';
+import { defaultVectorPaths } from '../ctk/load.js';
 
 export function register(program: Command): void {
   program
     .command('verify-report')
     .description('Check that a vector directory still holds exactly the vectors a report ran (by digest)')
     .argument('<report>', 'a report.json written by `run`')
-    .requiredOption('--vectors <dir...>', 'the vector directory (or files) the report was run against')
+    .option('--vectors <dir...>', 'the vector directory (or files) the report was run against (default: the package vectors/)')
     .option('--compare <report>', 'also require this report (e.g. a fresh run) to agree on CTK, spec, surface, suite and every vector status')
     .option('--json', 'print the outcome as JSON')
-    .action(async (reportFile: string, opts: { vectors: string[]; compare?: string; json?: boolean }) => {
-      const outcome = await verifyReportFile(reportFile, opts.vectors);
+    .action(async (reportFile: string, opts: { vectors?: string[]; compare?: string; json?: boolean }) => {
+      const outcome = await verifyReportFile(reportFile, opts.vectors ?? defaultVectorPaths());
       if (opts.compare !== undefined) {
         const diffs = compareReports(outcome.report, await loadReportOrThrow(opts.compare));
         for (const d of diffs) outcome.lines.splice(outcome.lines.length - 1, 0, `differs from ${opts.compare}: ${d}`);

@@ -58,3 +58,4 @@ export {
   type HookToolResult,
   type HookModelResponse,
 } from './session.js';
+export * from './framework-kit.js';

@@ -5,30 +5,22 @@
 //   input/output         the session's generateText, around the AI SDK's own generateText;
 //   agent_startup/_shutdown  startSession() / close(): the AI SDK has no agent lifecycle of its own.
 import { generateText as aiGenerateText, streamText as aiStreamText, wrapLanguageModel, type ModelMessage, type ToolSet } from 'ai';
-import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3Content, LanguageModelV3FinishReason, LanguageModelV3Middleware } from '@ai-sdk/provider';
+import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4Content, LanguageModelV4FinishReason, LanguageModelV4Middleware } from '@ai-sdk/provider';
 import { HOST_ERROR } from 'agent-hooks-ctk/core';
 import type { Json, JsonObject } from 'agent-hooks-ctk/core';
-import { createFrameworkHookSession, findBlocked, mergeLabels, STREAM_INCOMPLETE, type FrameworkHooksOptions, type HookSession, type LabelSet } from 'agent-hooks-ctk/host';
-import { holds, holdsResponse, holdsText } from './holds.js';
+import { AgentHooksInexpressible, attempt, findBlocked, frameworkHooks, holdsText, mergeLabels, STREAM_INCOMPLETE, ToolFailed, toolErrorValue, type AgentHooks, type FrameworkHooksOptions, type HookModelResponse, type HookSession, type LabelSet } from 'agent-hooks-ctk/host';
 import { createLabelBook, labelOptions } from './labels.js';
 import { assembleStreamParts, replayStream } from './stream.js';
-import { AgentHooksInexpressible, contentToResponse, finishReasonFromSpec, messagesToPrompt, promptToMessages, responseToContent } from './messages.js';
+import { AI_SDK, contentToResponse, finishReasonFromSpec, inexpressible, messagesToPrompt, promptToMessages, responseToContent } from './messages.js';
 
-export { AgentHooksBlocked, AgentHooksProjectionFailed, findBlocked } from 'agent-hooks-ctk/host';
-export { AgentHooksInexpressible, promptToMessages, finishReasonFromSpec } from './messages.js';
+export { AgentHooksBlocked, AgentHooksInexpressible, AgentHooksProjectionFailed, findBlocked, ToolFailed, type StartSessionOptions } from 'agent-hooks-ctk/host';
+export { promptToMessages, finishReasonFromSpec } from './messages.js';
 
 /** The framework name every context carries (§4.1 agent.framework). */
-export const FRAMEWORK = 'ai-sdk';
+export const FRAMEWORK = AI_SDK.id;
 
 /** The emitter's options (interceptors, resolver, onRecord, composition, mode, …) plus toolConcurrency; agent.framework defaults to "ai-sdk". */
 export type AgentHooksOptions = FrameworkHooksOptions;
-
-export interface StartSessionOptions {
-  /** The tools the agent registers (agent_init.tools_registered, §4.2). */
-  tools?: ToolSet;
-  /** §4.1 session.id; default a random UUID. */
-  sessionId?: string;
-}
 
 export type HookedGenerateTextArgs = Parameters<typeof aiGenerateText>[0] & {
   /** §4.2 input.role recorded for this turn's input (default: the message's role; "external" for third-party content). */
@@ -52,8 +44,8 @@ export interface HookedTurn {
 export interface AiSdkHookSession {
   readonly hooks: HookSession;
   /** pre_model_call / post_model_call around every call of the wrapped model. */
-  readonly middleware: LanguageModelV3Middleware;
-  wrapModel(model: LanguageModelV3): LanguageModelV3;
+  readonly middleware: LanguageModelV4Middleware;
+  wrapModel(model: LanguageModelV4): LanguageModelV4;
   /** pre_tool_call / post_tool_call around every tool with an execute function. */
   wrapTools<T extends ToolSet>(tools: T): T;
   /** input → the AI SDK's generateText (model and tools wrapped) → output. Throws AgentHooksBlocked when a deny ends the turn. */
@@ -67,44 +59,33 @@ export interface AiSdkHookSession {
   close(): Promise<void>;
 }
 
-export interface AgentHooks {
-  /** agent_startup, then a session to run turns in. */
-  startSession(options?: StartSessionOptions): Promise<AiSdkHookSession>;
-}
-
-export function agentHooks(options: AgentHooksOptions): AgentHooks {
-  return {
-    async startSession(start = {}) {
-      const hooks = createFrameworkHookSession(FRAMEWORK, options, start.sessionId);
-      const session = createAiSdkSession(hooks);
-      await hooks.start(Object.keys(start.tools ?? {}));
-      return session;
-    },
-  };
+/** startSession({ tools, sessionId }): agent_startup (the tool set's names registered, §4.2), then a session to run turns in. */
+export function agentHooks(options: AgentHooksOptions): AgentHooks<AiSdkHookSession, ToolSet> {
+  return frameworkHooks(AI_SDK, options, createAiSdkSession);
 }
 
 /** The AI SDK wiring over an existing hook session (startSession() is the usual way in). */
 export function createAiSdkSession(hooks: HookSession): AiSdkHookSession {
   const labels = createLabelBook();
   /** pre_model_call for one call of the loop: the params the model must get, and what post_model_call needs. */
-  async function beforeCall(params: LanguageModelV3CallOptions, model: LanguageModelV3) {
+  async function beforeCall(params: LanguageModelV4CallOptions, model: LanguageModelV4) {
     const sent = promptToMessages(params.prompt) as unknown as Json;
     const sourceLabels = labels.ofPrompt(params.prompt);
     let preLabels: LabelSet = {};
-    const messages = await hooks.preModelCall(model.modelId, sent, { sourceLabels, holds: holds.prompt(params.prompt), labelled: (l) => (preLabels = l) });
+    const messages = await hooks.preModelCall(model.modelId, sent, { sourceLabels, holds: (target) => attempt(() => messagesToPrompt(target, params.prompt)), labelled: (l) => (preLabels = l) });
     return { params: messages === sent ? params : { ...params, prompt: messagesToPrompt(messages, params.prompt) }, sourceLabels, preLabels };
   }
   /** §3.1: a failed call still gets its one post_model_call; nothing of it is incorporated. */
-  async function callFailed(model: LanguageModelV3, error: unknown): Promise<never> {
+  async function callFailed(model: LanguageModelV4, error: unknown): Promise<never> {
     if (!(error instanceof AgentHooksInexpressible)) await hooks.modelCallFailed(model.modelId);
     throw error;
   }
   /** post_model_call over a whole result: the content and finish reason the loop acts on, the response's labels persisted on it. */
-  async function afterCall(model: LanguageModelV3, before: { sourceLabels: LabelSet; preLabels: LabelSet }, content: LanguageModelV3Content[], finishReason: LanguageModelV3FinishReason, selfDeny?: string) {
+  async function afterCall(model: LanguageModelV4, before: { sourceLabels: LabelSet; preLabels: LabelSet }, content: LanguageModelV4Content[], finishReason: LanguageModelV4FinishReason, selfDeny?: string) {
     const response = contentToResponse(content, finishReason);
     if (selfDeny !== undefined) response.finish_reason = STREAM_INCOMPLETE; // §12.1: what was delivered, marked unassembled
     let postLabels: LabelSet = {};
-    const acted = await hooks.postModelCall(model.modelId, response, { sourceLabels: before.sourceLabels, holds: holdsResponse, labelled: (l) => (postLabels = l), ...(selfDeny ? { selfDeny } : {}) });
+    const acted = await hooks.postModelCall(model.modelId, response, { sourceLabels: before.sourceLabels, holds: (target) => attempt(() => responseToContent(target as unknown as HookModelResponse, [])), labelled: (l) => (postLabels = l), ...(selfDeny ? { selfDeny } : {}) });
     // §5.4: the response's labels are persisted with its parts (and its tool calls).
     const responseLabels = mergeLabels(before.preLabels, postLabels);
     if (acted === response) return { content: labels.onResponse(content, responseLabels), finishReason };
@@ -114,8 +95,8 @@ export function createAiSdkSession(hooks: HookSession): AiSdkHookSession {
     };
   }
 
-  const middleware: LanguageModelV3Middleware = {
-    specificationVersion: 'v3',
+  const middleware: LanguageModelV4Middleware = {
+    specificationVersion: 'v4',
     async wrapGenerate({ params, model }) {
       const before = await beforeCall(params, model);
       const result = await Promise.resolve(model.doGenerate(before.params)).catch((error: unknown) => callFailed(model, error));
@@ -131,7 +112,7 @@ export function createAiSdkSession(hooks: HookSession): AiSdkHookSession {
       if (assembled.outcome === 'incomplete') {
         // A stream that ended without its finish cannot be assembled: host self-deny, never incorporated (§12.1).
         await afterCall(model, before, assembled.content, { unified: 'other', raw: STREAM_INCOMPLETE }, HOST_ERROR.streaming_unsupported);
-        throw new AgentHooksInexpressible('a model stream ended without its finish'); // not reached: the session blocks
+        throw inexpressible('a model stream ended without its finish'); // not reached: the session blocks
       }
       const acted = await afterCall(model, before, assembled.content, assembled.finishReason!);
       const finish = { type: 'finish' as const, finishReason: acted.finishReason, usage: assembled.usage!, ...(assembled.providerMetadata ? { providerMetadata: assembled.providerMetadata } : {}) };
@@ -159,7 +140,7 @@ export function createAiSdkSession(hooks: HookSession): AiSdkHookSession {
             try {
               return { value: await execute(args as never, opts as never), is_error: false };
             } catch (error) {
-              return { value: errorValue(error), is_error: true };
+              return { value: toolErrorValue(error), is_error: true };
             }
           };
           const r = await hooks.toolCall({ id, name, args: (input ?? {}) as JsonObject }, invoke, { sourceLabels: labels.ofCall(id) });
@@ -174,8 +155,8 @@ export function createAiSdkSession(hooks: HookSession): AiSdkHookSession {
     wrapped.set(tools, out);
     return out as T;
   };
-  const models = new WeakMap<LanguageModelV3, LanguageModelV3>();
-  const wrapModel = (model: LanguageModelV3): LanguageModelV3 => {
+  const models = new WeakMap<LanguageModelV4, LanguageModelV4>();
+  const wrapModel = (model: LanguageModelV4): LanguageModelV4 => {
     let w = models.get(model);
     if (!w) models.set(model, (w = wrapLanguageModel({ model, middleware })));
     return w;
@@ -191,8 +172,8 @@ export function createAiSdkSession(hooks: HookSession): AiSdkHookSession {
     if (!last || (last.role !== 'user' && last.role !== 'system')) throw new TypeError('agent-hooks (ai-sdk): the turn needs an input: a prompt, or messages ending in a user/system message');
     const input = { content: messageText(last), role: inputRole ?? last.role };
     let inputLabels: LabelSet = {};
-    const accepted = await hooks.input(input, { holds: holdsText, labelled: (l) => (inputLabels = l) });
-    if (typeof accepted.content !== 'string') throw new AgentHooksInexpressible('an input transform made the content an object');
+    const accepted = await hooks.input(input, { holds: holdsText(AI_SDK), labelled: (l) => (inputLabels = l) });
+    if (typeof accepted.content !== 'string') throw inexpressible('an input transform made the content an object');
     const providerOptions = labelOptions(inputLabels, last.providerOptions as never);
     messages[messages.length - 1] = { role: last.role, content: accepted.content, ...(providerOptions ? { providerOptions } : {}) } as ModelMessage;
     // A plain prompt stays a plain prompt (the AI SDK validates message lists, not strings); the accepted input either way (§4.3).
@@ -203,7 +184,7 @@ export function createAiSdkSession(hooks: HookSession): AiSdkHookSession {
     }
     let result;
     try {
-      result = await run({ ...call, model: wrapModel(call.model as LanguageModelV3), tools: wrapTools((call.tools ?? {}) as ToolSet) });
+      result = await run({ ...call, model: wrapModel(call.model as LanguageModelV4), tools: wrapTools((call.tools ?? {}) as ToolSet) });
     } catch (error) {
       const blocked = findBlocked(error);
       if (blocked) throw blocked;
@@ -253,30 +234,10 @@ export class ToolBlocked extends Error {
     super(message);
     this.name = 'ToolBlocked';
   }
-}
-
-/** A tool that failed: its error value (post_tool_call tool_result.value) is the message the model sees. */
-export class ToolFailed extends Error {
-  readonly value: unknown;
-  constructor(value: unknown) {
-    super(typeof value === 'string' ? value : safeStringify(value));
-    this.name = 'ToolFailed';
-    this.value = value;
+  /** AI SDK 7 gives the model a thrown tool error as its toString(): the message alone, as the block says it. */
+  override toString(): string {
+    return this.message;
   }
-}
-
-/** The message of a failed tool's value; a value JSON cannot carry is the session's to report (§10.3), not this text's. */
-function safeStringify(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return 'tool failed';
-  }
-}
-
-function errorValue(error: unknown): unknown {
-  if (error instanceof ToolFailed) return error.value;
-  return error instanceof Error ? error.message : String(error);
 }
 
 function messageText(m: ModelMessage): Json {

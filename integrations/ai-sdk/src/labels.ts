@@ -4,30 +4,30 @@
 //                  keeps it with the response messages, as providerOptions, into every later prompt);
 //   tool result    kept by the session under its tool call id (the AI SDK gives a tool result no metadata of its own);
 //   input          providerOptions.agent_hooks.source_labels on the input message.
-import type { LanguageModelV3Content, LanguageModelV3Prompt, SharedV3ProviderOptions } from '@ai-sdk/provider';
+import type { LanguageModelV4Content, LanguageModelV4Prompt, SharedV4ProviderOptions } from '@ai-sdk/provider';
 import { mergeLabels, type LabelSet } from 'agent-hooks-ctk/host';
 
 /** The providerMetadata / providerOptions key the labels travel under. */
 export const LABELS_KEY = 'agent_hooks';
 
-function labelsIn(options: SharedV3ProviderOptions | undefined): LabelSet | undefined {
+function labelsIn(options: SharedV4ProviderOptions | undefined): LabelSet | undefined {
   const set = options?.[LABELS_KEY]?.source_labels;
   return typeof set === 'object' && set !== null && !Array.isArray(set) ? (set as unknown as LabelSet) : undefined;
 }
 
 /** Provider options / metadata carrying `labels` (undefined when there are none, so nothing is added). */
-export function labelOptions(labels: LabelSet, base?: SharedV3ProviderOptions): SharedV3ProviderOptions | undefined {
+export function labelOptions(labels: LabelSet, base?: SharedV4ProviderOptions): SharedV4ProviderOptions | undefined {
   if (Object.keys(labels).length === 0) return base;
   return { ...base, [LABELS_KEY]: { source_labels: labels } };
 }
 
 export interface LabelBook {
   /** §5.4: the labels of everything in the prompt (the data the model call's messages derive from). */
-  ofPrompt(prompt: LanguageModelV3Prompt): LabelSet;
+  ofPrompt(prompt: LanguageModelV4Prompt): LabelSet;
   /** The labels of the model response that made tool call `id` (its pre/post_tool_call derive from it). */
   ofCall(id: string): LabelSet | undefined;
   /** Persists a model response's labels on its parts (and for its tool calls); the same array when there are none. */
-  onResponse(content: LanguageModelV3Content[], labels: LabelSet): LanguageModelV3Content[];
+  onResponse(content: LanguageModelV4Content[], labels: LabelSet): LanguageModelV4Content[];
   /** Persists a tool result's labels under its call id. */
   onToolResult(id: string, labels: LabelSet): void;
 }

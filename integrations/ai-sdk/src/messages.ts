@@ -2,36 +2,21 @@
 // pre_model_call `messages` are [{role, content: string | object}]; post_model_call `response` is
 // {content, tool_calls, finish_reason}. Transforms take effect (§4.3): the rebuilt prompt/result is what runs.
 import type {
-  LanguageModelV3Content,
-  LanguageModelV3FinishReason,
-  LanguageModelV3Message,
-  LanguageModelV3Prompt,
-  LanguageModelV3ToolResultOutput,
+  LanguageModelV4Content,
+  LanguageModelV4FinishReason,
+  LanguageModelV4Message,
+  LanguageModelV4Prompt,
+  LanguageModelV4ToolResultOutput,
 } from '@ai-sdk/provider';
 import type { Json, JsonObject } from 'agent-hooks-ctk/core';
-import type { HookModelResponse } from 'agent-hooks-ctk/host';
+import { AgentHooksInexpressible, asContent, type FrameworkName, type HookModelResponse, type SpecMessage } from 'agent-hooks-ctk/host';
 
-export interface SpecMessage {
-  role: string;
-  content: Json;
-}
+/** The AI SDK as the integration names it (agent.framework, and in its errors). */
+export const AI_SDK: FrameworkName = { id: 'ai-sdk', title: 'the AI SDK' };
 
-/** A transformed value the AI SDK has no form for: the integration fails the action closed rather than guess. */
-export class AgentHooksInexpressible extends Error {
-  constructor(what: string) {
-    super(`agent-hooks (ai-sdk): ${what}; the AI SDK cannot carry it, so the action fails closed`);
-    this.name = 'AgentHooksInexpressible';
-  }
-}
+export const inexpressible = (what: string) => new AgentHooksInexpressible(AI_SDK, what);
 
-/** §4.2 content is string | object: other JSON is wrapped as {value}. */
-export function asContent(value: Json): Json {
-  if (typeof value === 'string') return value;
-  if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value;
-  return { value } as JsonObject;
-}
-
-function toolOutputContent(output: LanguageModelV3ToolResultOutput): Json {
+function toolOutputContent(output: LanguageModelV4ToolResultOutput): Json {
   switch (output.type) {
     case 'text':
     case 'error-text':
@@ -52,7 +37,7 @@ function textOf(parts: ReadonlyArray<{ type: string }>): string | null {
 }
 
 /** One prompt message → its §4.2 messages (a tool message carries one result per part, so it may become several). */
-function toSpec(m: LanguageModelV3Message): SpecMessage[] {
+function toSpec(m: LanguageModelV4Message): SpecMessage[] {
   switch (m.role) {
     case 'system':
       return [{ role: 'system', content: m.content }];
@@ -70,7 +55,7 @@ function toSpec(m: LanguageModelV3Message): SpecMessage[] {
   }
 }
 
-export function promptToMessages(prompt: LanguageModelV3Prompt): SpecMessage[] {
+export function promptToMessages(prompt: LanguageModelV4Prompt): SpecMessage[] {
   return prompt.flatMap(toSpec);
 }
 
@@ -79,16 +64,16 @@ export function promptToMessages(prompt: LanguageModelV3Prompt): SpecMessage[] {
  * prompt part it came from, keeping what §4.2 does not carry (tool-call ids, provider options). A change of the
  * list's length or roles, or content the AI SDK cannot hold in that place, fails closed.
  */
-export function messagesToPrompt(messages: Json, original: LanguageModelV3Prompt): LanguageModelV3Prompt {
+export function messagesToPrompt(messages: Json, original: LanguageModelV4Prompt): LanguageModelV4Prompt {
   const before = promptToMessages(original);
-  if (!Array.isArray(messages) || messages.length !== before.length) throw new AgentHooksInexpressible('a pre_model_call transform changed the number of messages');
+  if (!Array.isArray(messages) || messages.length !== before.length) throw inexpressible('a pre_model_call transform changed the number of messages');
   const spec = messages as unknown as SpecMessage[];
   let i = 0;
-  return original.map((m): LanguageModelV3Message => {
+  return original.map((m): LanguageModelV4Message => {
     const own = m.role === 'tool' ? m.content.filter((p) => p.type === 'tool-result').length : 1;
     const mine = spec.slice(i, i + own);
     i += own;
-    if (mine.some((s, k) => s.role !== before[i - own + k]!.role)) throw new AgentHooksInexpressible('a pre_model_call transform changed a message role');
+    if (mine.some((s, k) => s.role !== before[i - own + k]!.role)) throw inexpressible('a pre_model_call transform changed a message role');
     if (JSON.stringify(mine) === JSON.stringify(before.slice(i - own, i))) return m;
     switch (m.role) {
       case 'system':
@@ -99,7 +84,7 @@ export function messagesToPrompt(messages: Json, original: LanguageModelV3Prompt
         const c = mine[0]!.content;
         if (typeof c === 'string') return { ...m, content: [{ type: 'text', text: c }, ...m.content.filter((p) => p.type !== 'text')] };
         const calls = (c as JsonObject | null)?.tool_calls;
-        if (!Array.isArray(calls)) throw new AgentHooksInexpressible('an assistant message became neither text nor {tool_calls}');
+        if (!Array.isArray(calls)) throw inexpressible('an assistant message became neither text nor {tool_calls}');
         return {
           ...m,
           content: [
@@ -127,31 +112,32 @@ export function messagesToPrompt(messages: Json, original: LanguageModelV3Prompt
 }
 
 function mustBeText(content: Json, where: string): string {
-  if (typeof content !== 'string') throw new AgentHooksInexpressible(`a pre_model_call transform put non-text content in ${where}`);
+  if (typeof content !== 'string') throw inexpressible(`a pre_model_call transform put non-text content in ${where}`);
   return content;
 }
 
-const FINISH_TO_SPEC: Record<LanguageModelV3FinishReason['unified'], string> = {
+const FINISH_TO_SPEC: Record<LanguageModelV4FinishReason['unified'], string> = {
   stop: 'stop',
   length: 'length',
   'content-filter': 'content_filter',
   'tool-calls': 'tool_calls',
   error: 'error',
+  interrupted: 'interrupted',
   other: 'other',
 };
 
 /** The provider's own finish reason when it gave one, else the AI SDK's unified one in the §4.2 spelling. */
-export function finishReasonToSpec(f: LanguageModelV3FinishReason): string {
+export function finishReasonToSpec(f: LanguageModelV4FinishReason): string {
   return f.raw ?? FINISH_TO_SPEC[f.unified];
 }
 
-export function finishReasonFromSpec(reason: string): LanguageModelV3FinishReason {
-  const unified = (Object.entries(FINISH_TO_SPEC).find(([, v]) => v === reason)?.[0] ?? 'other') as LanguageModelV3FinishReason['unified'];
+export function finishReasonFromSpec(reason: string): LanguageModelV4FinishReason {
+  const unified = (Object.entries(FINISH_TO_SPEC).find(([, v]) => v === reason)?.[0] ?? 'other') as LanguageModelV4FinishReason['unified'];
   return { unified, raw: reason };
 }
 
 /** A generate result's content as the §4.2 response (tool_calls [] when none; input JSON-parsed into args). */
-export function contentToResponse(content: LanguageModelV3Content[], finish: LanguageModelV3FinishReason): HookModelResponse {
+export function contentToResponse(content: LanguageModelV4Content[], finish: LanguageModelV4FinishReason): HookModelResponse {
   return {
     content: textOf(content),
     tool_calls: content
@@ -171,9 +157,9 @@ function parseArgs(input: string): JsonObject {
 }
 
 /** The result content the loop acts on after post_model_call (§4.3); parts §4.2 does not carry are kept. */
-export function responseToContent(response: HookModelResponse, original: LanguageModelV3Content[]): LanguageModelV3Content[] {
+export function responseToContent(response: HookModelResponse, original: LanguageModelV4Content[]): LanguageModelV4Content[] {
   const c = response.content;
-  if (c !== null && typeof c !== 'string') throw new AgentHooksInexpressible('a post_model_call transform made the response content an object');
+  if (c !== null && typeof c !== 'string') throw inexpressible('a post_model_call transform made the response content an object');
   const calls = Array.isArray(response.tool_calls) ? response.tool_calls : [];
   return [
     ...original.filter((p) => p.type !== 'text' && p.type !== 'tool-call'),

@@ -1,10 +1,10 @@
 // §12.1 buffered mediation of the AI SDK's streamed model calls: the middleware drains a doStream() result into
 // one whole response before post_model_call (nothing of it reaches the loop, or the caller, before the verdict),
 // then hands the AI SDK a stream of the response as the verdict left it.
-import type { LanguageModelV3Content, LanguageModelV3FinishReason, LanguageModelV3StreamPart, LanguageModelV3Usage, SharedV3ProviderMetadata } from '@ai-sdk/provider';
+import type { LanguageModelV4Content, LanguageModelV4FinishReason, LanguageModelV4StreamPart, LanguageModelV4Usage, SharedV4ProviderMetadata } from '@ai-sdk/provider';
 
 export type StreamAssembly =
-  | { outcome: 'complete' | 'incomplete'; content: LanguageModelV3Content[]; finishReason?: LanguageModelV3FinishReason; usage?: LanguageModelV3Usage; providerMetadata?: SharedV3ProviderMetadata; head: LanguageModelV3StreamPart[] }
+  | { outcome: 'complete' | 'incomplete'; content: LanguageModelV4Content[]; finishReason?: LanguageModelV4FinishReason; usage?: LanguageModelV4Usage; providerMetadata?: SharedV4ProviderMetadata; head: LanguageModelV4StreamPart[] }
   /** The provider failed mid-stream (an error part, or the stream threw): an errored model call (§12.1), not an incomplete one. */
   | { outcome: 'errored'; error: unknown };
 
@@ -12,13 +12,13 @@ export type StreamAssembly =
  * Drains `stream`: text deltas joined into one text part, whole tool calls, reasoning joined, files and sources kept.
  * Complete iff a finish part arrived (§12.1: a stream that ended without one cannot be assembled).
  */
-export async function assembleStreamParts(stream: ReadableStream<LanguageModelV3StreamPart>): Promise<StreamAssembly> {
+export async function assembleStreamParts(stream: ReadableStream<LanguageModelV4StreamPart>): Promise<StreamAssembly> {
   let text: string | undefined;
   let reasoning: string | undefined;
-  const calls: LanguageModelV3Content[] = [];
-  const other: LanguageModelV3Content[] = [];
-  const head: LanguageModelV3StreamPart[] = [];
-  let finish: Extract<LanguageModelV3StreamPart, { type: 'finish' }> | undefined;
+  const calls: LanguageModelV4Content[] = [];
+  const other: LanguageModelV4Content[] = [];
+  const head: LanguageModelV4StreamPart[] = [];
+  let finish: Extract<LanguageModelV4StreamPart, { type: 'finish' }> | undefined;
   const reader = stream.getReader();
   try {
     for (;;) {
@@ -38,7 +38,7 @@ export async function assembleStreamParts(stream: ReadableStream<LanguageModelV3
         case 'source':
         case 'tool-result':
         case 'tool-approval-request':
-          other.push(part as LanguageModelV3Content);
+          other.push(part as LanguageModelV4Content);
           break;
         case 'stream-start':
         case 'response-metadata':
@@ -58,7 +58,7 @@ export async function assembleStreamParts(stream: ReadableStream<LanguageModelV3
   } finally {
     reader.releaseLock();
   }
-  const content: LanguageModelV3Content[] = [
+  const content: LanguageModelV4Content[] = [
     ...(reasoning !== undefined ? [{ type: 'reasoning' as const, text: reasoning }] : []),
     ...(text !== undefined ? [{ type: 'text' as const, text }] : []),
     ...calls,
@@ -69,14 +69,14 @@ export async function assembleStreamParts(stream: ReadableStream<LanguageModelV3
 }
 
 /** A stream of one whole response (after its post_model_call): what the AI SDK's streamText loop consumes. */
-export function replayStream(head: LanguageModelV3StreamPart[], content: LanguageModelV3Content[], finish: Extract<LanguageModelV3StreamPart, { type: 'finish' }>): ReadableStream<LanguageModelV3StreamPart> {
-  const parts: LanguageModelV3StreamPart[] = [...head];
+export function replayStream(head: LanguageModelV4StreamPart[], content: LanguageModelV4Content[], finish: Extract<LanguageModelV4StreamPart, { type: 'finish' }>): ReadableStream<LanguageModelV4StreamPart> {
+  const parts: LanguageModelV4StreamPart[] = [...head];
   content.forEach((c, i) => {
     if (c.type === 'text' || c.type === 'reasoning') {
       const id = `${c.type}-${i}`;
       const meta = c.providerMetadata ? { providerMetadata: c.providerMetadata } : {};
-      parts.push({ type: `${c.type}-start`, id, ...meta } as LanguageModelV3StreamPart, { type: `${c.type}-delta`, id, delta: c.text } as LanguageModelV3StreamPart, { type: `${c.type}-end`, id } as LanguageModelV3StreamPart);
-    } else parts.push(c as LanguageModelV3StreamPart);
+      parts.push({ type: `${c.type}-start`, id, ...meta } as LanguageModelV4StreamPart, { type: `${c.type}-delta`, id, delta: c.text } as LanguageModelV4StreamPart, { type: `${c.type}-end`, id } as LanguageModelV4StreamPart);
+    } else parts.push(c as LanguageModelV4StreamPart);
   });
   parts.push(finish);
   return new ReadableStream({

@@ -7,29 +7,22 @@
 import { createMiddleware, type AgentMiddleware } from 'langchain';
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import type { Json, JsonObject } from 'agent-hooks-ctk/core';
-import { createFrameworkHookSession, mergeLabels, type FrameworkHooksOptions, type HoldsTarget, type HookModelResponse, type HookSession, type LabelSet } from 'agent-hooks-ctk/host';
-import { isEmptyLabels, labelsOf, withLabels } from './labels.js';
-import { AgentHooksInexpressible, aiToResponse, createSpecCache, rawToolValue, responseToAi, specToMessages, textOf } from './messages.js';
+import { AgentHooksInexpressible, attempt, frameworkHooks, holdsText, isEmptyLabels, mergeLabels, toolErrorValue, type AgentHooks, type FrameworkHooksOptions, type HookModelResponse, type HookSession, type LabelSet } from 'agent-hooks-ctk/host';
+import { labelsOf, withLabels } from './labels.js';
+import { aiToResponse, createSpecCache, inexpressible, LANGCHAIN, rawToolValue, responseToAi, specToMessages, textOf } from './messages.js';
 
-export { AgentHooksBlocked, AgentHooksProjectionFailed, findBlocked } from 'agent-hooks-ctk/host';
+export { AgentHooksBlocked, AgentHooksInexpressible, AgentHooksProjectionFailed, findBlocked, type StartSessionOptions } from 'agent-hooks-ctk/host';
 export { LABELS_KEY } from './labels.js';
-export { AgentHooksInexpressible, messagesToSpec, toolValue } from './messages.js';
+export { messagesToSpec, toolValue } from './messages.js';
 
 /** The framework name every context carries (§4.1 agent.framework). */
-export const FRAMEWORK = 'langchain';
+export const FRAMEWORK = LANGCHAIN.id;
 
 /** Set on a HumanMessage's additional_kwargs to record its §4.2 input.role as "external" (third-party content). */
 export const INPUT_ROLE_KEY = 'agent_hooks_role';
 
 /** The emitter's options (interceptors, resolver, onRecord, composition, mode, …) plus toolConcurrency; agent.framework defaults to "langchain". */
 export type AgentHooksOptions = FrameworkHooksOptions;
-
-export interface StartSessionOptions {
-  /** The names of the tools the agent registers (agent_init.tools_registered, §4.2); tool objects work too. */
-  tools?: ReadonlyArray<string | { name: string }>;
-  /** §4.1 session.id; default a random UUID. */
-  sessionId?: string;
-}
 
 export interface LangChainHookSession {
   readonly hooks: HookSession;
@@ -39,19 +32,9 @@ export interface LangChainHookSession {
   close(): Promise<void>;
 }
 
-export interface AgentHooks {
-  /** agent_startup, then the middleware for the session's agent. */
-  startSession(options?: StartSessionOptions): Promise<LangChainHookSession>;
-}
-
-export function agentHooks(options: AgentHooksOptions): AgentHooks {
-  return {
-    async startSession(start = {}) {
-      const hooks = createFrameworkHookSession(FRAMEWORK, options, start.sessionId);
-      await hooks.start((start.tools ?? []).map((t) => (typeof t === 'string' ? t : t.name)));
-      return { hooks, middleware: agentHooksMiddleware(hooks), close: () => hooks.close() };
-    },
-  };
+/** startSession({ tools, sessionId }): agent_startup (the tools' names registered, §4.2), then the middleware for the session's agent. */
+export function agentHooks(options: AgentHooksOptions): AgentHooks<LangChainHookSession, ReadonlyArray<string | { name: string }>> {
+  return frameworkHooks(LANGCHAIN, options, (hooks) => ({ hooks, middleware: agentHooksMiddleware(hooks), close: () => hooks.close() }));
 }
 
 function modelName(model: unknown): string {
@@ -79,10 +62,10 @@ export function agentHooksMiddleware(hooks: HookSession): AgentMiddleware {
       const content = textOf(last.content);
       const input = { content, role };
       let labels: LabelSet = {};
-      const accepted = await hooks.input(input, { holds: holdsText('input'), labelled: (l) => (labels = l) });
+      const accepted = await hooks.input(input, { holds: holdsText(LANGCHAIN, 'input'), labelled: (l) => (labels = l) });
       if (accepted === input && isEmptyLabels(labels)) return undefined;
       const text = accepted.content;
-      if (typeof text !== 'string') throw new AgentHooksInexpressible('an input transform made the content an object');
+      if (typeof text !== 'string') throw inexpressible('an input transform made the content an object');
       // §4.3: the transformed input replaces the message (same id) before the first model call; §5.4 its labels go with it.
       const replaced = SystemMessage.isInstance(last)
         ? new SystemMessage({ content: text, id: last.id, additional_kwargs: withLabels(last.additional_kwargs, labels) })
@@ -126,13 +109,13 @@ export function agentHooksMiddleware(hooks: HookSession): AgentMiddleware {
         async (args) => {
           try {
             const out = await handler({ ...request, toolCall: { ...call, args } });
-            if (!ToolMessage.isInstance(out)) throw new AgentHooksInexpressible('a tool answered with a Command, which the hooks cannot inspect');
+            if (!ToolMessage.isInstance(out)) throw inexpressible('a tool answered with a Command, which the hooks cannot inspect');
             produced = out;
             // The tool's own value: the session projects it (§10.3), so one JSON cannot carry never reaches the model.
             return { value: rawToolValue(out), is_error: out.status === 'error' };
           } catch (error) {
             if (error instanceof AgentHooksInexpressible) throw error;
-            return { value: error instanceof Error ? error.message : String(error), is_error: true };
+            return { value: toolErrorValue(error), is_error: true };
           }
         },
         { sourceLabels: callLabels.get(id) },
@@ -160,28 +143,13 @@ export function agentHooksMiddleware(hooks: HookSession): AgentMiddleware {
       const content = textOf(last.content);
       const sourceLabels = labelsOf([last]);
       let labels: LabelSet = {};
-      const released = await hooks.output(content, { sourceLabels, holds: holdsText('output'), labelled: (l) => (labels = l) });
+      const released = await hooks.output(content, { sourceLabels, holds: holdsText(LANGCHAIN, 'output'), labelled: (l) => (labels = l) });
       if (released === content && isEmptyLabels(labels)) return undefined;
-      if (typeof released !== 'string') throw new AgentHooksInexpressible('an output transform made the content an object');
+      if (typeof released !== 'string') throw inexpressible('an output transform made the content an object');
       // §4.3 / §12.1a: the caller receives the verdicted content: the answer is replaced (same id), its labels with it.
       return { messages: [new AIMessage({ content: released, id: last.id, response_metadata: last.response_metadata, additional_kwargs: withLabels(last.additional_kwargs, mergeLabels(sourceLabels, labels)) })] };
     },
   }) as unknown as AgentMiddleware;
-}
-
-/** The reason a rebuild fails (§5.2 "value could not be set"), or null when LangChain can hold the value. */
-function attempt(rebuild: () => unknown): string | null {
-  try {
-    rebuild();
-    return null;
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  }
-}
-
-/** input / output: LangChain's message content here is text. */
-function holdsText(point: string): HoldsTarget {
-  return (target) => (typeof (target as JsonObject | null)?.content === 'string' ? null : `LangChain holds text in the ${point} message`);
 }
 
 /** The answer an invoke() returned: the last message's text (the output as the output emission left it). */

@@ -2,12 +2,10 @@
 // with the message in the agent state, checkpoints and the invoke() result) and resurfaced, as
 // extensions.<namespace>.source_labels, on the later points whose target derives from that message.
 import type { BaseMessage } from '@langchain/core/messages';
-import { mergeLabels, type LabelSet } from 'agent-hooks-ctk/host';
+import { isEmptyLabels, mergeLabels, type LabelSet } from 'agent-hooks-ctk/host';
 
 /** The additional_kwargs member a message's labels travel under. */
 export const LABELS_KEY = 'agent_hooks_labels';
-
-export const isEmptyLabels = (set: LabelSet): boolean => Object.keys(set).length === 0;
 
 /** additional_kwargs with `labels` merged in (the same object when there are none to add). */
 export function withLabels(kwargs: Record<string, unknown> | undefined, labels: LabelSet): Record<string, unknown> {

@@ -3,27 +3,12 @@
 // Transforms take effect (§4.3): the rebuilt messages / AIMessage are what the model call and the loop use.
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import type { Json, JsonObject } from 'agent-hooks-ctk/core';
-import type { HookModelResponse } from 'agent-hooks-ctk/host';
+import { AgentHooksInexpressible, asContent, type FrameworkName, type HookModelResponse, type SpecMessage } from 'agent-hooks-ctk/host';
 
-export interface SpecMessage {
-  role: string;
-  content: Json;
-}
+/** LangChain as the integration names it (agent.framework, and in its errors). */
+export const LANGCHAIN: FrameworkName = { id: 'langchain', title: 'LangChain' };
 
-/** A transformed value LangChain has no form for: the integration fails the action closed rather than guess. */
-export class AgentHooksInexpressible extends Error {
-  constructor(what: string) {
-    super(`agent-hooks (langchain): ${what}; LangChain cannot carry it, so the action fails closed`);
-    this.name = 'AgentHooksInexpressible';
-  }
-}
-
-/** §4.2 content is string | object: other JSON is wrapped as {value}. */
-export function asContent(value: Json): Json {
-  if (typeof value === 'string') return value;
-  if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value;
-  return { value } as JsonObject;
-}
+export const inexpressible = (what: string) => new AgentHooksInexpressible(LANGCHAIN, what);
 
 /** The text of a message's content (a string, or the text blocks of a block list). */
 export function textOf(content: BaseMessage['content']): string {
@@ -82,10 +67,10 @@ export function createSpecCache(): { of(messages: readonly BaseMessage[]): SpecM
  */
 export function specToMessages(spec: Json, original: readonly BaseMessage[]): BaseMessage[] {
   const before = messagesToSpec(original);
-  if (!Array.isArray(spec) || spec.length !== before.length) throw new AgentHooksInexpressible('a pre_model_call transform changed the number of messages');
+  if (!Array.isArray(spec) || spec.length !== before.length) throw inexpressible('a pre_model_call transform changed the number of messages');
   return original.map((m, i) => {
     const s = spec[i] as unknown as SpecMessage;
-    if (s?.role !== before[i]!.role) throw new AgentHooksInexpressible('a pre_model_call transform changed a message role');
+    if (s?.role !== before[i]!.role) throw inexpressible('a pre_model_call transform changed a message role');
     if (JSON.stringify(s) === JSON.stringify(before[i])) return m;
     return rebuild(m, s.content);
   });
@@ -98,10 +83,10 @@ function rebuild(m: BaseMessage, content: Json): BaseMessage {
   if (AIMessage.isInstance(m)) {
     if (typeof content === 'string') return new AIMessage({ content, tool_calls: m.tool_calls, id: m.id, response_metadata: m.response_metadata });
     const calls = (content as JsonObject | null)?.tool_calls;
-    if (!Array.isArray(calls)) throw new AgentHooksInexpressible('an assistant message became neither text nor {tool_calls}');
+    if (!Array.isArray(calls)) throw inexpressible('an assistant message became neither text nor {tool_calls}');
     return new AIMessage({ content: '', tool_calls: calls.map(toToolCall), id: m.id, response_metadata: m.response_metadata });
   }
-  if (typeof content !== 'string') throw new AgentHooksInexpressible('a pre_model_call transform put non-text content in a user or system message');
+  if (typeof content !== 'string') throw inexpressible('a pre_model_call transform put non-text content in a user or system message');
   if (SystemMessage.isInstance(m)) return new SystemMessage({ content, id: m.id });
   return new HumanMessage({ content, id: m.id, additional_kwargs: m.additional_kwargs });
 }
@@ -121,7 +106,7 @@ export function aiToResponse(m: AIMessage): HookModelResponse {
 
 /** The AIMessage the loop acts on after post_model_call (§4.3). */
 export function responseToAi(r: HookModelResponse, original: AIMessage): AIMessage {
-  if (r.content !== null && typeof r.content !== 'string') throw new AgentHooksInexpressible('a post_model_call transform made the response content an object');
+  if (r.content !== null && typeof r.content !== 'string') throw inexpressible('a post_model_call transform made the response content an object');
   const calls = Array.isArray(r.tool_calls) ? r.tool_calls : [];
   return new AIMessage({
     content: r.content ?? '',

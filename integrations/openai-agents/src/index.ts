@@ -6,27 +6,19 @@
 //   agent_startup/_shutdown  startSession() / close(): the SDK has no agent lifecycle of its own.
 import { Agent, Runner, Usage, type AgentInputItem, type StreamEvent, type FunctionTool, type Model, type ModelRequest, type ModelResponse, type RunContext, type Tool } from '@openai/agents-core';
 import { HOST_ERROR, type Json } from 'agent-hooks-ctk/core';
-import { createFrameworkHookSession, findBlocked, mergeLabels, STREAM_INCOMPLETE, type FrameworkHooksOptions, type HookModelResponse, type HookSession, type LabelSet } from 'agent-hooks-ctk/host';
-import { holdsRequest, holdsResponse, holdsText } from './holds.js';
+import { AgentHooksInexpressible, attempt, findBlocked, frameworkHooks, holdsText, isEmptyLabels, mergeLabels, STREAM_INCOMPLETE, toolErrorValue, type AgentHooks, type FrameworkHooksOptions, type HookModelResponse, type HookSession, type LabelSet } from 'agent-hooks-ctk/host';
 import { createLabelBook, labelsOf, stripLabels, withLabels } from './labels.js';
-import { AgentHooksInexpressible, itemText, messagesToRequest, parseArgs, requestToMessages, responseToSpec, specToResponse, toolOutputText } from './messages.js';
+import { inexpressible, itemText, messagesToRequest, OPENAI_AGENTS, parseArgs, requestToMessages, responseToSpec, specToResponse, toolOutputText } from './messages.js';
 
-export { AgentHooksBlocked, AgentHooksProjectionFailed, findBlocked } from 'agent-hooks-ctk/host';
-export { AgentHooksInexpressible, requestToMessages, responseToSpec, toolOutputText } from './messages.js';
+export { AgentHooksBlocked, AgentHooksInexpressible, AgentHooksProjectionFailed, findBlocked, ToolFailed, type StartSessionOptions } from 'agent-hooks-ctk/host';
+export { requestToMessages, responseToSpec, toolOutputText } from './messages.js';
 export { LABELS_KEY, labelsOf } from './labels.js';
 
 /** The framework name every context carries (§4.1 agent.framework). */
-export const FRAMEWORK = 'openai-agents';
+export const FRAMEWORK = OPENAI_AGENTS.id;
 
 /** The emitter's options (interceptors, resolver, onRecord, composition, mode, …) plus toolConcurrency; agent.framework defaults to "openai-agents". */
 export type AgentHooksOptions = FrameworkHooksOptions;
-
-export interface StartSessionOptions {
-  /** The tools the agent registers (agent_init.tools_registered, §4.2): tools, or their names. */
-  tools?: ReadonlyArray<Tool<any> | string>;
-  /** §4.1 session.id; default a random UUID. */
-  sessionId?: string;
-}
 
 export interface HookedRunOptions {
   /** The Runner to run with (default: a new Runner()). */
@@ -69,20 +61,9 @@ export interface OpenAIAgentsHookSession {
   close(): Promise<void>;
 }
 
-export interface AgentHooks {
-  /** agent_startup, then a session to run turns in. */
-  startSession(options?: StartSessionOptions): Promise<OpenAIAgentsHookSession>;
-}
-
-export function agentHooks(options: AgentHooksOptions): AgentHooks {
-  return {
-    async startSession(start = {}) {
-      const hooks = createFrameworkHookSession(FRAMEWORK, options, start.sessionId);
-      const session = createOpenAIAgentsSession(hooks);
-      await hooks.start((start.tools ?? []).map((t) => (typeof t === 'string' ? t : t.name)));
-      return session;
-    },
-  };
+/** startSession({ tools, sessionId }): agent_startup (the tools, or their names, registered, §4.2), then a session to run turns in. */
+export function agentHooks(options: AgentHooksOptions): AgentHooks<OpenAIAgentsHookSession, ReadonlyArray<Tool<any> | string>> {
+  return frameworkHooks(OPENAI_AGENTS, options, createOpenAIAgentsSession);
 }
 
 /** The Agents SDK wiring over an existing hook session (startSession() is the usual way in). */
@@ -95,19 +76,19 @@ export function createOpenAIAgentsSession(hooks: HookSession): OpenAIAgentsHookS
     const sent = requestToMessages(request, toolValues) as unknown as Json;
     const sourceLabels = labels.ofItems(request.input);
     let preLabels: LabelSet = {};
-    const messages = await hooks.preModelCall(modelId, sent, { sourceLabels, holds: holdsRequest(request, toolValues), labelled: (l) => (preLabels = l) });
+    const messages = await hooks.preModelCall(modelId, sent, { sourceLabels, holds: (target) => attempt(() => messagesToRequest(target, request, toolValues)), labelled: (l) => (preLabels = l) });
     return { request: stripLabels(messages === sent ? request : messagesToRequest(messages, request, toolValues)), sourceLabels, preLabels };
   }
   /** post_model_call over a whole response: what the loop acts on, its items carrying the response's labels (§5.4). */
   async function afterCall(modelId: string, before: { sourceLabels: LabelSet; preLabels: LabelSet }, response: ModelResponse): Promise<ModelResponse> {
     const spec = responseToSpec(response);
     let postLabels: LabelSet = {};
-    const acted = await hooks.postModelCall(modelId, spec, { sourceLabels: before.sourceLabels, holds: holdsResponse(response), labelled: (l) => (postLabels = l) });
+    const acted = await hooks.postModelCall(modelId, spec, { sourceLabels: before.sourceLabels, holds: (target) => attempt(() => specToResponse(target as unknown as HookModelResponse, response)), labelled: (l) => (postLabels = l) });
     return labelResponse(acted === spec ? response : specToResponse(acted, response), mergeLabels(before.preLabels, postLabels));
   }
   /** §5.4: pre + post_model_call labels persisted with the response's assistant text and function calls. */
   function labelResponse(response: ModelResponse, responseLabels: LabelSet): ModelResponse {
-    if (Object.keys(responseLabels).length === 0) return response;
+    if (isEmptyLabels(responseLabels)) return response;
     const calls = response.output.filter((o): o is Extract<typeof o, { type: 'function_call' }> => o.type === 'function_call').map((o) => o.callId);
     labels.onCalls(calls, responseLabels);
     return { ...response, output: response.output.map((o) => (o.type === 'function_call' || o.type === 'message' ? withLabels(o, responseLabels) : o)) };
@@ -146,7 +127,7 @@ export function createOpenAIAgentsSession(hooks: HookSession): OpenAIAgentsHookS
         // §12.1: ended without its completion the response cannot be assembled: stream_incomplete, denied by the host, never incorporated.
         const incomplete: HookModelResponse = { content: delivered === '' ? null : delivered, tool_calls: [], finish_reason: STREAM_INCOMPLETE };
         await hooks.postModelCall(modelId, incomplete, { sourceLabels: before.sourceLabels, selfDeny: HOST_ERROR.streaming_unsupported });
-        throw new AgentHooksInexpressible('a model stream ended without its completion'); // not reached: the session blocks a self-deny
+        throw inexpressible('a model stream ended without its completion'); // not reached: the session blocks a self-deny
       }
       const out = await afterCall(modelId, before, done);
       yield { type: 'response_done', response: { id: out.responseId ?? 'agent-hooks-assembled', usage: out.usage, output: out.output, ...(out.providerData ? { providerData: out.providerData } : {}) } } as StreamEvent;
@@ -154,7 +135,7 @@ export function createOpenAIAgentsSession(hooks: HookSession): OpenAIAgentsHookS
   });
 
   const wrapTool = <T extends Tool<any>>(t: T): T => {
-    if (t.type !== 'function') throw new AgentHooksInexpressible(`the ${t.type} tool "${t.name}" runs outside a function invoke and cannot be mediated`);
+    if (t.type !== 'function') throw inexpressible(`the ${t.type} tool "${t.name}" runs outside a function invoke and cannot be mediated`);
     const inner = t as FunctionTool<any, any, unknown>;
     const invoke = async (runContext: RunContext<any>, input: string, details?: Parameters<FunctionTool['invoke']>[2]): Promise<string> => {
       const id = details?.toolCall?.callId ?? crypto.randomUUID();
@@ -168,7 +149,7 @@ export function createOpenAIAgentsSession(hooks: HookSession): OpenAIAgentsHookS
             // carry is a §10.3 host projection failure there, never a silently coerced result.
             return { value: await inner.invoke(runContext, JSON.stringify(args), details), is_error: false };
           } catch (error) {
-            return { value: errorValue(error), is_error: true };
+            return { value: toolErrorValue(error), is_error: true };
           }
         },
         { sourceLabels },
@@ -190,7 +171,7 @@ export function createOpenAIAgentsSession(hooks: HookSession): OpenAIAgentsHookS
     seen.set(agent, clone);
     clone.handoffs = agent.handoffs.map((h) => {
       if (h instanceof Agent) return wrapAgent(h, undefined, seen);
-      throw new AgentHooksInexpressible(`the handoff object "${h.toolName}" hides its agent; hand off to the Agent itself so it can be wrapped`);
+      throw inexpressible(`the handoff object "${h.toolName}" hides its agent; hand off to the Agent itself so it can be wrapped`);
     });
     return clone;
   };
@@ -207,8 +188,8 @@ export function createOpenAIAgentsSession(hooks: HookSession): OpenAIAgentsHookS
       const hooked = wrapAgent(agent, options.modelId); // before input: an agent that cannot be mediated fails before any emission
       labels.clear(); // this run reads earlier labels from the items it is given (session.run stamps the history it returns)
       let inputLabels: LabelSet = {};
-      const accepted = await hooks.input({ content: itemText(last.content), role: options.inputRole ?? last.role }, { holds: holdsText, labelled: (l) => (inputLabels = l) });
-      if (typeof accepted.content !== 'string') throw new AgentHooksInexpressible('an input transform made the content an object'); // not reached: holdsText
+      const accepted = await hooks.input({ content: itemText(last.content), role: options.inputRole ?? last.role }, { holds: holdsText(OPENAI_AGENTS), labelled: (l) => (inputLabels = l) });
+      if (typeof accepted.content !== 'string') throw inexpressible('an input transform made the content an object'); // not reached: holdsText
       items[items.length - 1] = withLabels({ ...last, content: accepted.content } as AgentInputItem, inputLabels); // the accepted input (§4.3), its labels (§5.4)
       const runner = options.runner ?? new Runner();
       let result;
@@ -230,7 +211,7 @@ export function createOpenAIAgentsSession(hooks: HookSession): OpenAIAgentsHookS
       if (result.interruptions.length > 0) {
         // The SDK's own needsApproval paused the run: no answer exists to gate; approvals belong to the resolver (§9).
         hooks.fail();
-        throw new AgentHooksInexpressible(`the run paused for ${result.interruptions.length} SDK tool approval(s) (needsApproval); resume is not mediated, route approvals through the hooks resolver`);
+        throw inexpressible(`the run paused for ${result.interruptions.length} SDK tool approval(s) (needsApproval); resume is not mediated, route approvals through the hooks resolver`);
       }
       const history = labels.stamp([...result.history]);
       const end = history.length - 1;
@@ -244,35 +225,6 @@ export function createOpenAIAgentsSession(hooks: HookSession): OpenAIAgentsHookS
     },
     close: () => hooks.close(),
   };
-}
-
-/**
- * A tool that failed: its error value (post_tool_call tool_result.value) is what the model sees. Give tools
- * `errorFunction: null` so failures reach the wrapper. The value is kept as the tool gave it: the session projects it
- * (§10.3: one JSON cannot carry is a host projection failure, recorded), so the message never has to serialize it.
- */
-export class ToolFailed extends Error {
-  readonly value: unknown;
-  constructor(value: unknown) {
-    super(typeof value === 'string' ? value : describeFailure(value));
-    this.name = 'ToolFailed';
-    this.value = value;
-  }
-}
-
-/** The error message for a non-text failure value: its JSON when it has one, else a fixed text (never a throw). */
-function describeFailure(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? 'tool failed';
-  } catch {
-    return 'tool failed (its value has no JSON form)';
-  }
-}
-
-/** What a failed tool reports: a ToolFailed's value as given, else the error's message. */
-function errorValue(error: unknown): unknown {
-  if (error instanceof ToolFailed) return error.value;
-  return error instanceof Error ? error.message : String(error);
 }
 
 function toJson(v: unknown): Json {

@@ -8,14 +8,12 @@
 // The wrapped model removes the key from every item before the model it wraps sees the request: the labels never
 // reach a provider.
 import type { AgentInputItem, ModelRequest } from '@openai/agents-core';
-import { mergeLabels, type LabelSet } from 'agent-hooks-ctk/host';
+import { isEmptyLabels, mergeLabels, type LabelSet } from 'agent-hooks-ctk/host';
 
 /** The providerData key the labels travel under. */
 export const LABELS_KEY = 'agent_hooks';
 
 type Labelled = { providerData?: Record<string, any>; type?: string; callId?: string };
-
-const isEmpty = (labels: LabelSet | undefined): boolean => labels === undefined || Object.keys(labels).length === 0;
 
 /** The labels an item carries (undefined when none). */
 export function labelsOf(item: unknown): LabelSet | undefined {
@@ -25,7 +23,7 @@ export function labelsOf(item: unknown): LabelSet | undefined {
 
 /** `item` carrying `labels` in its providerData (merged with any it carries); the same item when there are none. */
 export function withLabels<T>(item: T, labels: LabelSet): T {
-  if (isEmpty(labels)) return item;
+  if (isEmptyLabels(labels)) return item;
   const it = item as Labelled;
   const merged = mergeLabels(labelsOf(it), labels);
   return { ...it, providerData: { ...it.providerData, [LABELS_KEY]: { source_labels: merged } } } as T;
@@ -75,10 +73,10 @@ export function createLabelBook(): LabelBook {
     },
     ofCall: (callId) => calls.get(callId),
     onCalls(callIds, labels) {
-      if (!isEmpty(labels)) for (const id of callIds) calls.set(id, labels);
+      if (!isEmptyLabels(labels)) for (const id of callIds) calls.set(id, labels);
     },
     onToolResult(callId, labels) {
-      if (!isEmpty(labels)) results.set(callId, labels);
+      if (!isEmptyLabels(labels)) results.set(callId, labels);
     },
     stamp(history) {
       if (results.size === 0) return history;

@@ -3,33 +3,18 @@
 // {content, tool_calls, finish_reason}. Transforms take effect (§4.3): the rebuilt request/response is what runs.
 import type { AgentInputItem, AgentOutputItem, ModelRequest, ModelResponse } from '@openai/agents-core';
 import type { Json, JsonObject } from 'agent-hooks-ctk/core';
-import type { HookModelResponse } from 'agent-hooks-ctk/host';
+import { AgentHooksInexpressible, asContent, type FrameworkName, type HookModelResponse, type SpecMessage } from 'agent-hooks-ctk/host';
 
-export interface SpecMessage {
-  role: string;
-  content: Json;
-}
+/** The Agents SDK as the integration names it (agent.framework, and in its errors). */
+export const OPENAI_AGENTS: FrameworkName = { id: 'openai-agents', title: 'the Agents SDK' };
 
-/** A transformed value the Agents SDK has no form for: the integration fails the action closed rather than guess. */
-export class AgentHooksInexpressible extends Error {
-  constructor(what: string) {
-    super(`agent-hooks (openai-agents): ${what}; the Agents SDK cannot carry it, so the action fails closed`);
-    this.name = 'AgentHooksInexpressible';
-  }
-}
+export const inexpressible = (what: string) => new AgentHooksInexpressible(OPENAI_AGENTS, what);
 
 /**
  * JSON values the session's tool wrappers handed to the SDK, by call id. The SDK carries a function result as text;
  * this lets pre_model_call show the value the tool returned (§4.2) rather than its serialization.
  */
 export type ToolValues = ReadonlyMap<string, Json>;
-
-/** §4.2 content is string | object: other JSON is wrapped as {value}. */
-export function asContent(value: Json): Json {
-  if (typeof value === 'string') return value;
-  if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value;
-  return { value } as JsonObject;
-}
 
 /** The text the SDK carries for a tool's JSON value (strings as they are, the rest as JSON). */
 export function toolOutputText(value: Json): string {
@@ -96,13 +81,13 @@ export function requestToMessages(request: Pick<ModelRequest, 'systemInstruction
  */
 export function messagesToRequest(messages: Json, request: ModelRequest, values: ToolValues = new Map()): ModelRequest {
   const before = groups(request, values);
-  if (!Array.isArray(messages) || messages.length !== before.length) throw new AgentHooksInexpressible('a pre_model_call transform changed the number of messages');
+  if (!Array.isArray(messages) || messages.length !== before.length) throw inexpressible('a pre_model_call transform changed the number of messages');
   const items: Item[] = typeof request.input === 'string' ? [{ role: 'user', content: request.input }] : [...request.input];
   let systemInstructions = request.systemInstructions;
   const replaced = new Map<number, Item[]>();
   before.forEach((g, k) => {
     const m = messages[k] as unknown as SpecMessage;
-    if (m?.role !== g.message.role) throw new AgentHooksInexpressible('a pre_model_call transform changed a message role');
+    if (m?.role !== g.message.role) throw inexpressible('a pre_model_call transform changed a message role');
     if (JSON.stringify(m) === JSON.stringify(g.message)) return;
     const first = items[g.items[0]!]!;
     switch (g.kind) {
@@ -117,7 +102,7 @@ export function messagesToRequest(messages: Json, request: ModelRequest, values:
       }
       case 'calls': {
         const calls = (m.content as JsonObject | null)?.tool_calls;
-        if (!Array.isArray(calls)) throw new AgentHooksInexpressible('a function-call turn became something other than {tool_calls}');
+        if (!Array.isArray(calls)) throw inexpressible('a function-call turn became something other than {tool_calls}');
         const template = first as FunctionCall;
         g.items.slice(1).forEach((i) => replaced.set(i, []));
         replaced.set(
@@ -138,7 +123,7 @@ export function messagesToRequest(messages: Json, request: ModelRequest, values:
 }
 
 function mustBeText(content: Json, where: string): string {
-  if (typeof content !== 'string') throw new AgentHooksInexpressible(`a pre_model_call transform put non-text content in ${where}`);
+  if (typeof content !== 'string') throw inexpressible(`a pre_model_call transform put non-text content in ${where}`);
   return content;
 }
 
@@ -172,7 +157,7 @@ export function responseToSpec(response: ModelResponse): HookModelResponse {
 /** The response the loop acts on after post_model_call (§4.3); output items §4.2 does not carry are kept. */
 export function specToResponse(acted: HookModelResponse, original: ModelResponse): ModelResponse {
   const c = acted.content;
-  if (c !== null && typeof c !== 'string') throw new AgentHooksInexpressible('a post_model_call transform made the response content an object');
+  if (c !== null && typeof c !== 'string') throw inexpressible('a post_model_call transform made the response content an object');
   const calls = Array.isArray(acted.tool_calls) ? acted.tool_calls : [];
   const kept = original.output.filter((o) => o.type !== 'function_call' && !(o.type === 'message' && (o as { role?: string }).role === 'assistant'));
   const output: AgentOutputItem[] = [
