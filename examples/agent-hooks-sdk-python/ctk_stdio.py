@@ -1,19 +1,17 @@
-"""The agent-hooks-ctk/1 stdio protocol (HARNESS.md "The stdio protocol") and the CTK's side of the SDK's seams.
-
-Shared by two hosts: examples/agent-hooks-sdk-python/host.py (the canonical Python SDK with the reference loop) and
-integrations/microsoft-agent-framework/host.py (Microsoft Agent Framework's agent-hooks middleware). Everything that
-decides a verdict, a record or an identity is the SDK's code (`agent_hooks`); this module only carries the CTK's
-scripted answers into the SDK's own seams: an `Interceptor` per registered slot, an `ApprovalResolver`, the SDK's
-own CTK redaction (`agent_hooks.ctk.redact_paths`) and a throwing `IdentityProvider` for `ctk-fault`.
-"""
+"""The agent-hooks-ctk/1 stdio protocol (HARNESS.md "The stdio protocol") and the CTK's side of the SDK's seams,
+shared by examples/agent-hooks-sdk-python/host.py and integrations/microsoft-agent-framework/host.py. What decides a
+verdict, a record or an identity is the SDK's code (`agent_hooks`); this carries the CTK's scripted answers into the
+SDK's own seams: an `Interceptor` per slot, an `ApprovalResolver`, the SDK's CTK redaction, a throwing provider."""
 
 import asyncio
 import json
 import sys
 import threading
 import traceback
+from types import SimpleNamespace
 
-from agent_hooks import ApprovalOutcome, ApprovalResolution, CompositionConfig, IdentityProvider
+from agent_hooks import (ApprovalOutcome, ApprovalResolution, CompositionConfig, EnforcementMode, IdentityProvider,
+                         InterceptionEmitter)
 from agent_hooks.ctk import redact_paths
 
 PROTOCOL = "agent-hooks-ctk/1"
@@ -33,7 +31,7 @@ def log(text):
 
 
 class RemoteFailure(Exception):
-    """The CTK answered one of our requests with a JSON-RPC error."""
+    pass  # the CTK answered one of our requests with a JSON-RPC error
 
 
 class Rpc:
@@ -58,9 +56,8 @@ class Rpc:
 
     def _route(self, message):
         if message is None:  # stdin closed: the run is over
-            for future in self.pending.values():
-                if not future.done():
-                    future.set_exception(SystemExit(0))
+            for future in (f for f in self.pending.values() if not f.done()):
+                future.set_exception(SystemExit(0))
             self.requests.put_nowait(None)
         elif isinstance(message, dict) and "method" not in message:
             future = self.pending.pop(message.get("id"), None)
@@ -89,72 +86,50 @@ class Rpc:
         return message.get("result")
 
 
-async def hang():
-    await asyncio.Event().wait()  # never set: the SDK's timeout cancels this (hang_faults)
+async def act(action, returned):
+    """Carries a CTK action out inside the seam: `return` → `returned(value)`, `hang` → never returns, else raise."""
+    kind = action.get("kind") if isinstance(action, dict) else None
+    if kind == "return":
+        return returned(action.get("value"))
+    if kind == "hang":
+        await asyncio.Event().wait()  # never set: the SDK's timeout cancels it (hang_faults)
+    raise RuntimeError(action.get("message") or "ctk: raise")
 
 
-class CtkInterceptor:
-    """One registered interceptor slot: passes the context it received to the CTK and carries the action out."""
-
+class CtkInterceptor:  # one registered slot: the context it received goes to the CTK, the action is carried out
     def __init__(self, rpc, index):
         self.rpc, self.index = rpc, index
 
     async def intercept(self, context):
         action = await self.rpc.call("intercept", {"index": self.index, "context": context})
-        kind = action.get("kind") if isinstance(action, dict) else None
-        if kind == "return":
-            return action.get("value")  # as is: the SDK's §5 gate judges it (raw_interceptor_return)
-        if kind == "mutate":  # in place, on the copy the SDK handed this interceptor (§7 isolation)
+        if isinstance(action, dict) and action.get("kind") == "mutate":  # on the copy the SDK handed over (§7)
             context["target"] = "TAMPERED"
             if isinstance(context.get("tool_call"), dict):
                 context["tool_call"]["args"] = {"tampered": True}
             return {"decision": "allow", "reason": "ctk:mutated"}
-        if kind == "hang":
-            await hang()
-        raise RuntimeError(action.get("message") if kind == "raise" and action.get("message") else "ctk: raise")
-
-
-class WireVerdict:
-    """A resolver's verdict as the CTK wrote it. The SDK's emitter gates a resolution's verdict itself, through
-    `to_wire()` and the core's §5 gate (§9 step 3), so it is handed over unjudged: `Verdict.from_wire` would refuse
-    an invalid one before the SDK's own validation could name it (host_error:verdict_invalid)."""
-
-    def __init__(self, wire):
-        self.wire = wire
-
-    def to_wire(self):
-        return self.wire
+        return await act(action, lambda value: value)  # as is: the SDK's §5 gate judges it (raw_interceptor_return)
 
 
 def resolution_of(value):
-    """The CTK resolver's answer as the SDK's `ApprovalResolution`. Its outcome is the SDK's `ApprovalOutcome`, as the
-    SDK's own CTK builds it (agent_hooks.ctk.scripted.ScriptedResolver): a value the type cannot hold (an unknown
-    outcome, a missing verdict, not an object) makes the resolver raise, and the SDK fails the consultation closed
-    (host_error:approval_resolver_failed)."""
-    return ApprovalResolution(outcome=ApprovalOutcome(value["outcome"]), context_identity=value.get("context_identity"),
-                              verdict=WireVerdict(value["verdict"]) if "verdict" in value else None)
+    """The SDK's `ApprovalResolution`, its outcome an `ApprovalOutcome` as the SDK's own CTK builds it (ScriptedResolver):
+    what the type cannot hold (unknown outcome, no verdict) raises, and the SDK fails closed (approval_resolver_failed).
+    The verdict goes as the CTK wrote it: the SDK's emitter gates it itself (`to_wire()`, the core's §5 gate, §9),
+    where `Verdict.from_wire` would refuse an invalid one before the SDK could name it verdict_invalid."""
+    verdict = SimpleNamespace(to_wire=lambda: value["verdict"]) if "verdict" in value else None
+    return ApprovalResolution(ApprovalOutcome(value["outcome"]), value.get("context_identity"), verdict)
 
 
-class CtkResolver:
-    """The SDK's `ApprovalResolver` seam, answered by the CTK's scripted resolver."""
-
+class CtkResolver:  # the SDK's ApprovalResolver seam, answered by the CTK's scripted resolver
     def __init__(self, rpc):
         self.rpc = rpc
 
     async def resolve(self, request):
         wire = {"context_identity": request.context_identity, "interception_point": request.interception_point.value,
                 "verdict": request.verdict.to_wire(), "context": request.context}
-        action = await self.rpc.call("resolve", {"request": wire})
-        kind = action.get("kind") if isinstance(action, dict) else None
-        if kind == "return":
-            return resolution_of(action.get("value"))
-        if kind == "hang":
-            await hang()
-        raise RuntimeError("ctk: resolver raise")
+        return await act(await self.rpc.call("resolve", {"request": wire}), resolution_of)
 
 
-def composition_of(setup):
-    """The vector's composition with the knob its profile consults filled with the §7.2 default."""
+def composition_of(setup):  # the vector's composition, the knob its profile consults filled with its §7.2 default
     wire = dict(setup.get("composition") or {"profile": "sequential/first_deny"})
     knob = KNOB_DEFAULTS.get(wire["profile"])
     if knob is not None:
@@ -162,19 +137,18 @@ def composition_of(setup):
     return CompositionConfig.from_wire(wire)
 
 
+def fault(_context):  # the `ctk-fault` provider: its compute always throws
+    raise RuntimeError("ctk-fault provider")
+
+
 def provider_of(setup):
     name = setup.get("identity_provider", "jcs-sha256")
-    if name != CTK_FAULT:
-        return name
-
-    def compute(_context):
-        raise RuntimeError("ctk-fault provider")
-    return IdentityProvider(CTK_FAULT, compute)
+    return IdentityProvider(CTK_FAULT, fault) if name == CTK_FAULT else name
 
 
 def seams_of(rpc, setup):
-    """What the vector asks the SDK's emitter to be configured with: keyword arguments for `InterceptionEmitter`,
-    the interceptors in registration order as (name, interceptor), and the approval redactor (or None)."""
+    """The SDK emitter's configuration for the vector: `InterceptionEmitter` keyword arguments, the interceptors in
+    registration order as (name, interceptor), and the approval redactor (or None)."""
     # A host with one timeout for interceptors and resolver alike (HARNESS.md "Timeouts").
     timeout_ms = setup.get("interceptor_timeout_ms") or setup.get("resolver_timeout_ms") or DEFAULT_TIMEOUT_MS
     options = {"mode": setup["mode"], "composition": composition_of(setup), "identity_provider": provider_of(setup),
@@ -185,16 +159,26 @@ def seams_of(rpc, setup):
     return options, interceptors, redactor
 
 
-def inputs_of(scenario):
+def emitter_of(options, interceptors, redactor):
+    """An SDK `InterceptionEmitter` the host configures itself (what `seams_of` gives)."""
+    emitter = InterceptionEmitter(**dict(options, mode=EnforcementMode(options["mode"])))
+    for name, interceptor in interceptors:
+        emitter.register(interceptor, name)
+    if redactor is not None:
+        emitter.set_approval_redactor(redactor)
+    return emitter
+
+
+def inputs_of(scenario):  # multi_turn: several input → … → output cycles in one session
     return scenario["inputs"] if "inputs" in scenario else [scenario["input"]]
 
 
 def report_of(outcome, outputs, records, scenario, error=None, **extra):
-    """The RunReport (HARNESS.md §2 `run()`), records and identities as the SDK produced them, in its order."""
+    """HARNESS.md §2 `run()`: records and identities as the SDK produced them, in its order."""
     wire = [record.to_wire() for record in records]
+    identities = [{key: r[key] for key in ("input_identity", "enforced_identity")} for r in wire]
     report = {"outcome": outcome, "final_output": outputs[-1] if outcome == "completed" and outputs else None,
-              "records": wire, "identities": [{"input_identity": r["input_identity"],
-                                               "enforced_identity": r["enforced_identity"]} for r in wire], **extra}
+              "records": wire, "identities": identities, **extra}
     if "inputs" in scenario:
         report["outputs"] = outputs
     if error:
@@ -203,8 +187,7 @@ def report_of(outcome, outputs, records, scenario, error=None, **extra):
 
 
 async def serve(surface, start):
-    """The host's main loop: describe → (setup → run → teardown)*. `start(rpc, setup)` returns a coroutine function
-    that runs the vector and returns its RunReport; it is called at setup so an unusable setup fails there."""
+    """describe → (setup → run → teardown)*; `start(rpc, setup)`, called at setup, returns the vector's `run`."""
     rpc = Rpc()
     current = None
     while True:

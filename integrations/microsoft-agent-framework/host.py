@@ -26,8 +26,8 @@ from agent_framework import (  # noqa: E402
     FunctionInvocationContext, FunctionInvocationLayer, FunctionTool, Message, ResponseStream,
     create_agent_hooks_middleware, create_agent_hooks_middleware_from_emitter)
 from agent_framework._agent_hooks import _messages_to_wire  # noqa: E402 (the framework's own pre_model_call projection)
-from agent_hooks import AgentContextBuilder, EnforcementMode, InterceptionBlocked, InterceptionEmitter  # noqa: E402
-from ctk_stdio import ALL_PROFILES, CTK_FAULT, inputs_of, log, main, report_of, seams_of  # noqa: E402
+from agent_hooks import AgentContextBuilder, InterceptionBlocked  # noqa: E402
+from ctk_stdio import ALL_PROFILES, CTK_FAULT, emitter_of, inputs_of, log, main, report_of, seams_of  # noqa: E402
 
 FRAMEWORK_VERSION = version("agent-framework-core")
 SDK_VERSION = version("agent-hooks-sdk")
@@ -130,12 +130,7 @@ class Run:
         # The framework's own factory when it can take the vector; else a host-owned emitter (see the docstring).
         self.owned = "inputs" in self.scenario or not interceptors or redactor is not None
         if self.owned:
-            options["mode"] = EnforcementMode(options["mode"])
-            self.emitter = InterceptionEmitter(**options)
-            for name, interceptor in interceptors:
-                self.emitter.register(interceptor, name)
-            if redactor is not None:
-                self.emitter.set_approval_redactor(redactor)
+            self.emitter = emitter_of(options, interceptors, redactor)
             self.emitter.set_record_sink(self.records.append)
             self.builder = AgentContextBuilder(agent_id="ctk-agent", framework="agent-framework",
                                                session_id=uuid.uuid4().hex, agent_name="ctk-agent")
