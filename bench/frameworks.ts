@@ -120,6 +120,7 @@ export const FRAMEWORKS: Array<{ host: string; module: string; factory: string; 
   { host: 'ai-sdk', module: '@agent-hooks-ctk/ai-sdk/bench', factory: 'aiSdkBenchRuns', warmup: 200 },
   { host: 'langchain', module: '@agent-hooks-ctk/langchain/bench', factory: 'langchainBenchRuns', warmup: 80 },
   { host: 'openai-agents', module: '@agent-hooks-ctk/openai-agents/bench', factory: 'openaiAgentsBenchRuns', warmup: 100 },
+  { host: 'google-adk', module: '@agent-hooks-ctk/google-adk/bench', factory: 'googleAdkBenchRuns', warmup: 100 },
 ];
 
 /** A fixed unit of the emitter's kind of work: the jcs-sha256 identity of one 1 KiB context (the same every time). */
