@@ -10,8 +10,10 @@ import { Mastra } from '@mastra/core/mastra';
 import { createTool } from '@mastra/core/tools';
 import { z } from 'zod';
 import { createSessionHarness, frameworkSurface, isModelStream, type Harness, type HostSurface, type ModelStreamChunk, type RunSetup } from 'agent-hooks-ctk';
+export { mastraNodeUnsupported } from './src/node.js';
 import { agentHooks, finishReasonFromSpec, promptToMessages, ROLE_KEY, ToolFailed, type CallableModel } from './src/index.js';
 import type { ContentPart, Prompt } from './src/messages.js';
+import { mastraNodeUnsupported } from './src/node.js';
 import type { StreamPart } from './src/stream.js';
 
 const require = createRequire(import.meta.url);
@@ -19,14 +21,6 @@ const versionOf = (file: string): string => (JSON.parse(readFileSync(file, 'utf8
 /** The installed Mastra and this adapter, for the claim (§13.3). */
 export const MASTRA_VERSION = versionOf(require.resolve('@mastra/core/package.json'));
 const ADAPTER_VERSION = versionOf(new URL('./package.json', import.meta.url.replace(/\/dist\/[^/]*$/, '/x')).pathname);
-
-/** The Node version @mastra/core requires (its engines field). */
-export const MASTRA_NODE = '22.13';
-/** Why this Node cannot run Mastra, or null when it can. */
-export function mastraNodeUnsupported(version = process.versions.node): string | null {
-  const [major = 0, minor = 0] = version.split('.').map(Number);
-  return major > 22 || (major === 22 && minor >= 13) ? null : `@mastra/core needs Node >= ${MASTRA_NODE} (this is Node ${version}); run under Node 24: bash scripts/node24.sh <command>`;
-}
 
 /** Model calls one turn may make (maxSteps): the reference loop's bound. */
 const MAX_STEPS = 32;
