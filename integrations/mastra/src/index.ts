@@ -135,6 +135,8 @@ export function mastraHookSession(hooks: HookSession): MastraHookSession {
   /** The last model response as its post_model_call left it: the answer `output` carries (§4.2). */
   let answer: Json = null;
   let released: { text: Json } | undefined;
+  /** A model call of this turn that failed: Mastra goes on to its output processors; the turn must end in error (§3.1). */
+  let modelFailure: { error: unknown } | undefined;
   const guard = async <T>(step: () => Promise<T>): Promise<T> => {
     if (failure) throw failure; // a retry after a block must not emit again
     try {
@@ -174,6 +176,7 @@ export function mastraHookSession(hooks: HookSession): MastraHookSession {
     id: 'agent-hooks-output',
     processOutputResult: ({ messages }) =>
       guard(async () => {
+        if (modelFailure) return messages; // a failed model call is no answer: no output (§3.1)
         const content = answer;
         const out = await hooks.output(content, { holds: (t) => ((t as JsonObject | null)?.content === null && content === null ? null : holdsText('output')(t)) });
         released = { text: out };
@@ -203,6 +206,7 @@ export function mastraHookSession(hooks: HookSession): MastraHookSession {
   }
   /** §3.1: a call that failed still gets its one post_model_call; nothing of it is incorporated. */
   const callFailed = async (model: CallableModel, error: unknown): Promise<never> => {
+    modelFailure ??= { error };
     await hooks.modelCallFailed(model.modelId);
     throw error;
   };
@@ -282,6 +286,7 @@ export function mastraHookSession(hooks: HookSession): MastraHookSession {
       failure = undefined;
       answer = null;
       released = undefined;
+      modelFailure = undefined;
       let result: Awaited<ReturnType<typeof run>>;
       try {
         result = await run();
@@ -289,6 +294,9 @@ export function mastraHookSession(hooks: HookSession): MastraHookSession {
         throw failure ?? error;
       }
       if (failure) throw failure;
+      // Mastra turns a failed model call into an error part and carries on: the turn failed all the same.
+      const failed = modelFailure as { error: unknown } | undefined;
+      if (failed) throw failed.error instanceof Error ? failed.error : new Error(`mastra: the model call failed (${String(failed.error)})`);
       const r = result as { error?: unknown; finishReason?: string; tripwire?: unknown };
       if (r?.error !== undefined && r.error !== null) throw r.error instanceof Error ? r.error : new Error(`mastra: the run failed (${String(r.error)})`);
       const out = released as { text: Json } | undefined; // set by the output processor during run()
