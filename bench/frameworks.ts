@@ -121,6 +121,8 @@ export const FRAMEWORKS: Array<{ host: string; module: string; factory: string; 
   { host: 'langchain', module: '@agent-hooks-ctk/langchain/bench', factory: 'langchainBenchRuns', warmup: 80 },
   { host: 'openai-agents', module: '@agent-hooks-ctk/openai-agents/bench', factory: 'openaiAgentsBenchRuns', warmup: 100 },
   { host: 'google-adk', module: '@agent-hooks-ctk/google-adk/bench', factory: 'googleAdkBenchRuns', warmup: 100 },
+  // @mastra/core needs Node >= 22.13 (its engines): the row exists on such a Node only (CI also runs under Node 24).
+  ...((([major = 0, minor = 0]) => major > 22 || (major === 22 && minor >= 13))(process.versions.node.split('.').map(Number)) ? [{ host: 'mastra', module: '@agent-hooks-ctk/mastra/bench', factory: 'mastraBenchRuns', warmup: 100 }] : []),
 ];
 
 /** A fixed unit of the emitter's kind of work: the jcs-sha256 identity of one 1 KiB context (the same every time). */
