@@ -23,6 +23,7 @@ export const FRAMEWORK = 'google-adk';
 export const PLUGIN_NAME = 'agent_hooks';
 
 /** Thrown by a tool to fail with a JSON value (§4.2 tool_result is_error: true, value): the session projects it (§10.3). */
+// shared glue candidate
 export class ToolFailed extends Error {
   readonly value: unknown;
   constructor(value: unknown) {

@@ -48,6 +48,7 @@ export interface HooksProcessor {
 export type DbMessage = { role: string; content: { parts: Array<{ type: string; text?: string; providerOptions?: Record<string, unknown>; providerMetadata?: Record<string, unknown> }>; [k: string]: unknown }; [k: string]: unknown };
 
 /** Thrown by a tool to fail with a JSON value (§4.2 tool_result is_error: true, value): the session projects it (§10.3). */
+// shared glue candidate (the AI SDK integration has the same class)
 export class ToolFailed extends Error {
   readonly value: unknown;
   constructor(value: unknown) {

@@ -151,6 +151,7 @@ export function finishReasonFromSpec(reason: string, like?: FinishReason): Finis
   return unified === 'other' && reason !== 'other' ? reason : unified;
 }
 
+// shared glue candidate (the AI SDK integration parses tool-call input the same way)
 function parseArgs(input: unknown): JsonObject {
   if (typeof input !== 'string') return (typeof input === 'object' && input !== null && !Array.isArray(input) ? input : {}) as JsonObject;
   try {
