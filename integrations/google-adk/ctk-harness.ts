@@ -29,7 +29,7 @@ export function googleAdkSurface(): HostSurface {
       structured_input_content: "Runner.runAsync's newMessage is a genai Content whose parts are text or media: an input cannot be a JSON object",
       int64_json: 'JavaScript numbers (JSON.parse, genai function-call args) round integers beyond 2^53-1',
       bigint_json: 'JavaScript numbers (JSON.parse, genai function-call args) round integers beyond 2^53-1',
-      streaming: 'under StreamingMode.SSE the Runner yields every partial LlmResponse to its caller as an event, after afterModelCallback saw only that partial: a plugin cannot hold a stream back for one post_model_call over the whole (§12.1); the integration fails such a response closed',
+      streaming: 'under StreamingMode.SSE one model call reaches afterModelCallback as several responses (each text chunk as a partial, then non-partial ones: text flushed before function calls, the calls, a final aggregate), each yielded to the caller as an event, and no callback marks the end of a call: a plugin cannot mediate one whole response per call (§12.1), so the integration fails a partial response closed',
       result_labels_resurfacing: 'not implemented: the integration does not persist §5.4 result labels with ADK events, so they do not resurface',
       incremental_output: 'the integration buffers: nothing is released before the output verdict (§12.1a)',
     },

@@ -3,7 +3,7 @@
 // reference loop wraps them, a null answer with no tool calls completes with `output`, and a failing tool whose
 // error value JSON cannot carry is a §10.3 host projection failure, never a stringified tool error.
 import t from 'tap';
-import { BaseLlm, BaseTool, InMemorySessionService, LlmAgent, Runner, setLogger, type LlmRequest, type LlmResponse, type RunAsyncToolRequest } from '@google/adk';
+import { BaseLlm, BaseTool, InMemorySessionService, LlmAgent, Runner, setLogger, StreamingMode, type LlmRequest, type LlmResponse, type RunAsyncToolRequest } from '@google/adk';
 import type { Json } from 'agent-hooks-ctk/core';
 import { Verdict, type Interceptor } from 'agent-hooks-ctk/host';
 import { AgentHooksBlocked, agentHooks, requestToSpec, ToolFailed, toFunctionResponse, toolMessageContent } from './index.js';
@@ -187,6 +187,27 @@ t.test('a failed model call gets its one post_model_call (finish_reason error) a
   const post = w.contexts.find((c) => c.point === 'post_model_call')!.target as { finish_reason: string };
   t.equal(post.finish_reason, 'error');
   t.notOk(w.records().some((r) => r.interception_point === 'output'));
+});
+
+t.test('StreamingMode.SSE: a partial response is the call\'s one post_model_call, a streaming_unsupported self-deny; nothing reaches the caller', async (t) => {
+  class StreamingLlm extends ScriptedLlm {
+    override async *generateContentAsync(): AsyncGenerator<LlmResponse, void> {
+      yield { content: { role: 'model', parts: [{ text: 'par' }] }, partial: true };
+      yield { content: { role: 'model', parts: [{ text: 'tial' }] }, partial: true };
+    }
+  }
+  const session = await agentHooks({ agent: { id: 'test' }, interceptors: [] }).startSession();
+  const agent = new LlmAgent({ name: 'agent', model: new StreamingLlm([]), disallowTransferToParent: true, disallowTransferToPeers: true });
+  const sessionService = new InMemorySessionService();
+  const runner = new Runner({ appName: 'test', agent, sessionService, plugins: [session.plugin] });
+  const adk = await sessionService.createSession({ appName: 'test', userId: 'u' });
+  const error = await session.run(runner, { userId: 'u', sessionId: adk.id, newMessage: { role: 'user', parts: [{ text: 'hi' }] }, runConfig: { streamingMode: StreamingMode.SSE } }).catch((e: unknown) => e);
+  t.ok(error instanceof AgentHooksBlocked, String(error));
+  const posts = session.hooks.emitter.records().filter((r) => r.interception_point === 'post_model_call');
+  t.equal(posts.length, 1, 'one post_model_call for the call');
+  t.equal(posts[0]!.verdict.reason, 'host_error:streaming_unsupported');
+  const kept = (await sessionService.getSession({ appName: 'test', userId: 'u', sessionId: adk.id }))!.events;
+  t.notOk(JSON.stringify(kept).includes('par'), 'no partial reached the session');
 });
 
 t.test('pre_model_call transforms rebuild the request; a change of count or role is inexpressible', async (t) => {

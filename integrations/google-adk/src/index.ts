@@ -9,8 +9,8 @@
 //                                answered with no content at all), before ADK appends it to the session;
 //   agent_startup / _shutdown    startSession() / close(): an ADK runner has no session lifecycle of its own.
 import { BasePlugin, isFinalResponse, type Event, type LlmRequest, type LlmResponse, type Runner, type BaseTool } from '@google/adk';
-import type { Json, JsonObject } from 'agent-hooks-ctk/core';
-import { AgentHooksBlocked, AgentHooksProjectionFailed, createFrameworkHookSession, type FrameworkHooksOptions, type HoldsTarget, type HookSession } from 'agent-hooks-ctk/host';
+import { HOST_ERROR, type Json, type JsonObject } from 'agent-hooks-ctk/core';
+import { AgentHooksBlocked, AgentHooksProjectionFailed, createFrameworkHookSession, STREAM_INCOMPLETE, type FrameworkHooksOptions, type HoldsTarget, type HookSession } from 'agent-hooks-ctk/host';
 import { AgentHooksInexpressible, requestToSpec, responseToSpec, ROLE_KEY, specToRequest, specToResponse, textOf, toFunctionResponse, type Content } from './messages.js';
 
 export { AgentHooksBlocked, AgentHooksProjectionFailed, findBlocked } from 'agent-hooks-ctk/host';
@@ -199,8 +199,11 @@ export class AgentHooksPlugin extends BasePlugin {
     return this.guard(async () => {
       const modelId = this.inFlight ?? 'unknown';
       this.inFlight = undefined;
-      // §12.1: a partial (StreamingMode.SSE) response would reach the caller before any verdict on the whole: not mediated.
-      if (llmResponse.partial) throw new AgentHooksInexpressible('a streamed (partial) model response');
+      if (llmResponse.partial) {
+        // §12.1: under StreamingMode.SSE a call arrives as several responses and no callback marks its end, so it
+        // cannot be assembled here: the call's one post_model_call is a streaming_unsupported self-deny (it throws).
+        await this.hooks.postModelCall(modelId, { ...responseToSpec(llmResponse), finish_reason: STREAM_INCOMPLETE }, { selfDeny: HOST_ERROR.streaming_unsupported });
+      }
       if (llmResponse.errorCode !== undefined) {
         await this.hooks.modelCallFailed(modelId); // §3.1: a call that failed still gets its one post_model_call
         return undefined;
