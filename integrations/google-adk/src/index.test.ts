@@ -196,7 +196,7 @@ t.test('StreamingMode.SSE: a partial response is the call\'s one post_model_call
       yield { content: { role: 'model', parts: [{ text: 'tial' }] }, partial: true };
     }
   }
-  const session = await agentHooks({ agent: { id: 'test' }, interceptors: [] }).startSession();
+  const session = await agentHooks({ agent: { id: 'test' }, interceptors: [{ name: 'allow', intercept: () => Verdict.allow() }] }).startSession();
   const agent = new LlmAgent({ name: 'agent', model: new StreamingLlm([]), disallowTransferToParent: true, disallowTransferToPeers: true });
   const sessionService = new InMemorySessionService();
   const runner = new Runner({ appName: 'test', agent, sessionService, plugins: [session.plugin] });
