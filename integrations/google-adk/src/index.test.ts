@@ -192,8 +192,8 @@ t.test('a failed model call gets its one post_model_call (finish_reason error) a
 t.test('StreamingMode.SSE: a partial response is the call\'s one post_model_call, a streaming_unsupported self-deny; nothing reaches the caller', async (t) => {
   class StreamingLlm extends ScriptedLlm {
     override async *generateContentAsync(): AsyncGenerator<LlmResponse, void> {
-      yield { content: { role: 'model', parts: [{ text: 'par' }] }, partial: true };
-      yield { content: { role: 'model', parts: [{ text: 'tial' }] }, partial: true };
+      yield { content: { role: 'model', parts: [{ text: 'SECRET-' }] }, partial: true };
+      yield { content: { role: 'model', parts: [{ text: 'chunk' }] }, partial: true };
     }
   }
   const session = await agentHooks({ agent: { id: 'test' }, interceptors: [{ name: 'allow', intercept: () => Verdict.allow() }] }).startSession();
@@ -207,7 +207,7 @@ t.test('StreamingMode.SSE: a partial response is the call\'s one post_model_call
   t.equal(posts.length, 1, 'one post_model_call for the call');
   t.equal(posts[0]!.verdict.reason, 'host_error:streaming_unsupported');
   const kept = (await sessionService.getSession({ appName: 'test', userId: 'u', sessionId: adk.id }))!.events;
-  t.notOk(JSON.stringify(kept).includes('par'), 'no partial reached the session');
+  t.notOk(JSON.stringify(kept).includes('SECRET'), 'no partial reached the session');
 });
 
 t.test('pre_model_call transforms rebuild the request; a change of count or role is inexpressible', async (t) => {
