@@ -210,6 +210,25 @@ t.test('StreamingMode.SSE: a partial response is the call\'s one post_model_call
   t.notOk(JSON.stringify(kept).includes('SECRET'), 'no partial reached the session');
 });
 
+t.test('a model response carrying an errorCode is a failed call: its one post_model_call (finish_reason error), no output, the turn throws', async (t) => {
+  class FailingLlm extends ScriptedLlm {
+    override async *generateContentAsync(): AsyncGenerator<LlmResponse, void> {
+      yield { errorCode: 'SAFETY', errorMessage: 'blocked by the provider' };
+    }
+  }
+  const contexts: string[] = [];
+  const session = await agentHooks({ agent: { id: 'test' }, interceptors: [{ name: 'spy', intercept: (ctx) => (contexts.push(JSON.stringify(ctx.target)), Verdict.allow()) }] }).startSession();
+  const agent = new LlmAgent({ name: 'agent', model: new FailingLlm([]), disallowTransferToParent: true, disallowTransferToPeers: true });
+  const sessionService = new InMemorySessionService();
+  const runner = new Runner({ appName: 'test', agent, sessionService, plugins: [session.plugin] });
+  const adk = await sessionService.createSession({ appName: 'test', userId: 'u' });
+  const error = await session.run(runner, { userId: 'u', sessionId: adk.id, newMessage: { role: 'user', parts: [{ text: 'hi' }] } }).catch((e: unknown) => e);
+  t.ok(error instanceof Error && /SAFETY/.test(error.message), String(error));
+  const points = session.hooks.emitter.records().map((r) => r.interception_point);
+  t.same(points, ['agent_startup', 'input', 'pre_model_call', 'post_model_call']);
+  t.match(contexts.at(-1), /"finish_reason":"error"/);
+});
+
 t.test('pre_model_call transforms rebuild the request; a change of count or role is inexpressible', async (t) => {
   const request = { contents: [{ role: 'user', parts: [{ text: 'hi' }] }, { role: 'model', parts: [{ functionCall: { id: 'c', name: 'f', args: {} } }] }, { role: 'user', parts: [{ functionResponse: { id: 'c', name: 'f', response: { result: 3 } } }] }], toolsDict: {}, liveConnectConfig: {}, config: { systemInstruction: 'be brief' } } as unknown as LlmRequest;
   const spec = requestToSpec(request);

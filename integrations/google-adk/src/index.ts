@@ -205,6 +205,7 @@ export class AgentHooksPlugin extends BasePlugin {
         await this.hooks.postModelCall(modelId, { ...responseToSpec(llmResponse), finish_reason: STREAM_INCOMPLETE }, { selfDeny: HOST_ERROR.streaming_unsupported });
       }
       if (llmResponse.errorCode !== undefined) {
+        this.runFailed = true; // the model reported an error: no answer, no output; AdkHookSession.run throws
         await this.hooks.modelCallFailed(modelId); // §3.1: a call that failed still gets its one post_model_call
         return undefined;
       }
