@@ -166,6 +166,14 @@ t.test('a deny at pre_tool_call: the tool does not run and the model gets the bl
   t.same(response, { error: 'blocked: no tools' });
 });
 
+t.test('an input transform of the role takes effect: the model receives the input with its new role', async (t) => {
+  for (const role of ['system', 'external']) {
+    const w = await world([{ text: 'done' }], [], [{ name: 'role', intercept: (ctx) => (ctx.interception_point === 'input' ? Verdict.transform('$target.role', role) : Verdict.allow()) }]);
+    await w.run('hi');
+    t.same((w.llm.requests[0] as Json[])[0], { role, content: 'hi' }, role);
+  }
+});
+
 t.test('a transform at output replaces the answer the caller gets and the session keeps', async (t) => {
   const w = await world([{ text: 'the secret is 42' }], [], [{ name: 'redact', intercept: (ctx) => (ctx.interception_point === 'output' ? Verdict.transform('$target.content', '[redacted]') : Verdict.allow()) }]);
   t.equal((await w.run('hi')).text, '[redacted]');

@@ -173,9 +173,10 @@ export class AgentHooksPlugin extends BasePlugin {
       const input = { content: textOf(parts) ?? '', role: typeof declared === 'string' ? declared : 'user' };
       const accepted = await this.hooks.input(input, { holds: holdsText('input') });
       if (accepted === input) return undefined;
-      // §4.3: the transformed input is the message that enters the session and reaches the model.
-      const meta = parts.find((p) => p.partMetadata)?.partMetadata;
-      return { ...userMessage, parts: [{ text: accepted.content as string, ...(meta ? { partMetadata: meta } : {}) }, ...parts.filter((p) => p.text === undefined)] };
+      // §4.3: the transformed input (its content and its role) is the message that enters the session and reaches the model.
+      const { [ROLE_KEY]: _role, ...meta } = parts.find((p) => p.partMetadata)?.partMetadata ?? {};
+      const partMetadata = accepted.role === 'user' ? meta : { ...meta, [ROLE_KEY]: accepted.role };
+      return { ...userMessage, parts: [{ text: accepted.content as string, ...(Object.keys(partMetadata).length ? { partMetadata } : {}) }, ...parts.filter((p) => p.text === undefined)] };
     });
   }
 

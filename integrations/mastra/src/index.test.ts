@@ -133,6 +133,14 @@ async function suite(): Promise<void> {
     t.equal((w.requests[1] as Array<{ role: string; content: Json }>).find((m) => m.role === 'tool')!.content, 'blocked: no tools');
   });
 
+  t.test('an input transform of the role takes effect: the model receives the input with its new role', async (t) => {
+    for (const role of ['system', 'external', 'user']) {
+      const w = await world([{ text: 'done' }], () => 'x', [{ name: 'role', intercept: (ctx) => (ctx.interception_point === 'input' ? Verdict.transform('$target', { content: 'HI', role }) : Verdict.allow()) }]);
+      await w.run('hi');
+      t.same((w.requests[0] as Json[])[0], { role, content: 'HI' }, role);
+    }
+  });
+
   t.test('a transform at output: the caller gets the transformed answer, also in the result Mastra returns', async (t) => {
     const w = await world([{ text: 'the secret is 42' }], () => 'x', [{ name: 'redact', intercept: (ctx) => (ctx.interception_point === 'output' ? Verdict.transform('$target.content', '[redacted]') : Verdict.allow()) }]);
     const turn = await w.run('hi');

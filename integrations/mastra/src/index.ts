@@ -159,15 +159,22 @@ export function mastraHookSession(hooks: HookSession): MastraHookSession {
           const input = { content: textOfParts(last.content.parts), role: declared ?? 'user' };
           const accepted = await hooks.input(input, { holds: holdsText('input') });
           if (accepted === input) return messages;
-          // §4.3: the transformed input is the message the model calls receive.
-          const first = last.content.parts.find((p) => p.type === 'text');
-          const parts = [{ ...(first ?? {}), type: 'text', text: accepted.content as string }, ...last.content.parts.filter((p) => p.type !== 'text')];
+          const text = accepted.content as string;
+          // §4.3: the transformed input (its content and its role) is the message the model calls receive.
+          if (accepted.role === 'system') return { messages: messages.filter((m) => m !== last), systemMessages: [...systemMessages, { role: 'system', content: text }] };
+          // A stored part keeps its provider options as providerMetadata (Mastra sends them back as providerOptions).
+          const { providerOptions: _options, providerMetadata = {}, ...first } = last.content.parts.find((p) => p.type === 'text') ?? { type: 'text' };
+          const { [ROLE_KEY]: _role, ...meta } = { ..._options, ...providerMetadata };
+          const marked = accepted.role === 'user' ? meta : { ...meta, [ROLE_KEY]: { role: accepted.role } };
+          const parts = [{ ...first, type: 'text', text, ...(Object.keys(marked).length ? { providerMetadata: marked } : {}) }, ...last.content.parts.filter((p) => p.type !== 'text')];
           return messages.map((m) => (m === last ? { ...m, content: { ...m.content, parts } } : m));
         }
         const system = systemMessages[systemMessages.length - 1];
         if (!system) throw new TypeError('agent-hooks (mastra): a turn starts from a user or system message (the input, §4.2)');
         const input = { content: typeof system.content === 'string' ? system.content : JSON.stringify(system.content), role: 'system' };
-        const accepted = await hooks.input(input, { holds: holdsText('input') });
+        // An input given as a system message stays one: Mastra keeps system messages apart from the conversation.
+        const holdsSystem: HoldsTarget = (t) => holdsText('input')(t) ?? ((t as JsonObject | null)?.role === 'system' ? null : 'Mastra holds an input given as a system message as a system message');
+        const accepted = await hooks.input(input, { holds: holdsSystem });
         if (accepted === input) return messages;
         return { messages, systemMessages: systemMessages.map((m) => (m === system ? { ...m, content: accepted.content as string } : m)) };
       }),
