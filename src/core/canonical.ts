@@ -114,6 +114,17 @@ function memoized(v: object, depth: number, w: NonNullable<typeof walk>): unknow
   return ordered;
 }
 
+/** The member names of the last object ordered, and their RFC 8785 order (a one-entry cache; names are immutable strings). */
+let lastNames: readonly string[] = [];
+let lastSorted: string[] = [];
+let lastInOrder = true;
+
+function sameNames(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 function orderContainer(v: object, depth: number): unknown {
   if (Array.isArray(v)) {
     // A plain array whose items all stay as they are is shared; otherwise copied from the first changed item.
@@ -132,14 +143,25 @@ function orderContainer(v: object, depth: number): unknown {
     return Number(v.value);
   }
   if (!isPlainObject(v)) throw OUTSIDE_DOMAIN;
-  const keys = Object.keys(v);
-  let inOrder = true;
-  for (let i = 0; i < keys.length; i++) {
-    const c = keys[i]!.charCodeAt(0);
-    if (c >= 0x30 && c <= 0x39) throw NOT_NATIVE_ORDER;
-    if (i > 0 && keys[i - 1]! > keys[i]!) inOrder = false;
+  const own = Object.keys(v);
+  let keys: string[];
+  let inOrder: boolean;
+  if (sameNames(own, lastNames)) {
+    // Objects in a document mostly repeat their neighbour's member names in the same order (rows of a table).
+    keys = lastSorted;
+    inOrder = lastInOrder;
+  } else {
+    inOrder = true;
+    for (let i = 0; i < own.length; i++) {
+      const c = own[i]!.charCodeAt(0);
+      if (c >= 0x30 && c <= 0x39) throw NOT_NATIVE_ORDER;
+      if (i > 0 && own[i - 1]! > own[i]!) inOrder = false;
+    }
+    keys = inOrder ? own : [...own].sort();
+    lastNames = own;
+    lastSorted = keys;
+    lastInOrder = inOrder;
   }
-  if (!inOrder) keys.sort();
   // A copy with the members inserted in sorted order, unless the object already is in order and every member stays.
   const out: Record<string, unknown> = {};
   let changed = !inOrder;
