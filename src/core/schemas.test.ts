@@ -176,3 +176,45 @@ t.test('schema and envelope agree on the golden identity fixtures', async (t) =>
     t.notOk(validateContextSchema(f.ctx as JsonObject).ok, `${f.id}: the schema rejects it too`);
   }
 });
+
+t.test('the build-time validators (src/core/generated/) are current with schema/*.json', async (t) => {
+  const { readFileSync } = await import('node:fs');
+  const { pathToFileURL } = await import('node:url');
+  const path = await import('node:path');
+  const { PACKAGE_ROOT } = await import('../version.js');
+  const generator = (await import(pathToFileURL(path.join(PACKAGE_ROOT, 'scripts', 'generate-validators.mjs')).href)) as {
+    generateValidators: (root?: string) => Record<string, string>;
+  };
+  const files = generator.generateValidators(PACKAGE_ROOT);
+  t.same(Object.keys(files).sort(), ['src/core/generated/schema-validators.cts', 'src/core/generated/vector-validator.cts']);
+  for (const [rel, text] of Object.entries(files)) {
+    const committed = readFileSync(path.join(PACKAGE_ROOT, rel), 'utf8');
+    t.ok(committed === text, `${rel} is what the schemas generate now (npm run build regenerates it)`);
+  }
+  // And what runs is what was generated: the built module exports one validator per schema name.
+  const { createRequire } = await import('node:module');
+  const built = createRequire(import.meta.url)('./generated/schema-validators.cjs') as Record<string, unknown>;
+  for (const n of SCHEMA_NAMES) t.type(built[n.replace(/-/g, '_')], 'function', `${n} is built`);
+});
+
+t.test('a schema edit makes the generated code differ (the currency check can fail)', async (t) => {
+  const { cpSync, mkdtempSync, readFileSync, writeFileSync, rmSync } = await import('node:fs');
+  const { pathToFileURL } = await import('node:url');
+  const os = await import('node:os');
+  const path = await import('node:path');
+  const { PACKAGE_ROOT } = await import('../version.js');
+  const generator = (await import(pathToFileURL(path.join(PACKAGE_ROOT, 'scripts', 'generate-validators.mjs')).href)) as {
+    generateValidators: (root?: string) => Record<string, string>;
+  };
+  const root = mkdtempSync(path.join(os.tmpdir(), 'ctk-schema-'));
+  t.teardown(() => rmSync(root, { recursive: true, force: true }));
+  cpSync(path.join(PACKAGE_ROOT, 'schema'), path.join(root, 'schema'), { recursive: true });
+  const file = path.join(root, 'schema', 'verdict.schema.json');
+  const schema = JSON.parse(readFileSync(file, 'utf8')) as { properties: Record<string, unknown> };
+  schema.properties.reason = { type: 'string', maxLength: 7 };
+  writeFileSync(file, JSON.stringify(schema));
+  const edited = generator.generateValidators(root);
+  const current = generator.generateValidators(PACKAGE_ROOT);
+  t.not(edited['src/core/generated/schema-validators.cts'], current['src/core/generated/schema-validators.cts']);
+  t.equal(edited['src/core/generated/vector-validator.cts'], current['src/core/generated/vector-validator.cts']);
+});
