@@ -218,3 +218,20 @@ t.test('a schema edit makes the generated code differ (the currency check can fa
   t.not(edited['src/core/generated/schema-validators.cts'], current['src/core/generated/schema-validators.cts']);
   t.equal(edited['src/core/generated/vector-validator.cts'], current['src/core/generated/vector-validator.cts']);
 });
+
+t.test('the generated vector-file validator accepts every vector of the suite and rejects an unknown member', async (t) => {
+  const { readFileSync, readdirSync } = await import('node:fs');
+  const path = await import('node:path');
+  const { PACKAGE_ROOT } = await import('../version.js');
+  const { vectorFileValidator } = await import('./vector-schema.js');
+  const validate = vectorFileValidator();
+  const files = (readdirSync(path.join(PACKAGE_ROOT, 'vectors'), { recursive: true }) as string[]).filter((f) => f.endsWith('.json'));
+  t.ok(files.length > 0);
+  for (const f of files) {
+    const vector = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'vectors', f), 'utf8')) as Record<string, unknown>;
+    if (!validate(vector)) t.fail(`${f}: ${JSON.stringify(validate.errors)}`);
+  }
+  const first = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'vectors', files[0]!), 'utf8')) as Record<string, unknown>;
+  t.notOk(validate({ ...first, zz_unknown: 1 }));
+  t.match(JSON.stringify(validate.errors), /additionalProperties/);
+});
