@@ -59,6 +59,26 @@ export function sampleSyncPair(a: () => unknown, b: () => unknown, options: Samp
   return [median(sa), median(sb)];
 }
 
+/** sampleSyncPair for asynchronous functions: median CPU µs per call of each, sampled alternately. */
+export async function sampleAsyncPair(a: () => Promise<unknown>, b: () => Promise<unknown>, options: SampleOptions): Promise<[number, number]> {
+  const batch = options.batch ?? 1;
+  for (let i = 0; i < options.warmup; i++) {
+    await a();
+    await b();
+  }
+  const sa: number[] = [];
+  const sb: number[] = [];
+  for (let s = 0; s < options.samples; s++) {
+    let start = cpuMicros();
+    for (let i = 0; i < batch; i++) await a();
+    sa.push((cpuMicros() - start) / batch);
+    start = cpuMicros();
+    for (let i = 0; i < batch; i++) await b();
+    sb.push((cpuMicros() - start) / batch);
+  }
+  return [median(sa), median(sb)];
+}
+
 /** Median microseconds per call of an asynchronous function. */
 export async function sampleAsync(fn: () => Promise<unknown>, options: SampleOptions): Promise<number> {
   const batch = options.batch ?? 1;

@@ -104,6 +104,12 @@ t.test('objects already in order, shared subtrees, odd prototypes and "__proto__
   t.equal(canonicalize({ items: items as unknown as Json }), '{"items":[2,1]}', 'an Array subclass writes as an array');
 });
 
+t.test('a getter that canonicalizes while the value is being canonicalized leaves the outer call intact', async (t) => {
+  const inner = { z: { b: 1, a: 2 }, y: [{ d: 0, c: 0 }] };
+  const outer = { b: { y: 1, x: 2 }, get a() { return canonicalize(inner); }, c: { n: 1, m: { q: 1, p: 2 } } };
+  t.equal(canonicalize(outer as unknown as Json), canonicalizePkg(JSON.parse(JSON.stringify(outer)) as Json));
+});
+
 t.test('a subtree shared by reference is held to the depth bound at each of its places (§12.3)', async (t) => {
   const x: Json = { d: {} }; // height 1 below itself
   t.equal(canonicalize({ a: x, b: { c: x } }, { maxDepth: 4 }), '{"a":{"d":{}},"b":{"c":{"d":{}}}}');

@@ -22,6 +22,7 @@ export interface CanonicalOptions {
  */
 export function canonicalize(value: unknown, opts: CanonicalOptions = {}): string {
   const maxDepth = opts.maxDepth ?? DEFAULT_MAX_DEPTH;
+  const outer = walk; // a getter in the value may itself canonicalize: each call keeps its own walk state
   try {
     // Fastest path: a key-sorted view of the value (a copy only where an object's own order is not canonical),
     // serialized by one native JSON.stringify, so the output is one flat string built in linear time.
@@ -40,7 +41,7 @@ export function canonicalize(value: unknown, opts: CanonicalOptions = {}): strin
       }
     }
   } finally {
-    walk = undefined;
+    walk = outer;
   }
   // Slow path, only on rejection: the iterative walk names the offending location (and is stack-safe).
   const plain = toCanonicalDomain(value, maxDepth);
