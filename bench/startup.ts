@@ -3,12 +3,11 @@
 // by round so machine drift falls on all of them alike. Two clocks: the wall time the parent sees from spawn to exit
 // (what a user waits), and the child's own CPU time (bench/cpu-report.ts, preloaded into every child, the bare one
 // included), which other processes on a loaded machine do not inflate.
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { PACKAGE_ROOT } from '../src/version.js';
+import { childRunner } from './child.js';
 import { median, round } from './stats.js';
 
 export interface StartupRow {
@@ -30,7 +29,6 @@ export interface StartupFigures {
 }
 
 const CLI = path.join(PACKAGE_ROOT, 'bin', 'agent-hooks-ctk.js');
-const PRELOAD = pathToFileURL(path.join(path.dirname(fileURLToPath(import.meta.url)), 'cpu-report.js')).href;
 
 /** The first vector of the package's own suite, by file name: a one-vector run. */
 export function oneVectorFile(): string {
@@ -56,39 +54,24 @@ function commands(samples: string | undefined): Command[] {
   return list;
 }
 
-function once(cmd: Command, cpuFile: string): { wall: number; cpu: number } {
-  rmSync(cpuFile, { force: true });
-  const start = performance.now();
-  const r = spawnSync(process.execPath, ['--import', PRELOAD, ...cmd.args], {
-    env: { ...process.env, CTK_BENCH_CPU_FILE: cpuFile, NO_COLOR: '1' },
-    stdio: ['ignore', 'ignore', 'pipe'],
-    encoding: 'utf8',
-  });
-  const wall = performance.now() - start;
-  if (r.status !== 0) throw new Error(`bench: ${cmd.name} exited ${r.status ?? r.signal}: ${r.stderr.slice(0, 400)}`);
-  const { cpu_us } = JSON.parse(readFileSync(cpuFile, 'utf8')) as { cpu_us: number };
-  return { wall, cpu: cpu_us / 1000 };
-}
-
 export function benchStartup(opts: { rounds?: number; samples?: string } = {}): StartupFigures {
   const rounds = opts.rounds ?? 7;
   const cmds = commands(opts.samples);
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'ctk-bench-startup-'));
-  const cpuFile = path.join(dir, 'cpu.json');
+  const child = childRunner();
   const loadStart = os.loadavg()[0]!;
   const walls = cmds.map(() => [] as number[]);
   const cpus = cmds.map(() => [] as number[]);
   try {
-    for (const cmd of cmds) once(cmd, cpuFile); // warm the file cache
+    for (const cmd of cmds) child.run(cmd.args); // warm the file cache
     for (let r = 0; r < rounds; r++) {
       cmds.forEach((cmd, i) => {
-        const { wall, cpu } = once(cmd, cpuFile);
-        walls[i]!.push(wall);
-        cpus[i]!.push(cpu);
+        const { wall_ms, cpu_ms } = child.run(cmd.args);
+        walls[i]!.push(wall_ms);
+        cpus[i]!.push(cpu_ms);
       });
     }
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    child.close();
   }
   const bareWall = median(walls[0]!);
   const bareCpu = median(cpus[0]!);

@@ -177,14 +177,19 @@ t.test('schema and envelope agree on the golden identity fixtures', async (t) =>
   }
 });
 
+/** scripts/generate-validators.mjs: path (from the package root) → module text, for the schemas under a root. */
+async function loadGenerator(): Promise<{ generateValidators: (root?: string) => Record<string, string> }> {
+  const path = await import('node:path');
+  const { pathToFileURL } = await import('node:url');
+  const { PACKAGE_ROOT } = await import('../version.js');
+  return (await import(pathToFileURL(path.join(PACKAGE_ROOT, 'scripts', 'generate-validators.mjs')).href)) as { generateValidators: (root?: string) => Record<string, string> };
+}
+
 t.test('the build-time validators (src/core/generated/) are current with schema/*.json', async (t) => {
   const { readFileSync } = await import('node:fs');
-  const { pathToFileURL } = await import('node:url');
   const path = await import('node:path');
   const { PACKAGE_ROOT } = await import('../version.js');
-  const generator = (await import(pathToFileURL(path.join(PACKAGE_ROOT, 'scripts', 'generate-validators.mjs')).href)) as {
-    generateValidators: (root?: string) => Record<string, string>;
-  };
+  const generator = await loadGenerator();
   const files = generator.generateValidators(PACKAGE_ROOT);
   t.same(Object.keys(files).sort(), ['src/core/generated/schema-validators.cts', 'src/core/generated/vector-validator.cts']);
   for (const [rel, text] of Object.entries(files)) {
@@ -199,13 +204,10 @@ t.test('the build-time validators (src/core/generated/) are current with schema/
 
 t.test('a schema edit makes the generated code differ (the currency check can fail)', async (t) => {
   const { cpSync, mkdtempSync, readFileSync, writeFileSync, rmSync } = await import('node:fs');
-  const { pathToFileURL } = await import('node:url');
   const os = await import('node:os');
   const path = await import('node:path');
   const { PACKAGE_ROOT } = await import('../version.js');
-  const generator = (await import(pathToFileURL(path.join(PACKAGE_ROOT, 'scripts', 'generate-validators.mjs')).href)) as {
-    generateValidators: (root?: string) => Record<string, string>;
-  };
+  const generator = await loadGenerator();
   const root = mkdtempSync(path.join(os.tmpdir(), 'ctk-schema-'));
   t.teardown(() => rmSync(root, { recursive: true, force: true }));
   cpSync(path.join(PACKAGE_ROOT, 'schema'), path.join(root, 'schema'), { recursive: true });
