@@ -93,7 +93,7 @@ function canonicalOrder(v: unknown, depth: number): unknown {
       const w = walk!;
       if (depth >= w.maxDepth) throw OUTSIDE_DOMAIN;
       if (depth > w.deepest) w.deepest = depth;
-      if (depth <= MEMO_DEPTH) return memoized(v, depth, w);
+      if (depth !== 0 && depth <= MEMO_DEPTH) return memoized(v, depth, w); // the root recurs only in a cycle
       return orderContainer(v, depth);
     }
     default:
@@ -119,6 +119,25 @@ function memoized(v: object, depth: number, w: NonNullable<typeof walk>): unknow
 let lastNames: readonly string[] = [];
 let lastSorted: string[] = [];
 let lastInOrder = true;
+
+/**
+ * The names in RFC 8785 order (§3.2.3: by UTF-16 code units, which is what `<` on strings compares), as a new
+ * array. Objects have few members: insertion sort, cheaper there than Array.prototype.sort; the default sort beyond.
+ */
+function sortedNames(names: readonly string[]): string[] {
+  if (names.length > 16) return [...names].sort();
+  const out = names.slice();
+  for (let i = 1; i < out.length; i++) {
+    const name = out[i]!;
+    let j = i - 1;
+    while (j >= 0 && out[j]! > name) {
+      out[j + 1] = out[j]!;
+      j--;
+    }
+    out[j + 1] = name;
+  }
+  return out;
+}
 
 function sameNames(a: readonly string[], b: readonly string[]): boolean {
   if (a.length !== b.length) return false;
@@ -158,7 +177,7 @@ function orderContainer(v: object, depth: number): unknown {
       if (c >= 0x30 && c <= 0x39) throw NOT_NATIVE_ORDER;
       if (i > 0 && own[i - 1]! > own[i]!) inOrder = false;
     }
-    keys = inOrder ? own : [...own].sort();
+    keys = inOrder ? own : sortedNames(own);
     lastNames = own;
     lastSorted = keys;
     lastInOrder = inOrder;
