@@ -237,3 +237,14 @@ t.test('the generated vector-file validator accepts every vector of the suite an
   t.notOk(validate({ ...first, zz_unknown: 1 }));
   t.match(JSON.stringify(validate.errors), /additionalProperties/);
 });
+
+t.test('run from the TypeScript sources (through tsx, as the demo is), the generated validators load too', async (t) => {
+  const { spawnSync } = await import('node:child_process');
+  const path = await import('node:path');
+  const { pathToFileURL } = await import('node:url');
+  const { PACKAGE_ROOT } = await import('../version.js');
+  const source = path.join(PACKAGE_ROOT, 'src', 'core', 'schemas.ts');
+  const script = `const { tsImport } = await import('tsx/esm/api'); const m = await tsImport(${JSON.stringify(pathToFileURL(source).href)}, import.meta.url); console.log(JSON.stringify([m.validateVerdictSchema({ decision: 'allow' }), m.validateVerdictSchema({ decision: 'warn' }).ok]));`;
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: PACKAGE_ROOT, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
+  t.equal(r.stdout.trim(), JSON.stringify([{ ok: true }, false]), r.stderr);
+});

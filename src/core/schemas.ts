@@ -2,10 +2,10 @@
 // (scripts/generate-validators.mjs, ajv standalone code in ./generated/), never when the CTK runs;
 // schemas.test.ts checks the generated code is current with the schema files.
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { PACKAGE_ROOT } from '../version.js';
+import { loadGeneratedValidators } from './generated-validators.js';
 
 export type SchemaResult = { ok: true } | { ok: false; errors: string[] };
 
@@ -34,7 +34,7 @@ let generated: ReadonlyMap<SchemaName, ValidateFunction> | undefined;
  */
 function validators(): ReadonlyMap<SchemaName, ValidateFunction> {
   if (generated === undefined) {
-    const mod = createRequire(import.meta.url)('./generated/schema-validators.cjs') as Record<string, ValidateFunction>;
+    const mod = loadGeneratedValidators('schema-validators');
     generated = new Map(SCHEMA_NAMES.map((n) => [n, mod[n.replace(/-/g, '_')]!]));
   }
   return generated;
