@@ -79,19 +79,6 @@ export async function sampleAsyncPair(a: () => Promise<unknown>, b: () => Promis
   return [median(sa), median(sb)];
 }
 
-/** Median microseconds per call of an asynchronous function. */
-export async function sampleAsync(fn: () => Promise<unknown>, options: SampleOptions): Promise<number> {
-  const batch = options.batch ?? 1;
-  for (let i = 0; i < options.warmup; i++) await fn();
-  const samples: number[] = [];
-  for (let s = 0; s < options.samples; s++) {
-    const start = performance.now();
-    for (let i = 0; i < batch; i++) await fn();
-    samples.push(((performance.now() - start) * 1000) / batch);
-  }
-  return median(samples);
-}
-
 export function round(value: number, digits = 2): number {
   const f = 10 ** digits;
   return Math.round(value * f) / f;
