@@ -4,7 +4,7 @@ import { createAgentLoop, createEmitter, type Emission, type Emitter } from '../
 import { DEFAULT_PARTS } from '../src/host/parts.js';
 import { TARGET_FIELD, type InterceptionPoint, type Json, type JsonObject } from '../src/core/types.js';
 import { getDotted } from '../src/core/index.js';
-import { round, sampleAsync } from './stats.js';
+import { round, sampleAsyncPair } from './stats.js';
 
 export interface EmissionFigures {
   /** Target mean serialized context size. */
@@ -105,9 +105,9 @@ async function emissionsPerRun(payloadBytes: number): Promise<number> {
 export async function benchEmission(bytes = 1024): Promise<EmissionFigures> {
   const { payload, mean } = await calibrate(bytes);
   const emissions = await emissionsPerRun(payload);
-  const opts = { warmup: 300, samples: 41, batch: 20 };
-  const baselineRun = await sampleAsync(() => runOnce(payload, passThroughEmitter), opts);
-  const hookedRun = await sampleAsync(() => runOnce(payload, () => hookedEmitter()), opts);
+  // Interleaved, on this process's CPU clock: other processes on a loaded machine inflate neither figure.
+  const opts = { warmup: 300, samples: 61, batch: 20 };
+  const [baselineRun, hookedRun] = await sampleAsyncPair(() => runOnce(payload, passThroughEmitter), () => runOnce(payload, () => hookedEmitter()), opts);
   return {
     context_bytes: bytes,
     context_bytes_measured: Math.round(mean),

@@ -1,5 +1,7 @@
-// `npm run bench [-- --out DIR]`: every figure measured side by side in one run, medians after warm-up.
-// Writes DIR/bench.json (default reports/) and prints a short table with the targets as ratios.
+// `npm run bench [-- --out DIR] [--samples DIR] [--only a,b]`: every figure measured side by side in one run,
+// medians after warm-up. Writes DIR/bench.json (default reports/) and prints a short table with the targets as
+// ratios. --samples names a directory of vectors in the published grammar (run per vector in-process, and as a
+// whole process); --only picks figures: startup, imports, samples, suite, emission, identity, rpc, fuzz, frameworks.
 import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,7 +11,9 @@ import { benchEmission } from './emission.js';
 import { benchFrameworks } from './frameworks.js';
 import { benchIdentity, IDENTITY_SIZES } from './identity.js';
 import { benchRpcRoundTrip } from './rpc.js';
-import { benchSuite } from './suite.js';
+import { benchSamples, benchSuite } from './suite.js';
+import { benchStartup } from './startup.js';
+import { benchImports } from './imports.js';
 import { benchFuzz } from './fuzz.js';
 
 interface Target {
@@ -19,10 +23,15 @@ interface Target {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { out: { type: 'string', default: path.join(PACKAGE_ROOT, 'reports') }, only: { type: 'string' }, 'fuzz-cases': { type: 'string' }, 'fuzz-budget': { type: 'string' } } });
+  const { values } = parseArgs({ options: { out: { type: 'string', default: path.join(PACKAGE_ROOT, 'reports') }, only: { type: 'string' }, samples: { type: 'string' }, 'startup-rounds': { type: 'string' }, 'fuzz-cases': { type: 'string' }, 'fuzz-budget': { type: 'string' } } });
   const only = values.only?.split(',');
   const want = (name: string) => !only || only.includes(name);
 
+  const samplesDir = values.samples === undefined ? undefined : path.resolve(values.samples);
+  // Start-up first, before this process has warmed the file cache with anything the children would not.
+  const startup = want('startup') ? benchStartup({ ...(samplesDir ? { samples: samplesDir } : {}), ...(values['startup-rounds'] ? { rounds: Number(values['startup-rounds']) } : {}) }) : undefined;
+  const imports = want('imports') ? benchImports() : undefined;
+  const samples = want('samples') && samplesDir ? await benchSamples(samplesDir) : undefined;
   const suite = want('suite') ? await benchSuite() : undefined;
   const emission = want('emission') ? await benchEmission(1024) : undefined;
   const identity = want('identity') ? benchIdentity(IDENTITY_SIZES) : undefined;
@@ -36,6 +45,13 @@ async function main(): Promise<void> {
   const frameworks = want('frameworks') ? await benchFrameworks(1024) : undefined;
 
   const targets: Target[] = [];
+  if (startup) {
+    const row = (prefix: string) => startup.rows.find((r) => r.name.startsWith(prefix));
+    const version = row('--version');
+    const one = row('run, one vector');
+    if (version) targets.push({ name: '--version ≤ 2× a bare Node start (wall)', holds: version.wall_ratio <= 2, figure: `${version.wall_ratio}× (CPU ${version.cpu_ratio}×)` });
+    if (one) targets.push({ name: 'a one-vector run ≤ 3× a bare Node start (wall)', holds: one.wall_ratio <= 3, figure: `${one.wall_ratio}× (CPU ${one.cpu_ratio}×)` });
+  }
   if (suite) {
     const ratio = suite.stdio_ms_per_vector / suite.in_process_ms_per_vector;
     targets.push({ name: 'stdio ≤ 4× in-process per vector', holds: ratio <= 4, figure: `${ratio.toFixed(2)}×` });
@@ -47,6 +63,9 @@ async function main(): Promise<void> {
     targets.push({ name: `${row.host} integration ≤ 2× the reference host's per-emission overhead at 1 KiB (reference alone)`, holds: row.ratio_to_isolated_reference <= 2, figure: `${row.ratio_to_isolated_reference}× (low-quantile ${row.ratio_to_isolated_reference_low}×)` });
   }
   if (identity) {
+    for (const row of identity) {
+      targets.push({ name: `jcs-sha256 ≤ 2.5× the floor (JSON.stringify + SHA-256) at ${row.bytes} B`, holds: row.floor_ratio <= 2.5, figure: `${row.floor_ratio}× (a context sharing no subtree: ${row.unshared_floor_ratio}×)` });
+    }
     const at = (bytes: number) => identity.find((row) => row.bytes === bytes)!.us_median;
     const ratio = at(1024 * 1024) / at(64 * 1024);
     targets.push({ name: 'identity linear: 1 MiB ≤ 24× the 64 KiB figure', holds: ratio <= 24, figure: `${ratio.toFixed(1)}×` });
@@ -68,6 +87,9 @@ async function main(): Promise<void> {
     ctk_version: CTK_VERSION,
     measured_at: new Date().toISOString(),
     machine: { node: process.version, platform: process.platform, arch: process.arch, cpus: os.cpus().length, cpu: os.cpus()[0]?.model ?? 'unknown', loadavg_1m: os.loadavg()[0] },
+    startup,
+    imports,
+    samples,
     suite,
     emission,
     identity,
@@ -81,12 +103,25 @@ async function main(): Promise<void> {
   await writeFile(file, JSON.stringify(result, null, 2) + '\n');
 
   const lines: string[] = [];
+  if (startup) {
+    lines.push(`startup     whole processes, ${startup.rounds} interleaved rounds, load average ${startup.load_average.join(' → ')}; medians: wall ms (× bare) · own CPU ms (× bare)`);
+    for (const r of startup.rows) lines.push(`            ${r.name.padEnd(38)} ${String(r.wall_ms_median).padStart(8)} (${r.wall_ratio}×) · ${String(r.cpu_ms_median).padStart(7)} (${r.cpu_ratio}×)`);
+  }
+  if (imports) {
+    lines.push(`imports     CPU ms a process spends importing one module alone (beyond a bare start, ${imports.bare_cpu_ms_median} ms), medians of ${imports.rounds}`);
+    for (const r of imports.rows) lines.push(`            ${r.module.padEnd(38)} ${String(r.cpu_ms_median).padStart(6)}`);
+  }
+  if (samples) lines.push(`samples     ${samples.vectors} published-grammar vectors: ${samples.in_process_ms_per_vector} ms/vector in-process`);
   if (suite) lines.push(`suite       ${suite.vectors} vectors: ${suite.in_process_ms_per_vector} ms/vector in-process, ${suite.stdio_ms_per_vector} ms/vector over stdio (${suite.hang_vectors} wait out a scripted hang)`);
   if (emission) lines.push(`emission    ${emission.overhead_us_median} µs hook overhead per emission at ${emission.context_bytes} B (baseline loop ${emission.baseline_us_median} µs)`);
   if (identity) {
-    lines.push('identity    bytes      jcs-sha256  core-jcs  canonicalize  json-canonicalize  noble-sha256  crypto.hash  createHash  (µs, medians)');
+    lines.push('identity    bytes      jcs-sha256  floor      ×floor  unshared ×floor  (CPU µs, interleaved with the floor = JSON.stringify + SHA-256 of the same context)');
     for (const row of identity) {
-      lines.push(`            ${String(row.bytes).padEnd(10)} ${String(row.us_median).padStart(10)}  ${String(row.core_canonicalize_us_median).padStart(8)}  ${String(row.canonicalize_us_median).padStart(12)}  ${String(row.json_canonicalize_us_median).padStart(17)}  ${String(row.noble_sha256_us_median).padStart(12)}  ${String(row.node_crypto_sha256_us_median).padStart(11)}  ${String(row.node_crypto_createhash_us_median).padStart(10)}`);
+      lines.push(`            ${String(row.bytes).padEnd(10)} ${String(row.us_median).padStart(10)}  ${String(row.floor_us_median).padStart(9)}  ${String(row.floor_ratio).padStart(5)}×  ${String(row.unshared_floor_ratio).padStart(14)}×`);
+    }
+    lines.push('            bytes      core-jcs  canonicalize  json-canonicalize  noble-sha256  crypto.hash  createHash  (wall µs, medians)');
+    for (const row of identity) {
+      lines.push(`            ${String(row.bytes).padEnd(10)} ${String(row.core_canonicalize_us_median).padStart(8)}  ${String(row.canonicalize_us_median).padStart(12)}  ${String(row.json_canonicalize_us_median).padStart(17)}  ${String(row.noble_sha256_us_median).padStart(12)}  ${String(row.node_crypto_sha256_us_median).padStart(11)}  ${String(row.node_crypto_createhash_us_median).padStart(10)}`);
     }
   }
   if (frameworks) lines.push(`framework   CPU time of this process, ${frameworks.rounds} interleaved rounds, load average ${frameworks.load_average.join(' → ')}; medians of paired differences, low = difference of 25th percentiles; the reference alone, before any framework ran: ${frameworks.reference_isolated_us[0]} µs (low ${frameworks.reference_isolated_us[1]})`);

@@ -30,17 +30,53 @@ export function sampleSync(fn: () => unknown, options: SampleOptions): number {
   return median(samples);
 }
 
-/** Median microseconds per call of an asynchronous function. */
-export async function sampleAsync(fn: () => Promise<unknown>, options: SampleOptions): Promise<number> {
+/** This process's CPU time in µs (user + system): other processes on a loaded machine do not count in it. */
+export function cpuMicros(): number {
+  const u = process.cpuUsage();
+  return u.user + u.system;
+}
+
+/**
+ * Median CPU microseconds per call of two synchronous functions, sampled alternately (same warm-up, same drift);
+ * CPU time, not wall time, so a ratio between the two holds on a loaded machine too.
+ */
+export function sampleSyncPair(a: () => unknown, b: () => unknown, options: SampleOptions): [number, number] {
   const batch = options.batch ?? 1;
-  for (let i = 0; i < options.warmup; i++) await fn();
-  const samples: number[] = [];
-  for (let s = 0; s < options.samples; s++) {
-    const start = performance.now();
-    for (let i = 0; i < batch; i++) await fn();
-    samples.push(((performance.now() - start) * 1000) / batch);
+  for (let i = 0; i < options.warmup; i++) {
+    a();
+    b();
   }
-  return median(samples);
+  const sa: number[] = [];
+  const sb: number[] = [];
+  for (let s = 0; s < options.samples; s++) {
+    let start = cpuMicros();
+    for (let i = 0; i < batch; i++) a();
+    sa.push((cpuMicros() - start) / batch);
+    start = cpuMicros();
+    for (let i = 0; i < batch; i++) b();
+    sb.push((cpuMicros() - start) / batch);
+  }
+  return [median(sa), median(sb)];
+}
+
+/** sampleSyncPair for asynchronous functions: median CPU µs per call of each, sampled alternately. */
+export async function sampleAsyncPair(a: () => Promise<unknown>, b: () => Promise<unknown>, options: SampleOptions): Promise<[number, number]> {
+  const batch = options.batch ?? 1;
+  for (let i = 0; i < options.warmup; i++) {
+    await a();
+    await b();
+  }
+  const sa: number[] = [];
+  const sb: number[] = [];
+  for (let s = 0; s < options.samples; s++) {
+    let start = cpuMicros();
+    for (let i = 0; i < batch; i++) await a();
+    sa.push((cpuMicros() - start) / batch);
+    start = cpuMicros();
+    for (let i = 0; i < batch; i++) await b();
+    sb.push((cpuMicros() - start) / batch);
+  }
+  return [median(sa), median(sb)];
 }
 
 export function round(value: number, digits = 2): number {

@@ -16,8 +16,9 @@ export interface SuiteFigures {
   hang_vectors: number;
 }
 
-async function timeSuite(makeHarness: () => Harness, label: string, rounds: number): Promise<{ msPerVector: number; vectors: number }> {
-  const vectors = loadVectors(defaultVectorPaths());
+/** Median ms per vector of runSuite over `paths` (default: the package's vectors), after one warm-up round. */
+export async function timeSuite(makeHarness: () => Harness, label: string, rounds: number, paths: string[] = defaultVectorPaths()): Promise<{ msPerVector: number; vectors: number }> {
+  const vectors = loadVectors(paths);
   const times: number[] = [];
   for (let r = 0; r <= rounds; r++) {
     const harness = makeHarness();
@@ -33,6 +34,12 @@ async function timeSuite(makeHarness: () => Harness, label: string, rounds: numb
     }
   }
   return { msPerVector: round(median(times), 3), vectors: vectors.length };
+}
+
+/** The published-grammar samples (a directory of vector files) against the in-process reference host, per vector. */
+export async function benchSamples(dir: string, rounds = 20): Promise<{ vectors: number; in_process_ms_per_vector: number }> {
+  const r = await timeSuite(() => createReferenceHarness(), 'reference (in-process)', rounds, [dir]);
+  return { vectors: r.vectors, in_process_ms_per_vector: r.msPerVector };
 }
 
 export async function benchSuite(rounds = 5): Promise<SuiteFigures> {

@@ -22,11 +22,26 @@ export interface CanonicalOptions {
  */
 export function canonicalize(value: unknown, opts: CanonicalOptions = {}): string {
   const maxDepth = opts.maxDepth ?? DEFAULT_MAX_DEPTH;
+  const outer = walk; // a getter in the value may itself canonicalize: each call keeps its own walk state
   try {
-    objectsSerialized = 0;
-    return serialize(value, 0, maxDepth);
+    // Fastest path: a key-sorted view of the value (a copy only where an object's own order is not canonical),
+    // serialized by one native JSON.stringify, so the output is one flat string built in linear time.
+    walk = { maxDepth, deepest: 0, memo: new Map() };
+    return JSON.stringify(canonicalOrder(value, 0));
   } catch (error) {
-    if (error !== OUTSIDE_DOMAIN && !(error instanceof RangeError)) throw error;
+    if (error !== OUTSIDE_DOMAIN && error !== NOT_NATIVE_ORDER && !(error instanceof RangeError)) throw error;
+    if (error === NOT_NATIVE_ORDER) {
+      // An object has a member name starting with a digit: JSON.stringify would put array-index names first
+      // (in numeric order), RFC 8785 sorts every name by UTF-16 code units, so serialize by hand.
+      try {
+        objectsSerialized = 0;
+        return serialize(value, 0, maxDepth);
+      } catch (error2) {
+        if (error2 !== OUTSIDE_DOMAIN && !(error2 instanceof RangeError)) throw error2;
+      }
+    }
+  } finally {
+    walk = outer;
   }
   // Slow path, only on rejection: the iterative walk names the offending location (and is stack-safe).
   const plain = toCanonicalDomain(value, maxDepth);
@@ -40,17 +55,156 @@ export function canonicalize(value: unknown, opts: CanonicalOptions = {}): strin
   return text;
 }
 
-/** Objects serialized in the current `canonicalize` call (reset per call; serialization is synchronous). */
+/** Thrown by the fast path on anything outside the §10.2 domain; never escapes `canonicalize`. */
+const OUTSIDE_DOMAIN = Symbol('outside the RFC 8785 domain');
+/** Thrown by canonicalOrder when JSON.stringify's member order cannot be made RFC 8785's; never escapes `canonicalize`. */
+const NOT_NATIVE_ORDER = Symbol('member names JSON.stringify would reorder');
+
+/**
+ * State of the current canonicalOrder walk (synchronous, so one per call). `deepest` is the deepest container
+ * depth reached so far. Containers near the root (depth ≤ MEMO_DEPTH) that occur twice by reference — `target`
+ * and the field it aliases (§4.3) — are walked once: the memo keeps each one's ordered view and its height, and a
+ * second occurrence reuses the view when it still fits within maxDepth at its own depth.
+ */
+let walk: { maxDepth: number; deepest: number; memo: Map<object, { ordered: unknown; height: number }> } | undefined;
+const MEMO_DEPTH = 2;
+
+/**
+ * Checks the §10.2 domain and returns the value with every object's members in RFC 8785 order (§3.2.3: sorted
+ * by UTF-16 code units, which is Array.prototype.sort's default), sharing every part that already is. What it
+ * returns serializes with JSON.stringify exactly as RFC 8785 prescribes (§3.2.2: strings and numbers as
+ * ECMAScript writes them): only plain objects, dense arrays, well-formed strings, in-domain numbers (a
+ * LosslessNumber becomes its double, whose Number::toString is its canonical text), booleans and null.
+ * A member name beginning with a digit throws NOT_NATIVE_ORDER (V8 enumerates array-index names first).
+ * Recursion depth is bounded by maxDepth (a cycle exceeds it).
+ */
+function canonicalOrder(v: unknown, depth: number): unknown {
+  switch (typeof v) {
+    case 'string':
+      if (hasLoneSurrogate(v)) throw OUTSIDE_DOMAIN;
+      return v;
+    case 'number':
+      if (!isNativeNumberInDomain(v)) throw OUTSIDE_DOMAIN;
+      return v;
+    case 'boolean':
+      return v;
+    case 'object': {
+      if (v === null) return v;
+      const w = walk!;
+      if (depth >= w.maxDepth) throw OUTSIDE_DOMAIN;
+      if (depth > w.deepest) w.deepest = depth;
+      if (depth !== 0 && depth <= MEMO_DEPTH) return memoized(v, depth, w); // the root recurs only in a cycle
+      return orderContainer(v, depth);
+    }
+    default:
+      throw OUTSIDE_DOMAIN;
+  }
+}
+
+function memoized(v: object, depth: number, w: NonNullable<typeof walk>): unknown {
+  const seen = w.memo.get(v);
+  if (seen !== undefined && depth + seen.height < w.maxDepth) {
+    if (depth + seen.height > w.deepest) w.deepest = depth + seen.height;
+    return seen.ordered;
+  }
+  const saved = w.deepest;
+  w.deepest = depth;
+  const ordered = orderContainer(v, depth);
+  w.memo.set(v, { ordered, height: w.deepest - depth });
+  if (saved > w.deepest) w.deepest = saved;
+  return ordered;
+}
+
+/** The member names of the last object ordered, and their RFC 8785 order (a one-entry cache; names are immutable strings). */
+let lastNames: readonly string[] = [];
+let lastSorted: string[] = [];
+let lastInOrder = true;
+
+/**
+ * The names in RFC 8785 order (§3.2.3: by UTF-16 code units, which is what `<` on strings compares), as a new
+ * array. Objects have few members: insertion sort, cheaper there than Array.prototype.sort; the default sort beyond.
+ */
+function sortedNames(names: readonly string[]): string[] {
+  if (names.length > 16) return [...names].sort();
+  const out = names.slice();
+  for (let i = 1; i < out.length; i++) {
+    const name = out[i]!;
+    let j = i - 1;
+    while (j >= 0 && out[j]! > name) {
+      out[j + 1] = out[j]!;
+      j--;
+    }
+    out[j + 1] = name;
+  }
+  return out;
+}
+
+function sameNames(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function orderContainer(v: object, depth: number): unknown {
+  if (Array.isArray(v)) {
+    // A plain array whose items all stay as they are is shared; otherwise copied from the first changed item.
+    let out: unknown[] | undefined = Object.getPrototypeOf(v) === Array.prototype ? undefined : [];
+    for (let i = 0; i < v.length; i++) {
+      if (!(i in v)) throw OUTSIDE_DOMAIN;
+      const item: unknown = v[i];
+      const ordered = canonicalOrder(item, depth + 1);
+      if (out === undefined && ordered !== item) out = v.slice(0, i);
+      if (out !== undefined) out.push(ordered);
+    }
+    return out ?? v;
+  }
+  if (isLosslessNumberLike(v)) {
+    if (numberTokenProblem(v.value) !== null) throw OUTSIDE_DOMAIN;
+    return Number(v.value);
+  }
+  if (!isPlainObject(v)) throw OUTSIDE_DOMAIN;
+  const own = Object.keys(v);
+  let keys: string[];
+  let inOrder: boolean;
+  if (sameNames(own, lastNames)) {
+    // Objects in a document mostly repeat their neighbour's member names in the same order (rows of a table).
+    keys = lastSorted;
+    inOrder = lastInOrder;
+  } else {
+    inOrder = true;
+    for (let i = 0; i < own.length; i++) {
+      const c = own[i]!.charCodeAt(0);
+      if (c >= 0x30 && c <= 0x39) throw NOT_NATIVE_ORDER;
+      if (i > 0 && own[i - 1]! > own[i]!) inOrder = false;
+    }
+    keys = inOrder ? own : sortedNames(own);
+    lastNames = own;
+    lastSorted = keys;
+    lastInOrder = inOrder;
+  }
+  // A copy with the members inserted in sorted order, unless the object already is in order and every member stays.
+  const out: Record<string, unknown> = {};
+  let changed = !inOrder;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    const child = (v as Record<string, unknown>)[key];
+    if (child === undefined || hasLoneSurrogate(key)) throw OUTSIDE_DOMAIN;
+    const ordered = canonicalOrder(child, depth + 1);
+    if (ordered !== child) changed = true;
+    if (key === '__proto__') setMember(out, key, ordered);
+    else out[key] = ordered;
+  }
+  return changed ? out : v;
+}
+
+/** Objects serialized in the current `serialize` walk (reset per call; serialization is synchronous). */
 let objectsSerialized = 0;
 const JOIN_AFTER_OBJECTS = 2048;
 
-/** Thrown by the fast path on anything outside the §10.2 domain; never escapes `canonicalize`. */
-const OUTSIDE_DOMAIN = Symbol('outside the RFC 8785 domain');
-
 /**
- * Fast path: domain check and RFC 8785 serialization fused into one recursive pass, no intermediate copy.
- * Strings and numbers serialize as ECMAScript JSON.stringify does, which is what RFC 8785 §3.2.2 prescribes;
- * members sort by UTF-16 code units (Array.prototype.sort's default order, RFC 8785 §3.2.3).
+ * Fallback for a value holding a member name that begins with a digit: domain check and RFC 8785 serialization
+ * fused into one recursive pass. Strings and numbers serialize as ECMAScript JSON.stringify does, which is what
+ * RFC 8785 §3.2.2 prescribes; members sort by UTF-16 code units (Array.prototype.sort's default order, RFC 8785 §3.2.3).
  * Recursion depth is bounded by `maxDepth` (a cycle exceeds it).
  */
 function serialize(v: unknown, depth: number, maxDepth: number): string {

@@ -47,21 +47,24 @@ export function projectForIdentity(ctx: JsonObject): JsonObject {
     throw new ContextInvalidError(`interception_point ${point === undefined ? 'is absent' : `${JSON.stringify(point)} is not one of the §3 points`}; no identity is computed over a guessed preimage (§10.2)`);
   }
   const out: JsonObject = {};
-  for (const whitelist of [CORE, CONDITIONAL_PROJECTION[point]]) {
-    for (const [member, keep] of Object.entries(whitelist)) {
-      if (!Object.prototype.hasOwnProperty.call(ctx, member) || ctx[member] === undefined) continue;
-      const value = ctx[member]!;
-      if (keep === true || !isPlainObject(value)) {
-        out[member] = value;
-        continue;
-      }
-      const sub: JsonObject = {};
-      for (const name of keep) if (Object.prototype.hasOwnProperty.call(value, name) && value[name] !== undefined) sub[name] = value[name] as Json;
-      out[member] = sub;
+  for (const [member, keep] of PROJECTION_ENTRIES[point]) {
+    if (!Object.prototype.hasOwnProperty.call(ctx, member) || ctx[member] === undefined) continue;
+    const value = ctx[member]!;
+    if (keep === true || !isPlainObject(value)) {
+      out[member] = value;
+      continue;
     }
+    const sub: JsonObject = {};
+    for (const name of keep) if (Object.prototype.hasOwnProperty.call(value, name) && value[name] !== undefined) sub[name] = value[name] as Json;
+    out[member] = sub;
   }
   return out;
 }
+
+/** The core's and each point's whitelist as one list of entries, built once. */
+const PROJECTION_ENTRIES = Object.fromEntries(
+  Object.entries(CONDITIONAL_PROJECTION).map(([point, whitelist]) => [point, [...Object.entries(CORE), ...Object.entries(whitelist)]]),
+) as unknown as Record<InterceptionPoint, ReadonlyArray<[string, true | readonly string[]]>>;
 
 /**
  * The exact string hashed by jcs-sha256: RFC 8785 of the projection. Validates the §4 envelope first;

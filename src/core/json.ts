@@ -84,14 +84,18 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   }
   const ao = a as Record<string, unknown>;
   const bo = b as Record<string, unknown>;
-  const aKeys = Object.keys(ao).filter((k) => ao[k] !== undefined);
-  const bKeys = Object.keys(bo).filter((k) => bo[k] !== undefined);
-  if (aKeys.length !== bKeys.length) return false;
-  for (const key of aKeys) {
+  // Members whose value is undefined do not count (JSON has no such member); no intermediate arrays.
+  let aCount = 0;
+  for (const key of Object.keys(ao)) {
+    const av = ao[key];
+    if (av === undefined) continue;
+    aCount++;
     if (!Object.prototype.hasOwnProperty.call(bo, key)) return false;
-    if (!deepEqual(ao[key], bo[key])) return false;
+    if (!deepEqual(av, bo[key])) return false;
   }
-  return true;
+  let bCount = 0;
+  for (const key of Object.keys(bo)) if (bo[key] !== undefined) bCount++;
+  return aCount === bCount;
 }
 
 /** Exact numeric identity of a number's text: "1", "1.0", "1e0" and 1 share one key; 0 and -0 too. */

@@ -176,3 +176,75 @@ t.test('schema and envelope agree on the golden identity fixtures', async (t) =>
     t.notOk(validateContextSchema(f.ctx as JsonObject).ok, `${f.id}: the schema rejects it too`);
   }
 });
+
+/** scripts/generate-validators.mjs: path (from the package root) → module text, for the schemas under a root. */
+async function loadGenerator(): Promise<{ generateValidators: (root?: string) => Record<string, string> }> {
+  const path = await import('node:path');
+  const { pathToFileURL } = await import('node:url');
+  const { PACKAGE_ROOT } = await import('../version.js');
+  return (await import(pathToFileURL(path.join(PACKAGE_ROOT, 'scripts', 'generate-validators.mjs')).href)) as { generateValidators: (root?: string) => Record<string, string> };
+}
+
+t.test('the build-time validators (src/core/generated/) are current with schema/*.json', async (t) => {
+  const { readFileSync } = await import('node:fs');
+  const path = await import('node:path');
+  const { PACKAGE_ROOT } = await import('../version.js');
+  const generator = await loadGenerator();
+  const files = generator.generateValidators(PACKAGE_ROOT);
+  t.same(Object.keys(files).sort(), ['src/core/generated/schema-validators.cts', 'src/core/generated/vector-validator.cts']);
+  for (const [rel, text] of Object.entries(files)) {
+    const committed = readFileSync(path.join(PACKAGE_ROOT, rel), 'utf8');
+    t.ok(committed === text, `${rel} is what the schemas generate now (npm run build regenerates it)`);
+  }
+  // And what runs is what was generated: the built module exports one validator per schema name.
+  const { createRequire } = await import('node:module');
+  const built = createRequire(import.meta.url)('./generated/schema-validators.cjs') as Record<string, unknown>;
+  for (const n of SCHEMA_NAMES) t.type(built[n.replace(/-/g, '_')], 'function', `${n} is built`);
+});
+
+t.test('a schema edit makes the generated code differ (the currency check can fail)', async (t) => {
+  const { cpSync, mkdtempSync, readFileSync, writeFileSync, rmSync } = await import('node:fs');
+  const os = await import('node:os');
+  const path = await import('node:path');
+  const { PACKAGE_ROOT } = await import('../version.js');
+  const generator = await loadGenerator();
+  const root = mkdtempSync(path.join(os.tmpdir(), 'ctk-schema-'));
+  t.teardown(() => rmSync(root, { recursive: true, force: true }));
+  cpSync(path.join(PACKAGE_ROOT, 'schema'), path.join(root, 'schema'), { recursive: true });
+  const file = path.join(root, 'schema', 'verdict.schema.json');
+  const schema = JSON.parse(readFileSync(file, 'utf8')) as { properties: Record<string, unknown> };
+  schema.properties.reason = { type: 'string', maxLength: 7 };
+  writeFileSync(file, JSON.stringify(schema));
+  const edited = generator.generateValidators(root);
+  const current = generator.generateValidators(PACKAGE_ROOT);
+  t.not(edited['src/core/generated/schema-validators.cts'], current['src/core/generated/schema-validators.cts']);
+  t.equal(edited['src/core/generated/vector-validator.cts'], current['src/core/generated/vector-validator.cts']);
+});
+
+t.test('the generated vector-file validator accepts every vector of the suite and rejects an unknown member', async (t) => {
+  const { readFileSync, readdirSync } = await import('node:fs');
+  const path = await import('node:path');
+  const { PACKAGE_ROOT } = await import('../version.js');
+  const { vectorFileValidator } = await import('./vector-schema.js');
+  const validate = vectorFileValidator();
+  const files = (readdirSync(path.join(PACKAGE_ROOT, 'vectors'), { recursive: true }) as string[]).filter((f) => f.endsWith('.json'));
+  t.ok(files.length > 0);
+  for (const f of files) {
+    const vector = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'vectors', f), 'utf8')) as Record<string, unknown>;
+    if (!validate(vector)) t.fail(`${f}: ${JSON.stringify(validate.errors)}`);
+  }
+  const first = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'vectors', files[0]!), 'utf8')) as Record<string, unknown>;
+  t.notOk(validate({ ...first, zz_unknown: 1 }));
+  t.match(JSON.stringify(validate.errors), /additionalProperties/);
+});
+
+t.test('run from the TypeScript sources (through tsx, as the demo is), the generated validators load too', async (t) => {
+  const { spawnSync } = await import('node:child_process');
+  const path = await import('node:path');
+  const { pathToFileURL } = await import('node:url');
+  const { PACKAGE_ROOT } = await import('../version.js');
+  const source = path.join(PACKAGE_ROOT, 'src', 'core', 'schemas.ts');
+  const script = `const { tsImport } = await import('tsx/esm/api'); const m = await tsImport(${JSON.stringify(pathToFileURL(source).href)}, import.meta.url); console.log(JSON.stringify([m.validateVerdictSchema({ decision: 'allow' }), m.validateVerdictSchema({ decision: 'warn' }).ok]));`;
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: PACKAGE_ROOT, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
+  t.equal(r.stdout.trim(), JSON.stringify([{ ok: true }, false]), r.stderr);
+});

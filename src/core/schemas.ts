@@ -1,9 +1,11 @@
-// The project's JSON Schemas (schema/*.json, draft 2020-12), compiled once with ajv and shared by every validator.
+// The project's JSON Schemas (schema/*.json, draft 2020-12). Their validators are compiled at build time
+// (scripts/generate-validators.mjs, ajv standalone code in ./generated/), never when the CTK runs;
+// schemas.test.ts checks the generated code is current with the schema files.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import { PACKAGE_ROOT } from '../version.js';
-import { INTERCEPTION_POINTS } from './types.js';
+import { loadGeneratedValidators } from './generated-validators.js';
 
 export type SchemaResult = { ok: true } | { ok: false; errors: string[] };
 
@@ -24,22 +26,18 @@ export function loadSchema(name: string): object {
   return s;
 }
 
-let compiled: Map<SchemaName, ValidateFunction> | undefined;
+let generated: ReadonlyMap<SchemaName, ValidateFunction> | undefined;
 
-function validators(): Map<SchemaName, ValidateFunction> {
-  if (compiled !== undefined) return compiled;
-  const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, strictTypes: false, strictRequired: false, allowUnionTypes: true });
-  for (const p of INTERCEPTION_POINTS) ajv.addSchema(loadSchema(`agent-context/${p}`));
-  for (const n of SCHEMA_NAMES) ajv.addSchema(loadSchema(n));
-  const out = new Map<SchemaName, ValidateFunction>();
-  for (const n of SCHEMA_NAMES) {
-    const id = (loadSchema(n) as { $id: string }).$id;
-    const fn = ajv.getSchema(id);
-    if (fn === undefined) throw new Error(`schema ${n} (${id}) failed to compile`);
-    out.set(n, fn);
+/**
+ * The build-time validators by schema name ("approval-request" is exported as approval_request), loaded on the
+ * first validation (a CommonJS module, so synchronously): a process that never validates never parses them.
+ */
+function validators(): ReadonlyMap<SchemaName, ValidateFunction> {
+  if (generated === undefined) {
+    const mod = loadGeneratedValidators('schema-validators');
+    generated = new Map(SCHEMA_NAMES.map((n) => [n, mod[n.replace(/-/g, '_')]!]));
   }
-  compiled = out;
-  return out;
+  return generated;
 }
 
 /** Validates `value` against one of the project schemas; errors are "<json-pointer> <message>" lines. */

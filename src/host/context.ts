@@ -10,11 +10,13 @@ import {
   deepClone,
   getDotted,
   parseDottedPath,
+  resolvePath,
   setPath,
   validateEnvelope,
   type InterceptionPoint,
   type Json,
   type JsonObject,
+  type PathSegment,
 } from '../core/index.js';
 import type { Bounds } from './types.js';
 import { findDomainViolation } from './locate.js';
@@ -61,11 +63,19 @@ export function buildContext(meta: ContextMeta, fields: JsonObject): JsonObject 
  */
 export function writeBackTarget(ctx: JsonObject, target: Json): JsonObject {
   const point = ctx.interception_point as InterceptionPoint;
-  const set = setPath(ctx, parseDottedPath(TARGET_FIELD[point]), target);
+  const segments = TARGET_SEGMENTS[point];
+  const set = setPath(ctx, segments, target);
   if (!set.ok) throw new Error(`cannot write the target back into ${TARGET_FIELD[point]}: ${set.detail}`);
   const out = set.root as JsonObject;
-  return { ...out, target: deepClone(target) };
+  // §4.3 as in buildContext: target shares the (freshly copied) value written into the aliased field; one copy, not two.
+  const written = resolvePath(out, segments);
+  return { ...out, target: written.found ? written.value : deepClone(target) };
 }
+
+/** The aliased field of each point as parsed path segments (§3 table), parsed once. */
+const TARGET_SEGMENTS = Object.fromEntries(
+  Object.entries(TARGET_FIELD).map(([point, field]) => [point, parseDottedPath(field)]),
+) as unknown as Readonly<Record<InterceptionPoint, readonly PathSegment[]>>;
 
 /** §6.3 + §4.4 + §12.3: everything that must hold before any interceptor is dispatched. */
 export function validateContext(ctx: JsonObject, bounds: Bounds = {}): { ok: true } | { ok: false; detail: string } {

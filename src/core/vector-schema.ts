@@ -1,0 +1,13 @@
+// The vector-file schema (schema/vectors.schema.json) as a validator generated at build time, with the options
+// the vector loader has always compiled it with (allErrors, non-strict). Not part of the core's public API:
+// it is the CTK loader's, kept here beside the other generated validators.
+import type { ValidateFunction } from 'ajv';
+import { loadGeneratedValidators } from './generated-validators.js';
+
+let validator: ValidateFunction | undefined;
+
+/** The build-time validator of one vector file (plain JSON), loaded on first use. */
+export function vectorFileValidator(): ValidateFunction {
+  validator ??= loadGeneratedValidators('vector-validator').vectors!;
+  return validator;
+}
