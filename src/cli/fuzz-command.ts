@@ -12,7 +12,7 @@ import { display } from '../ctk/load.js';
 import { stringifyLossless } from '../ctk/json.js';
 import { DEFAULT_FUZZ_TIMEOUT_MS, DEFAULT_RUNS, runCampaign, type FuzzHost } from '../ctk/fuzz/fuzz.js';
 import { DEFAULT_HANG_TIMEOUT_MS } from '../ctk/fuzz/generate.js';
-import { DEFAULT_MUTANT_BUDGET, fuzzMutants } from '../ctk/fuzz/mutants.js';
+import { DEFAULT_MUTANT_BUDGET, fuzzMutants } from '../ctk/fuzz/mutant-campaigns.js';
 import { createOracle, OracleConfigError } from '../ctk/fuzz/oracle.js';
 import { FuzzSurfaceError } from '../ctk/fuzz/space.js';
 import { buildMutantsSummary, buildSummary, renderMutantsSummary, renderSummary } from '../ctk/fuzz/summary.js';

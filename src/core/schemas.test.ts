@@ -5,7 +5,7 @@ import {
   loadSchema, SCHEMA_NAMES,
 } from './schemas.js';
 import { INTERCEPTION_POINTS, type JsonObject } from './types.js';
-import { validContext } from './fixtures.test.support.js';
+import { validContext } from './fixtures.test.util.js';
 
 const ok = (r: { ok: boolean }): boolean => r.ok;
 const errs = (r: { ok: true } | { ok: false; errors: string[] }): string => (r.ok ? '' : r.errors.join(' | '));

@@ -3,7 +3,7 @@ import type { JsonObject } from '../core/types.js';
 import { getDotted } from '../core/paths.js';
 import { validateEnvelope } from '../core/envelope.js';
 import type { HostSurface, RunReport } from '../harness/contract.js';
-import type { Failure } from '../report/model.js';
+import type { Failure } from '../results/model.js';
 import { brief, jsonEqual, stringifyLossless } from './json.js';
 import type { MockLog } from './mocks.js';
 import { selectPostureCase } from './posture-cases.js';

@@ -1,9 +1,8 @@
 import t from 'tap';
-import { foldRepeatedFailures } from './failures.js';
-import { repeatNote } from '../report/format.js';
+import { foldRepeatedFailures, repeatNote } from './failures.js';
 import { renderTerminal } from '../report/terminal.js';
-import { buildReport, fail } from '../report/report-fixture.test.helper.js';
-import type { Failure } from '../report/model.js';
+import { buildReport, fail } from '../report/report-fixture.test.util.js';
+import type { Failure } from '../results/model.js';
 
 const schema = (i: number, point: string): Failure => ({
   clause: '10.3',

@@ -6,7 +6,7 @@ import { TARGET_FIELD, type Json, type JsonObject, type InterceptionPoint } from
 import { jcsSha256 } from '../core/identity.js';
 import { parseTargetPath, setPath } from '../core/paths.js';
 import type { Harness, HostSurface, RunReport, RunSetup } from '../harness/contract.js';
-import { applyMutateFault } from './script.js';
+import { applyMutateFault } from './decide.js';
 import { cloneJson } from './json.js';
 
 export interface FakeHarnessFlaws {

@@ -3,7 +3,7 @@ import { createFakeHarness, FAKE_SURFACE, type FakeHarnessFlaws } from './fake-h
 import { runSuite, runVector, verdictOf } from './runner.js';
 import { baseVector, loaded, withExpect } from './test-vectors.test.util.js';
 import { parseLossless } from './json.js';
-import type { Failure } from '../report/model.js';
+import type { Failure } from '../results/model.js';
 import type { HostSurface } from '../harness/contract.js';
 import { createReferenceHarness } from '../harness/reference-harness.js';
 

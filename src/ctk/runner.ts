@@ -3,17 +3,16 @@
 // A harness exception, a timeout or an internal error fails the vector (never passes it) and the run goes on.
 import { SPEC_VERSION, type JsonObject, type Profile } from '../core/types.js';
 import type { Harness, HostSurface, RunReport, RunSetup } from '../harness/contract.js';
-import type { ConformanceReport, Failure, PartSummary, SuiteSelection, VectorResult } from '../report/model.js';
-import { suiteDigest } from '../report/digest.js';
+import type { ConformanceReport, Failure, PartSummary, SuiteSelection, VectorResult } from '../results/model.js';
+import { suiteDigest } from '../results/digest.js';
 import { CTK_NAME, CTK_VERSION } from '../version.js';
 import { checkExpectations } from './assertions.js';
 import { checkInvariants } from './invariants.js';
-import { foldRepeatedFailures } from './failures.js';
-import { repeatNote } from '../report/format.js';
+import { foldRepeatedFailures, repeatNote } from './failures.js';
 import { cloneJson } from './json.js';
 import { display } from './load.js';
 import { createMockModel, createMockTools, newMockLog, type MockLog } from './mocks.js';
-import { createScriptedInterceptors, createScriptedResolver, type ResolverLog } from './script.js';
+import { createScriptedInterceptors, createScriptedResolver, type ResolverLog } from './decide.js';
 import { skipReason } from './skip.js';
 import { checkStreamConsumption } from './stream-checks.js';
 import { writeTrace, type VectorTrace } from './trace.js';

@@ -6,7 +6,7 @@ import { parse as parseYaml } from 'yaml';
 import { KNOB_VALUES, PROFILE_KNOBS, PROFILES, MODES, type Knob, type Profile } from '../core/types.js';
 import { resolvePostures } from '../core/postures.js';
 import { CAPABILITIES, type HostSurface } from './contract.js';
-import { decodeUtf8, Utf8Error } from '../ctk/utf8.js';
+import { decodeUtf8, Utf8Error } from '../core/utf8.js';
 
 export class SurfaceError extends Error {
   constructor(

@@ -5,9 +5,10 @@
 // not declaring something (§13.1).
 import { POSTURES, nonDefaultPostures, type PostureSpec } from '../core/postures.js';
 import type { HostSurface } from '../harness/contract.js';
-import type { ConformanceReport, VectorResult } from './model.js';
-import { suiteDigest } from './digest.js';
-import { groupByPart, partName, postureText, profilesText, providerText, selectionText, specVersion, tally } from './format.js';
+import type { ConformanceReport, VectorResult } from '../results/model.js';
+import { suiteDigest } from '../results/digest.js';
+import { postureText, profilesText, providerText, selectionText, specVersion } from './format.js';
+import { groupByPart, partName, tally } from '../results/tally.js';
 import { mdCode, mdText, renderPartTable } from './markdown.js';
 
 /** The runner's skip reasons for an undeclared capability/profile/knob/provider/mode start with this. */

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { Chalk } from 'chalk';
 import { colorEnabled, compactDiff, createProgressLine, renderTerminal } from './terminal.js';
-import type { ConformanceReport } from './model.js';
+import type { ConformanceReport } from '../results/model.js';
 
 const report: ConformanceReport = {
   ctk: { name: 'agent-hooks-ctk', version: '0.1.0' },

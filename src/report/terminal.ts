@@ -2,8 +2,8 @@
 // compact expected/got diff, skip reasons grouped. Colour via chalk, off for NO_COLOR and non-TTY.
 import { Chalk, type ChalkInstance } from 'chalk';
 import { stringify } from 'lossless-json';
-import type { ConformanceReport, Failure, VectorResult } from './model.js';
-import { repeatNote } from './format.js';
+import type { ConformanceReport, Failure, VectorResult } from '../results/model.js';
+import { repeatNote } from '../ctk/failures.js';
 
 export interface TerminalOptions {
   color: boolean;

@@ -3,10 +3,10 @@ import { createReferenceHarness, referenceSurface } from '../../harness/referenc
 import { MUTANTS } from '../mutants/mutants.js';
 import { runCampaign, type CampaignOptions, type CampaignResult } from './fuzz.js';
 import { createOracle, OracleConfigError } from './oracle.js';
-import { fuzzMutants } from './mutants.js';
+import { fuzzMutants } from './mutant-campaigns.js';
 import { vectorFromValue } from '../load.js';
 import { parseLossless, stringifyLossless } from '../json.js';
-import { checkCaseOnce } from './fuzz.test.support.js';
+import { checkCaseOnce } from './fuzz.test.util.js';
 
 const surface = referenceSurface();
 const mutant = (id: string) => MUTANTS.find((m) => m.id === id)!;

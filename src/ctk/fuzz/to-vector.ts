@@ -9,7 +9,7 @@ import type { HostSurface } from '../../harness/contract.js';
 import { cloneJson, isLosslessNumber, stringifyLossless } from '../json.js';
 import type { Execution } from '../runner.js';
 import { usesUnprojectable, type Expect, type ExpectedRecord, type Vector } from '../vector.js';
-import type { Divergence } from './compare.js';
+import type { Divergence } from './trace-diff.js';
 import { minimalExpect } from './trim-expect.js';
 
 const TOOL_POINTS = new Set(['pre_tool_call', 'post_tool_call']);
@@ -114,7 +114,7 @@ function aimedUnits(path: string): string[] {
   }
 }
 
-/** `pin`: a later difference the grammar can assert, aimed at too when `d` itself cannot be (compare.ts assertable). */
+/** `pin`: a later difference the grammar can assert, aimed at too when `d` itself cannot be (trace-diff.ts assertable). */
 function expectFromOracle(v: Vector, ex: Execution, d: Divergence, pin?: Divergence): Expect {
   const report = ex.report!;
   const parallel = v.scenario.parallel_tools === true;

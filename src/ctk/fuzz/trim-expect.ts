@@ -6,7 +6,7 @@
 // the reference host fail, so the vector still passes there. A vector the host passes anyway (a divergence the
 // grammar cannot assert) keeps its whole expect: nothing tells the assertions that matter from the rest.
 import type { HostSurface, RunReport } from '../../harness/contract.js';
-import type { Failure } from '../../report/model.js';
+import type { Failure } from '../../results/model.js';
 import { checkExpectations } from '../assertions.js';
 import { checkInvariants } from '../invariants.js';
 import { cloneJson, jsonEqual } from '../json.js';

@@ -7,7 +7,7 @@ import { createReferenceHarness, referenceSurface } from '../../harness/referenc
 import { executeVector, type Execution } from '../runner.js';
 import { cloneJson } from '../json.js';
 import type { Vector } from '../vector.js';
-import { firstDivergence, generalize, requirementCatalogue } from './compare.js';
+import { firstDivergence, generalize, requirementCatalogue } from './trace-diff.js';
 import { normalizeExecution } from './normalize.js';
 import { generateCase } from './generate.js';
 import { generationSpace } from './space.js';
@@ -154,7 +154,7 @@ t.test('a host harness failure is a divergence at "harness", clause 13.2', async
 });
 
 t.test('every requirement the comparison can name is in vectors/requirements.yaml', async (t) => {
-  const source = readFileSync(path.join(PACKAGE_ROOT, 'src', 'ctk', 'fuzz', 'compare.ts'), 'utf8');
+  const source = readFileSync(path.join(PACKAGE_ROOT, 'src', 'ctk', 'fuzz', 'trace-diff.ts'), 'utf8');
   const ids = [...new Set([...source.matchAll(/'(REQ-[^']+)'/g)].map((m) => m[1]!))];
   t.ok(ids.length > 40, `${ids.length} requirement ids named`);
   const known = requirementCatalogue().byId;

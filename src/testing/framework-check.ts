@@ -8,7 +8,7 @@ import { validateSurface } from '../harness/surface.js';
 import { defaultVectorPaths, loadVectors } from '../ctk/load.js';
 import { runSuite } from '../ctk/runner.js';
 import { PACKAGE_ROOT } from '../version.js';
-import { claimStaleness } from './claim-current.js';
+import { claimStaleness } from '../report/claim-current.js';
 
 export interface FrameworkCheck {
   passed: number;

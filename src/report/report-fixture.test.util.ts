@@ -1,7 +1,7 @@
 // Test helper: hand-made ConformanceReports for the reporter, claim and verify tests.
 import type { HostSurface } from '../harness/contract.js';
-import type { ConformanceReport, Failure, VectorResult } from './model.js';
-import { suiteDigest } from './digest.js';
+import type { ConformanceReport, Failure, VectorResult } from '../results/model.js';
+import { suiteDigest } from '../results/digest.js';
 import { summarizeParts } from '../ctk/runner.js';
 
 export function surface(overrides: Partial<HostSurface> = {}): HostSurface {

@@ -1,7 +1,7 @@
 import t from 'tap';
 import type { ApprovalRequest, JsonObject } from '../core/types.js';
 import { jcsSha256 } from '../core/identity.js';
-import { applyMutateFault, createScriptedInterceptors, createScriptedResolver, decideInterceptor, decideResolver } from './script.js';
+import { applyMutateFault, createScriptedInterceptors, createScriptedResolver, decideInterceptor, decideResolver } from './decide.js';
 import { createMockModel, createMockTools, newMockLog } from './mocks.js';
 import { LosslessNumber, jsonEqual, parseLossless } from './json.js';
 import type { InterceptorRule, Vector } from './vector.js';

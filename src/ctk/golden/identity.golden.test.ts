@@ -7,11 +7,11 @@ import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { parse } from 'lossless-json';
 import { canonicalize as otherJcs } from 'json-canonicalize';
-import { PACKAGE_ROOT } from '../version.js';
-import { canonicalProjection, jcsSha256 } from './identity.js';
-import { ContextInvalidError } from './errors.js';
-import { INTERCEPTION_POINTS } from './types.js';
-import { readGoldenFile } from '../ctk/golden/file.js';
+import { PACKAGE_ROOT } from '../../version.js';
+import { canonicalProjection, jcsSha256 } from '../../core/identity.js';
+import { ContextInvalidError } from '../../core/errors.js';
+import { INTERCEPTION_POINTS } from '../../core/types.js';
+import { readGoldenFile } from './file.js';
 
 const GOLDEN = path.join(PACKAGE_ROOT, 'golden', 'identity.json');
 const golden = readGoldenFile(GOLDEN);

@@ -248,7 +248,7 @@ function name(p: string, host: Json | undefined, ref: Json | undefined, scope: S
   const requirement = refine(requirementFor(p, host, ref, scope), p, scope.vector);
   if (requirement === null) return { path: p, field, host, reference: ref, requirement: null, clause: '13.2', requirement_text: HARNESS_FAILURE_TEXT };
   const entry = requirementCatalogue().byId.get(requirement);
-  if (!entry) throw new Error(`fuzz: requirement ${requirement} is not in vectors/requirements.yaml (the lookup table in compare.ts is stale)`);
+  if (!entry) throw new Error(`fuzz: requirement ${requirement} is not in vectors/requirements.yaml (the lookup table in trace-diff.ts is stale)`);
   return { path: p, field, host, reference: ref, requirement, clause: entry.clause, requirement_text: entry.text };
 }
 
