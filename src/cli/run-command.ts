@@ -2,7 +2,8 @@
 import type { Command } from 'commander';
 import { CliError, EXIT, EXIT_CODES_HELP } from './exit.js';
 import { defaultVectorPaths, display, loadVectors, VectorLoadError } from '../ctk/load.js';
-import { runSuite, verdictOf } from '../ctk/runner.js';
+import { runSuite } from '../ctk/runner.js';
+import { verdictOf } from '../results/tally.js';
 import type { LoadedVector } from '../ctk/vector.js';
 import type { Harness, HostSurface } from '../harness/contract.js';
 import { resolvePostures } from '../core/postures.js';
@@ -305,11 +306,11 @@ async function runWithHarness(flags: RunFlags, { all, vectors, reporters, timeou
     return EXIT.failed;
   }
   const verdict = verdictOf(report);
-  if (verdict.nothingRan) {
+  if (verdict.state === 'none') {
     process.stderr.write(`nothing ran: every selected vector was skipped against the declared surface of ${report.host.name}; a run in which nothing applicable ran is not a pass\n`);
     return EXIT.failed;
   }
-  return verdict.ok ? EXIT.ok : EXIT.failed;
+  return verdict.state === 'pass' ? EXIT.ok : EXIT.failed;
 }
 
 /** close() once after the last vector, bounded: a close that hangs or throws is reported, never waited on forever. */

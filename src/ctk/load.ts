@@ -8,10 +8,11 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import { PACKAGE_ROOT } from '../version.js';
 import { PROFILE_KNOBS, type Knob, type Profile } from '../core/types.js';
 import { vectorDigest } from '../results/digest.js';
+import { partName } from '../results/tally.js';
 import { tryParseDottedPath } from '../core/paths.js';
 import { JsonSyntaxError, parseLossless, toPlainJson } from './json.js';
 import { decodeUtf8, Utf8Error } from '../core/utf8.js';
-import { impliedCapabilities, partOf, usesStream, type ExpectedInterception, type ExpectedRecord, type LoadedVector, type Vector } from './vector.js';
+import { impliedCapabilities, usesStream, type ExpectedInterception, type ExpectedRecord, type LoadedVector, type Vector } from './vector.js';
 import { byPostureProblem } from './posture-cases.js';
 import type { JsonObject } from '../core/types.js';
 
@@ -141,7 +142,7 @@ export function vectorFromValue(value: unknown, file: string): { loaded: LoadedV
     return { problem: `${display(file)}: /: cannot digest the vector (${(error as Error).message})` };
   }
   return {
-    loaded: { vector, file, digest, part: partOf(vector), requiredCapabilities: impliedCapabilities(vector) },
+    loaded: { vector, file, digest, part: partName(vector.part), requiredCapabilities: impliedCapabilities(vector) },
   };
 }
 

@@ -1,7 +1,8 @@
 // The CTK's mock model and mock tools (VECTOR-FORMAT §2). The runner asserts on these logs,
 // never on what the host says it did.
 import type { Json, JsonObject } from '../core/types.js';
-import type { ModelRequest, ModelResponse, ModelStream, ModelStreamChunk, Scenario, ToolCallRequest, ToolCallResult, UnprojectableKind } from '../harness/contract.js';
+import type { ModelStream, ModelStreamChunk, Scenario, UnprojectableKind } from '../harness/contract.js';
+import type { ModelRequest, ModelResponse, ToolCallRequest, ToolCallResult } from '../core/agent-io.js';
 import { cloneJson, jsonEqual } from './json.js';
 
 /** What the CTK observed of one streamed response: how far the host consumed it. */
@@ -45,7 +46,7 @@ export function createMockModel(scenario: Scenario, log: MockLog): (request: Mod
       return { content: null, tool_calls: [], finish_reason: 'stop' };
     }
     const r = cloneJson(entry.respond) as JsonObject;
-    const toolCalls = (Array.isArray(r.tool_calls) ? r.tool_calls : []) as ModelResponse['tool_calls'];
+    const toolCalls = (Array.isArray(r.tool_calls) ? r.tool_calls : []) as unknown as ModelResponse['tool_calls'];
     const finish = typeof r.finish_reason === 'string' ? r.finish_reason : 'stop';
     if (Array.isArray(r.stream)) return mockStream(r.stream as string[], r.stream_truncated === true, toolCalls, finish, n, log);
     const content = (r.content ?? null) as Json;

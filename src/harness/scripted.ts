@@ -5,7 +5,8 @@ import { deepClone, parseTargetPath, resolvePath, setPath } from '../core/index.
 import type { ApprovalRequest, Json, JsonObject } from '../core/types.js';
 import { DEFAULT_INTERCEPTOR_TIMEOUT_MS, DEFAULT_RESOLVER_TIMEOUT_MS } from '../host/emitter.js';
 import { writeBackTarget } from '../host/context.js';
-import type { ApprovalRedactor, ApprovalResolver, CustomIdentityProvider, EmitterOptions, IdentityProviderOption, Interceptor } from '../host/types.js';
+import type { ApprovalRedactor, ApprovalResolver, CustomIdentityProvider, IdentityProviderOption, Interceptor } from '../host/types.js';
+import type { EmitterOptions } from '../host/options.js';
 import type { InterceptorAction, ResolverAction, RunSetup, ScriptedInterceptor, ScriptedResolver } from './contract.js';
 
 /** §10.1 host-defined provider the CTK uses for provider faults: compute throws on every call. */

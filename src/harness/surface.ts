@@ -135,6 +135,17 @@ export function effectiveSurface(described: unknown, override: Record<string, un
   return validateSurface({ ...base, ...override }, overrideSource ?? '--surface');
 }
 
+/** §7.2: every profile with every value of every knob it consults (what the emitter supports, so every host built on it). */
+export function everyProfileAndKnob(): HostSurface['profiles'] {
+  const profiles: HostSurface['profiles'] = {};
+  for (const p of PROFILES as readonly Profile[]) {
+    const knobs: Partial<Record<Knob, string[]>> = {};
+    for (const k of PROFILE_KNOBS[p]) knobs[k] = [...KNOB_VALUES[k]];
+    profiles[p] = knobs;
+  }
+  return profiles;
+}
+
 /** §7.2 / §10.3: the one-line problem for a knob declared under a profile that never consults it. */
 export function knobNotConsulted(profile: Profile, knob: string): string {
   const consulted = PROFILE_KNOBS[profile];

@@ -16,7 +16,7 @@ import {
   type Json,
   type JsonObject,
 } from '../core/index.js';
-import type { Bounds } from './types.js';
+import type { Bounds } from '../core/envelope.js';
 import { findDomainViolation } from './locate.js';
 
 export interface ContextMeta {

@@ -24,7 +24,8 @@ import { findDomainViolation } from './locate.js';
 import { HOST_LABEL_NAMESPACE, deriveNamespace, mergeLabels, validateNamespace } from './labels.js';
 import { resolveParts, type HostParts } from './parts.js';
 import { hostDeny, type ComposeEnv, type ComposeResult } from './profiles.js';
-import type { Emission, EmitOptions, EmitterOptions, IdentityProvider, Interceptor, InterceptorLike, LabelSet } from './types.js';
+import type { Emission, EmitOptions, IdentityProvider, Interceptor, InterceptorLike, LabelSet } from './types.js';
+import type { EmitterOptions } from './options.js';
 
 export const DEFAULT_INTERCEPTOR_TIMEOUT_MS = 5000;
 export const DEFAULT_RESOLVER_TIMEOUT_MS = 5000;

@@ -7,7 +7,9 @@ import { errorTypeName } from './identity-providers.js';
 import { labelsToExtensions, mergeLabels } from './labels.js';
 import { MODEL_ERROR } from './loop.js';
 import { projectToWire } from './wire.js';
-import type { Emission, EmitOptions, EmitterOptions, LabelSet } from './types.js';
+import type { Emission, EmitOptions, LabelSet } from './types.js';
+import type { EmitterOptions } from './options.js';
+import type { ModelResponse, ToolCall } from '../core/agent-io.js';
 
 /**
  * §10.3 host projection failure in evaluate_only: the framework handed over a value JSON cannot carry, the failed
@@ -75,12 +77,6 @@ export function createFrameworkHookSession(framework: string, options: Framework
   return createHookSession({ ...options, agent: { framework, ...options.agent }, session: { id: sessionId ?? crypto.randomUUID() } });
 }
 
-export interface HookToolCall {
-  id: string;
-  name: string;
-  args: JsonObject;
-}
-
 /**
  * A tool's outcome as the framework reported it (§4.2 tool_result). `value` is the framework's own value: the
  * session projects it to JSON, and a value JSON cannot carry (a cycle, a BigInt, a function, a throwing getter) is
@@ -119,12 +115,6 @@ export interface PointOptions {
   selfDeny?: string;
 }
 
-export interface HookModelResponse {
-  content: Json;
-  tool_calls: Array<{ id: string; name: string; args: JsonObject }>;
-  finish_reason: string;
-}
-
 export interface HookSession {
   readonly emitter: Emitter;
   /** agent_startup (§3, once). A denied startup makes every later turn throw AgentHooksBlocked without emitting (§6.1a). */
@@ -139,11 +129,11 @@ export interface HookSession {
    * to JSON first: one JSON cannot carry is a §10.3 host projection failure (AgentHooksBlocked in enforce,
    * AgentHooksProjectionFailed in evaluate_only). Unchanged, the very object passed in comes back.
    */
-  postModelCall(modelId: string, response: HookModelResponse, options?: PointOptions): Promise<HookModelResponse>;
+  postModelCall(modelId: string, response: ModelResponse, options?: PointOptions): Promise<ModelResponse>;
   /** §3.1: the one post_model_call of a model call that failed without a response; recorded, never incorporated. */
   modelCallFailed(modelId: string): Promise<void>;
   /** pre_tool_call → invoke (with the possibly transformed args) → post_tool_call, bracketed per toolConcurrency. */
-  toolCall(call: HookToolCall, invoke: (args: JsonObject) => Promise<HookToolOutcome>, options?: PointOptions): Promise<HookToolResult>;
+  toolCall(call: ToolCall, invoke: (args: JsonObject) => Promise<HookToolOutcome>, options?: PointOptions): Promise<HookToolResult>;
   /** output: the content returned to the caller; throws on deny (§6: not returned). */
   output(content: Json, options?: PointOptions): Promise<Json>;
   /** Marks the session as ended in error (summary.reason "error" at shutdown). */
@@ -192,7 +182,7 @@ export function createHookSession(options: HookSessionOptions): HookSession {
   /** §10.3: no context can exist for a value the host cannot project; the failed emission is recorded instead. */
   const projectionFailed = (point: InterceptionPoint, detail: string): Emission => emitter.recordHostFailure(point, { message: `the framework value could not be projected to JSON (${detail})` });
 
-  async function bracket(call: HookToolCall, invoke: (args: JsonObject) => Promise<HookToolOutcome>, o: PointOptions | undefined): Promise<HookToolResult> {
+  async function bracket(call: ToolCall, invoke: (args: JsonObject) => Promise<HookToolOutcome>, o: PointOptions | undefined): Promise<HookToolResult> {
     const pre = await emit('pre_tool_call', { tool_call: { id: call.id, name: call.name, args: call.args } }, o);
     // §6 / §6.2: a blocked call is not invoked, no post_tool_call; the block surfaces as a tool error.
     if (!parts.shouldInvokeTool(pre)) return { kind: 'blocked', message: parts.blockedToolMessage(pre.verdict) };
@@ -287,7 +277,7 @@ export function createHookSession(options: HookSessionOptions): HookSession {
 }
 
 /** A framework's model response in the §4.2 shape, projected to JSON (§10.3: a failure is a host projection failure). */
-function responseToWire(response: HookModelResponse): { ok: true; value: JsonObject } | { ok: false; detail: string } {
+function responseToWire(response: ModelResponse): { ok: true; value: JsonObject } | { ok: false; detail: string } {
   const out: JsonObject = {};
   for (const member of ['content', 'tool_calls', 'finish_reason'] as const) {
     let raw: unknown;

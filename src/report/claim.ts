@@ -10,12 +10,11 @@ import { suiteDigest } from '../results/digest.js';
 import { postureText, profilesText, providerText, selectionText, specVersion } from './format.js';
 import { groupByPart, partName, tally } from '../results/tally.js';
 import { mdCode, mdText, renderPartTable } from './markdown.js';
+import { CTK_FAULT_PROVIDER } from '../harness/scripted.js';
 
 /** The runner's skip reasons for an undeclared capability/profile/knob/provider/mode start with this. */
 export const UNDECLARED_SKIP_PREFIX = 'host does not declare';
 
-/** VECTOR-FORMAT §1: the host-defined provider the harness registers for fault vectors; its compute always throws. */
-export const CTK_FAULT_PROVIDER = 'ctk-fault';
 
 /**
  * Optional surface member a host may set for the §10.1 disclosure: whether each host-defined identity

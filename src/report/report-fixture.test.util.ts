@@ -2,7 +2,7 @@
 import type { HostSurface } from '../harness/contract.js';
 import type { ConformanceReport, Failure, VectorResult } from '../results/model.js';
 import { suiteDigest } from '../results/digest.js';
-import { summarizeParts } from '../ctk/runner.js';
+import { summarizeParts } from '../results/tally.js';
 
 export function surface(overrides: Partial<HostSurface> = {}): HostSurface {
   return {

@@ -110,11 +110,6 @@ t.test('fuzz --mutants reaches the streaming, release, projection and incrementa
   t.match(rows.find((r) => r.id === 'release-unverdicted-output'), { field: 'released_output' }, 'what reached the caller');
 });
 
-t.test('fuzz --mutants scores every selftest mutant by default (the CLI list is the selftest list)', async (t) => {
-  const { selectMutants } = await import('../../cli/flags.js');
-  t.equal(selectMutants(undefined).length, MUTANTS.length);
-});
-
 t.test('a trimmed written vector still fails on its host and passes on the reference host, and asserts the divergent field', async (t) => {
   const { withIncrementalStreaming } = await import('../../harness/reference-harness.js');
   const { runVector } = await import('../runner.js');

@@ -6,14 +6,13 @@ import type { Readable, Writable } from 'node:stream';
 import type {
   Harness,
   InterceptorAction,
-  ModelResponse,
   ModelStream,
   ModelStreamChunk,
   ResolverAction,
   RunSetup,
   ScriptedInterceptor,
-  ToolCallResult,
 } from '../contract.js';
+import type { ModelResponse, ToolCallResult } from '../../core/agent-io.js';
 import type { ApprovalRequest, Composition, JsonObject, Mode } from '../../core/types.js';
 import { HARNESS_PROTOCOL, RPC_ERROR, RpcFault } from './protocol.js';
 import { RpcPeer } from './rpc-peer.js';
