@@ -4,7 +4,9 @@ export * as core from './core/index.js';
 export * from './host/index.js';
 export type { Harness, HarnessFactory, HostSurface, RunSetup, RunReport, Scenario, ScriptedInterceptor, ScriptedResolver, InterceptorAction, ResolverAction, Capability } from './harness/contract.js';
 export type { RunOutcome, ModelRequest, ModelResponse, ToolCallRequest, ToolCallResult } from './core/agent-io.js';
-export { HARNESS_PROTOCOL as PROTOCOL_VERSION, CAPABILITIES } from './harness/contract.js';
+export { CAPABILITIES } from './harness/contract.js';
+/** For framework harnesses that declare `streaming`: telling a streamed mock answer from a whole one. */
+export { isModelStream, type ModelStream, type ModelStreamChunk } from './harness/contract.js';
 export { createReferenceHarness, referenceSurface, type ReferenceHarnessOptions } from './harness/reference-harness.js';
 export * from './harness/scripted.js';
 export * from './harness/session-harness.js';

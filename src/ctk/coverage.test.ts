@@ -1,6 +1,6 @@
 import t from 'tap';
 import path from 'node:path';
-import { CatalogueError, compareClauses, loadCatalogue, parseCatalogue, renderCoverage, summarize } from './coverage.js';
+import { CatalogueError, compareClauses, loadCatalogue, parseCatalogue, renderCoverage, REQUIREMENTS_FILE, requirementsById, summarize } from './coverage.js';
 import { defaultVectorPaths, loadVectors } from './load.js';
 import { PACKAGE_ROOT } from '../version.js';
 
@@ -80,4 +80,16 @@ t.test('the project catalogue pins every requirement against the real suite and 
   t.equal(summarize(reqs).uncovered, 0);
   const declared = reqs.filter((r) => r.declaration !== undefined && r.vectors.length === 0 && r.tests.length === 0);
   t.ok(declared.length <= 6, `declaration-only pins stay rare (got ${declared.length})`);
+});
+
+t.test('read without a suite, a catalogue is still validated, and each file is its own', async (t) => {
+  const dir = t.testdir({
+    'a.yaml': 'requirements:\n  - {id: REQ-1-a, clause: "1", text: one, vectors: [AH-CTK-999-not-loaded], tests: ["src/nowhere.test.ts: x"]}\n',
+    'b.yaml': 'requirements:\n  - {id: REQ-1-a, clause: "2", text: two}\n',
+    'bad.yaml': 'requirements:\n  - {id: REQ-1-a, clause: 7, text: x, tests: ["src/x.ts: y"]}\n',
+  });
+  t.equal(requirementsById(path.join(dir, 'a.yaml')).get('REQ-1-a')?.text, 'one', 'pins are not checked against a suite or test files');
+  t.equal(requirementsById(path.join(dir, 'b.yaml')).get('REQ-1-a')?.clause, '2', 'another file is read, not the first one cached');
+  t.throws(() => requirementsById(path.join(dir, 'bad.yaml')), { name: 'CatalogueError', message: /clause must be a section number[\s\S]*is not a \*\.test\.ts file/ });
+  t.ok(requirementsById(REQUIREMENTS_FILE).size > 100, 'the package catalogue');
 });

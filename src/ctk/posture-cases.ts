@@ -4,7 +4,7 @@
 // (VECTOR-FORMAT §5) is read here as a by_posture whose cases carry run_outcome only: one mechanism for both.
 import { POSTURES, isPostureName } from '../core/postures.js';
 import type { HostSurface } from '../harness/contract.js';
-import { jsonEqual } from './json.js';
+import { deepEqual } from '../core/json.js';
 import type { Expect, PostureCase, PostureCaseMember, Vector } from './vector.js';
 
 /**
@@ -124,7 +124,7 @@ function defaultCaseProblem(expect: Expect, defaultValue: string, c: PostureCase
   if (c.run_outcome !== undefined && c.run_outcome !== expect.run_outcome)
     return `${ptr}/run_outcome: "${c.run_outcome}" must equal expect.run_outcome "${expect.run_outcome}" ${why}`;
   if (c.interceptions === undefined) return undefined;
-  if (!jsonEqual(c.interceptions, expect.interceptions))
+  if (!deepEqual(c.interceptions, expect.interceptions))
     return `${ptr}/interceptions: must equal expect.interceptions ${why}`;
   const strict = (flag: boolean | undefined) => flag !== false;
   if (strict(c.sequence_strict) !== strict(expect.sequence_strict))

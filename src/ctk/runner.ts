@@ -10,7 +10,7 @@ import { CTK_NAME, CTK_VERSION } from '../version.js';
 import { checkExpectations } from './assertions.js';
 import { checkInvariants } from './invariants.js';
 import { foldRepeatedFailures, repeatNote } from './failures.js';
-import { cloneJson } from './json.js';
+import { deepClone } from '../core/json.js';
 import { display } from './load.js';
 import { createMockModel, createMockTools, newMockLog, type MockLog } from './mocks.js';
 import { createScriptedInterceptors, createScriptedResolver, type ResolverLog } from './decide.js';
@@ -91,9 +91,9 @@ export async function executeVector(v: Vector, opts: ExecuteOptions): Promise<Ex
   const failures: Failure[] = [];
   const setup: RunSetup = {
     vector_id: v.id,
-    scenario: cloneJson(v.scenario),
+    scenario: deepClone(v.scenario),
     mode: v.mode ?? 'enforce',
-    composition: cloneJson(v.composition ?? { profile: 'sequential/first_deny' as Profile }),
+    composition: deepClone(v.composition ?? { profile: 'sequential/first_deny' as Profile }),
     identity_provider: v.identity_provider === undefined ? 'jcs-sha256' : v.identity_provider,
     interceptors: createScriptedInterceptors(v, recording, opts.recordAll ? received : undefined),
     resolver: createScriptedResolver(v, resolverLog),

@@ -1,7 +1,7 @@
 // Carrying out the CTK's scripted actions natively (HARNESS.md §2): a ScriptedInterceptor becomes a host
 // Interceptor, a ScriptedResolver an ApprovalResolver, the vector's provider/redaction become emitter options.
 // One implementation for every in-process harness: the reference harness and the framework integrations' harnesses.
-import { deepClone, parseTargetPath, resolvePath, setPath } from '../core/index.js';
+import { deepClone, isPlainObject, parseTargetPath, resolvePath, setPath } from '../core/index.js';
 import type { ApprovalRequest, Json, JsonObject } from '../core/types.js';
 import { DEFAULT_INTERCEPTOR_TIMEOUT_MS, DEFAULT_RESOLVER_TIMEOUT_MS } from '../host/emitter.js';
 import { writeBackTarget } from '../host/context.js';
@@ -55,7 +55,7 @@ export function scriptedInterceptor(s: ScriptedInterceptor, timeoutMs: number, h
         case 'mutate':
           // In place, on the copy this interceptor was handed (§7 copy isolation must contain it).
           (context as JsonObject).target = 'TAMPERED';
-          if (isObject(context.tool_call)) (context.tool_call as JsonObject).args = { tampered: true };
+          if (isPlainObject(context.tool_call)) (context.tool_call as JsonObject).args = { tampered: true };
           return { decision: 'allow', reason: 'ctk:mutated' };
         case 'hang':
           return hangs.hang(HANG_FACTOR * timeoutMs, () => ({ decision: 'allow' }));
@@ -134,6 +134,3 @@ export function scriptedEmitterOptions(run: RunSetup, hangs: HangTimers): Script
   };
 }
 
-function isObject(v: unknown): v is JsonObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}

@@ -10,8 +10,6 @@ import { everyProfileAndKnob } from './surface.js';
 import { defaultPostures } from '../core/postures.js';
 import { CTK_VERSION } from '../version.js';
 
-/** For framework harnesses that declare `streaming`: telling a streamed mock answer from a whole one. */
-export { isModelStream, type ModelStream, type ModelStreamChunk } from './contract.js';
 
 /** The emitter options one vector asks for, plus how its tool calls are bracketed (scenario.parallel_tools). */
 export type SessionHarnessOptions = ScriptedEmitterOptions & { toolConcurrency: ToolConcurrency };
