@@ -2,7 +2,7 @@
 // Exit 0 when every requirement is pinned, 1 when any is pinned by nothing, 2 on a bad catalogue or suite.
 import type { Command } from 'commander';
 import { CliError, EXIT } from './exit.js';
-import { loadOrExit } from './run-command.js';
+import { loadOrExit } from './flags.js';
 import { CatalogueError, loadCatalogue, renderCoverage, REQUIREMENTS_FILE, summarize } from '../ctk/coverage.js';
 import { PACKAGE_ROOT } from '../version.js';
 

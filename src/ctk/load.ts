@@ -326,6 +326,15 @@ function dottedPathsProblem(paths: Iterable<string>, ptr: string): string | unde
   return undefined;
 }
 
+/** The vectors a run selects: id or title matching `match`, and of one of `parts` (or a sub-part: "a" selects "a/b"). */
+export function selectVectors(vectors: readonly LoadedVector[], filters: { match?: RegExp; parts?: readonly string[] }): LoadedVector[] {
+  const { match, parts } = filters;
+  let out = [...vectors];
+  if (match !== undefined) out = out.filter((lv) => match.test(lv.vector.id) || match.test(lv.vector.title));
+  if (parts && parts.length > 0) out = out.filter((lv) => parts.some((p) => lv.part === p || lv.part.startsWith(p + '/')));
+  return out;
+}
+
 /** For `list` and reports: a vector and everything about it a reader wants to see. */
 export function describeVector(lv: LoadedVector): { id: string; title: string; part: string; spec_clause: string; capabilities: string[]; file: string } {
   return {

@@ -14,7 +14,7 @@ import { deepClone } from '../core/json.js';
 import { display } from './load.js';
 import { createMockModel, createMockTools, newMockLog, type MockLog } from './mocks.js';
 import { createScriptedInterceptors, createScriptedResolver, type ResolverLog } from './decide.js';
-import { skipReason } from './skip.js';
+import { skipOf } from './skip.js';
 import { checkStreamConsumption } from './stream-checks.js';
 import { writeTrace, type VectorTrace } from './trace.js';
 import type { LoadedVector, Vector } from './vector.js';
@@ -160,10 +160,10 @@ export async function runVector(lv: LoadedVector, opts: RunOptions): Promise<{ r
     failures: [],
   };
 
-  const skip = skipReason(lv, opts.surface);
+  const skip = skipOf(lv, opts.surface);
   if (skip !== undefined) {
-    trace.reason = skip;
-    return { result: { ...base, status: 'skip', reason: skip, skip_kind: 'undeclared', failures: [], duration_ms: 0 }, trace };
+    trace.reason = skip.reason;
+    return { result: { ...base, status: 'skip', reason: skip.reason, skip_kind: 'undeclared', failures: [], duration_ms: 0 }, trace };
   }
 
   const run = await executeVector(v, { harness: opts.harness, timeoutMs: opts.timeoutMs, ...(opts.takeStrayErrors ? { takeStrayErrors: opts.takeStrayErrors } : {}) });
