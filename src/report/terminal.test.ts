@@ -1,9 +1,9 @@
 import t from 'tap';
 import { Chalk } from 'chalk';
 import { colorEnabled, compactDiff, createProgressLine, renderTerminal } from './terminal.js';
-import type { ConformanceReport, Failure } from '../results/model.js';
+import type { ConformanceReport } from '../results/model.js';
 import { foldRepeatedFailures } from '../ctk/failures.js';
-import { buildReport, fail } from './report-fixture.test.util.js';
+import { buildReport, fail, failure } from './report-fixture.test.util.js';
 
 const report: ConformanceReport = {
   ctk: { name: 'agent-hooks-ctk', version: '0.1.0' },
@@ -75,15 +75,8 @@ t.test('the progress line writes only to a TTY', async (t) => {
 });
 
 t.test('a failure repeated on every record is one line, with its count and where it occurred', async (t) => {
-  const schema = (i: number, point: string): Failure => ({
-    clause: '10.3',
-    check: 'invariant.record_schema',
-    path: `records[${i}]`,
-    got: [`/verdict: unknown member "x"`],
-    message: `record ${i} (${point}) fails the record schema: /verdict: unknown member "x"`,
-  });
   const points = ['agent_startup', 'input', 'pre_model_call', 'post_model_call', 'output', 'agent_shutdown'];
-  const folded = foldRepeatedFailures(points.map((p, i) => schema(i, p)));
+  const folded = foldRepeatedFailures(points.map((p, i) => failure({ clause: '10.3', check: 'invariant.record_schema', path: `records[${i}]`, message: `record ${i} (${p}) fails the record schema: /verdict: unknown member "x"` })));
   const text = renderTerminal(buildReport([fail('AH-CTK-001', 'core', folded)]), { color: false });
   t.match(text, /fails the record schema: \/verdict: unknown member "x" — the same failure 6 times: records\[0\]/);
   t.equal(text.match(/fails the record schema/g)?.length, 1, 'one line, not six');
