@@ -5,7 +5,7 @@
 // assertions.
 import path from 'node:path';
 import { runCampaign, type CampaignResult, type FuzzHost } from '../src/ctk/fuzz/fuzz.js';
-import { fuzzMutants } from '../src/ctk/fuzz/mutants.js';
+import { fuzzMutants } from '../src/ctk/fuzz/mutant-campaigns.js';
 import { createOracle } from '../src/ctk/fuzz/oracle.js';
 import { MUTANTS } from '../src/ctk/mutants/mutants.js';
 import { createReferenceHarness, referenceSurface, withIncrementalStreaming } from '../src/harness/reference-harness.js';

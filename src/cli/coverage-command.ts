@@ -1,20 +1,15 @@
 // `coverage [--json] [--catalogue FILE] [--vectors PATH…]`: per-clause coverage of the requirement catalogue.
 // Exit 0 when every requirement is pinned, 1 when any is pinned by nothing, 2 on a bad catalogue or suite.
-import path from 'node:path';
 import type { Command } from 'commander';
 import { CliError, EXIT } from './exit.js';
-import { loadOrExit } from './run-command.js';
-import { CatalogueError, loadCatalogue, renderCoverage, summarize } from '../ctk/coverage.js';
+import { loadOrExit } from './flags.js';
+import { CatalogueError, loadCatalogue, renderCoverage, REQUIREMENTS_FILE, summarize } from '../ctk/coverage.js';
 import { PACKAGE_ROOT } from '../version.js';
 
 interface CoverageFlags {
   json?: boolean;
   catalogue?: string;
   vectors?: string[];
-}
-
-export function defaultCataloguePath(): string {
-  return path.join(PACKAGE_ROOT, 'vectors', 'requirements.yaml');
 }
 
 export function register(program: Command): void {
@@ -26,7 +21,7 @@ export function register(program: Command): void {
     .option('--vectors <paths...>', 'the suite the catalogue cites (default: the package vectors/)')
     .action((flags: CoverageFlags) => {
       const vectors = loadOrExit(flags.vectors);
-      const file = flags.catalogue ?? defaultCataloguePath();
+      const file = flags.catalogue ?? REQUIREMENTS_FILE;
       let requirements;
       try {
         requirements = loadCatalogue(file, { vectorIds: new Set(vectors.map((lv) => lv.vector.id)), root: PACKAGE_ROOT });

@@ -1,4 +1,6 @@
-// Exit codes and the one error type every command throws for a user-facing failure.
+// Exit codes and the one error type every command throws for a user-facing failure (library errors a command lets
+// through are mapped to it here).
+import { DescribeError, HarnessChoiceError } from '../harness/connect.js';
 
 export const EXIT = {
   /** Every applicable vector passed / the command did what was asked. */
@@ -29,4 +31,29 @@ export class CliError extends Error {
     this.name = 'CliError';
     this.exitCode = exitCode;
   }
+}
+
+/** The CliError a library error stands for (a bad harness choice, a host that did not describe itself), if any. */
+export function cliErrorOf(error: unknown): CliError | undefined {
+  if (error instanceof CliError) return error;
+  if (error instanceof HarnessChoiceError) return new CliError(EXIT.badInput, error.message);
+  if (error instanceof DescribeError) {
+    return new CliError(
+      EXIT.failed,
+      `${error.message}; nothing was run. Fix describe() (HARNESS.md), raise --timeout if it is slow, or declare the surface with --surface FILE.`,
+    );
+  }
+  return undefined;
+}
+
+/**
+ * The run is over. An in-process harness shares this process: if it left work behind (a timer, a
+ * socket, a server) the CTK would never exit. Give it a moment, then exit with the run's code.
+ * The timer is unref'd, so a harness that cleaned up never sees it.
+ */
+export function exitDespiteLeftovers(spec: string): void {
+  setTimeout(() => {
+    process.stderr.write(`warning: the harness ${spec} left work running after the run (timers, sockets); exiting anyway\n`);
+    process.exit();
+  }, 2000).unref();
 }

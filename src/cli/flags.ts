@@ -2,6 +2,9 @@
 import { mkdirSync, statSync } from 'node:fs';
 import { CliError, EXIT } from './exit.js';
 import { MUTANTS, type Mutant } from '../ctk/mutants/mutants.js';
+import { defaultVectorPaths, display, loadVectors, selectVectors, VectorLoadError } from '../ctk/load.js';
+import type { LoadedVector } from '../ctk/vector.js';
+import type { HarnessChoice } from '../harness/connect.js';
 
 /** The largest delay a Node timer holds; beyond it Node fires after 1 ms (TimeoutOverflowWarning). */
 export const MAX_TIMER_MS = 2_147_483_647;
@@ -50,4 +53,54 @@ export function prepareOutputDir(dir: string, flag: string): void {
     const why = code === 'ENOTDIR' || code === 'EEXIST' ? 'a parent of it is a file, not a directory' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (code ?? String(error));
     throw new CliError(EXIT.badInput, `${flag} ${dir}: cannot create the directory (${why}); give a writable directory`);
   }
+}
+
+/** The harness flags of `run` and `fuzz` as a choice for connectHarness (host log lines to stderr with --verbose). */
+export function harnessChoice(
+  flags: { harness?: string; harnessCmd?: string; reference?: string; surface?: string; verbose?: boolean },
+  timeoutMs: number,
+): HarnessChoice {
+  const choice: HarnessChoice = { timeoutMs };
+  if (flags.harness !== undefined) choice.module = flags.harness;
+  if (flags.harnessCmd !== undefined) choice.command = flags.harnessCmd;
+  if (flags.reference !== undefined) choice.reference = flags.reference;
+  if (flags.surface !== undefined) choice.surfaceFile = flags.surface;
+  if (flags.verbose) choice.onLog = (line: string) => process.stderr.write(`[host] ${line}\n`);
+  return choice;
+}
+
+/** Loads the `--vectors` paths (default: the package suite); load problems are exit 2, listing at most `shown` of them (validate lists all). */
+export function loadOrExit(paths: string[] | undefined, shown = 20): LoadedVector[] {
+  let vectors: LoadedVector[];
+  const used = paths && paths.length > 0 ? paths : defaultVectorPaths();
+  try {
+    vectors = loadVectors(used);
+  } catch (error) {
+    if (error instanceof VectorLoadError) {
+      const n = error.problems.length;
+      const listed = error.problems.slice(0, shown);
+      const rest = n - listed.length;
+      throw new CliError(
+        EXIT.badInput,
+        `cannot use the vectors (${n} problem${n === 1 ? '' : 's'}); nothing was run:\n  ${listed.join('\n  ')}` +
+          (rest > 0 ? `\n  … and ${rest} more (agent-hooks-ctk validate ${used.map(display).join(' ')} lists every one)` : ''),
+      );
+    }
+    throw error;
+  }
+  if (vectors.length === 0) throw new CliError(EXIT.badInput, `no vector files (*.json) found in ${used.map(display).join(', ')}`);
+  return vectors;
+}
+
+/** `--grep REGEX` and `--part PART…`: the vectors they select (an invalid regular expression is exit 2). */
+export function selectOrExit(vectors: LoadedVector[], grep: string | undefined, parts: string[] | undefined): LoadedVector[] {
+  let match: RegExp | undefined;
+  if (grep !== undefined) {
+    try {
+      match = new RegExp(grep);
+    } catch (error) {
+      throw new CliError(EXIT.badInput, `--grep: invalid regular expression (${(error as Error).message})`);
+    }
+  }
+  return selectVectors(vectors, { ...(match ? { match } : {}), ...(parts ? { parts } : {}) });
 }

@@ -6,6 +6,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PACKAGE_ROOT } from '../version.js';
 import { runCliInProcess as inProcess } from './cli.test.util.js';
+import { selectMutants } from './flags.js';
+import { MUTANTS } from '../ctk/mutants/mutants.js';
 
 const BIN = path.join(PACKAGE_ROOT, 'bin', 'agent-hooks-ctk.js');
 const dist = (p: string) => JSON.stringify(pathToFileURL(path.join(PACKAGE_ROOT, 'dist', 'src', p)).href);
@@ -125,4 +127,8 @@ t.test('bad input exits 2 with one clear message and no stack trace', async (t) 
     t.match(r.err, message, args.join(' '));
     noStack(t, r.err);
   }
+});
+
+t.test('fuzz --mutants scores every selftest mutant by default (the CLI list is the selftest list)', async (t) => {
+  t.equal(selectMutants(undefined).length, MUTANTS.length);
 });

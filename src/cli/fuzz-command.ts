@@ -3,16 +3,15 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { CliError, EXIT, EXIT_CODES_HELP } from './exit.js';
-import { parseTimeoutMs, prepareOutputDir, requireNonEmpty, selectMutants } from './flags.js';
-import { closeHarness, createHarness, exitDespiteLeftovers, resolveSurface } from './run-command.js';
+import { CliError, EXIT, EXIT_CODES_HELP, exitDespiteLeftovers } from './exit.js';
+import { harnessChoice, parseTimeoutMs, prepareOutputDir, requireNonEmpty, selectMutants } from './flags.js';
+import { closeHarness, connectHarness, describeSurface, type ConnectedHarness } from '../harness/connect.js';
 import { containHarness } from '../harness/containment.js';
-import type { Harness } from '../harness/contract.js';
 import { display } from '../ctk/load.js';
 import { stringifyLossless } from '../ctk/json.js';
 import { DEFAULT_FUZZ_TIMEOUT_MS, DEFAULT_RUNS, runCampaign, type FuzzHost } from '../ctk/fuzz/fuzz.js';
 import { DEFAULT_HANG_TIMEOUT_MS } from '../ctk/fuzz/generate.js';
-import { DEFAULT_MUTANT_BUDGET, fuzzMutants } from '../ctk/fuzz/mutants.js';
+import { DEFAULT_MUTANT_BUDGET, fuzzMutants } from '../ctk/fuzz/mutant-campaigns.js';
 import { createOracle, OracleConfigError } from '../ctk/fuzz/oracle.js';
 import { FuzzSurfaceError } from '../ctk/fuzz/space.js';
 import { buildMutantsSummary, buildSummary, renderMutantsSummary, renderSummary } from '../ctk/fuzz/summary.js';
@@ -159,11 +158,11 @@ async function fuzzCommand(flags: FuzzFlags): Promise<number> {
   const { log, info, debug } = console;
   console.log = console.info = console.debug = (...args: unknown[]) => console.error(...args);
   // The campaign closes every harness handed to it; the first one is ours until handed.
-  let first: { harness: Harness; label: string } | undefined;
+  let first: ConnectedHarness | undefined;
   let handed = false;
   try {
-    first = await createHarness(flags, c.timeoutMs);
-    const surface = await resolveSurface(first.harness, first.label, flags.surface, c.timeoutMs);
+    first = await connectHarness(harnessChoice(flags, c.timeoutMs));
+    const surface = await describeSurface(first, flags.surface, c.timeoutMs);
     let oracle;
     try {
       oracle = await createOracle(surface);
@@ -180,7 +179,7 @@ async function fuzzCommand(flags: FuzzFlags): Promise<number> {
           handed = true;
           return firstHarness;
         }
-        return (await createHarness(flags, c.timeoutMs)).harness;
+        return (await connectHarness(harnessChoice(flags, c.timeoutMs))).harness;
       },
       takeStrayErrors: () => containment.take(),
     };
@@ -221,7 +220,10 @@ async function fuzzCommand(flags: FuzzFlags): Promise<number> {
     }
     return result.groups.length > 0 ? EXIT.failed : EXIT.ok;
   } finally {
-    if (first && !handed) await closeHarness(first.harness, first.label, c.timeoutMs);
+    if (first && !handed) {
+      const warning = await closeHarness(first, c.timeoutMs);
+      if (warning) process.stderr.write(`${warning}\n`);
+    }
     Object.assign(console, { log, info, debug });
     containment.release();
   }

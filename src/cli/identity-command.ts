@@ -7,7 +7,7 @@ import { canonicalProjection, sha256Hex } from '../core/identity.js';
 import { ContextInvalidError } from '../core/errors.js';
 import { parseJsonText } from '../core/json-text.js';
 import { DEFAULT_MAX_DEPTH } from '../core/canonical.js';
-import { decodeUtf8, Utf8Error } from '../ctk/utf8.js';
+import { decodeUtf8, Utf8Error } from '../core/utf8.js';
 import { goldenReport } from './identity-golden.js';
 
 export interface IdentityOptions {

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { EXIT } from './exit.js';
 import { describeVector } from '../ctk/load.js';
-import { loadOrExit, selectVectors } from './run-command.js';
+import { loadOrExit, selectOrExit } from './flags.js';
 
 export function register(program: Command): void {
   program
@@ -13,7 +13,7 @@ export function register(program: Command): void {
     .option('--part <part...>', 'only vectors of this part (or a sub-part: "composition" matches "composition/…")')
     .option('--json', 'print JSON')
     .action((flags: { vectors?: string[]; grep?: string; part?: string[]; json?: boolean }) => {
-      const vectors = selectVectors(loadOrExit(flags.vectors), flags.grep, flags.part).map(describeVector);
+      const vectors = selectOrExit(loadOrExit(flags.vectors), flags.grep, flags.part).map(describeVector);
       if (flags.json) process.stdout.write(JSON.stringify(vectors, null, 2) + '\n');
       else {
         const idW = Math.max(2, ...vectors.map((v) => v.id.length));

@@ -1,6 +1,6 @@
 // The CLI is a thin layer: each command module parses its flags and calls into src/.
 import { Command, CommanderError } from 'commander';
-import { CliError, EXIT, EXIT_CODES_HELP } from './exit.js';
+import { cliErrorOf, EXIT, EXIT_CODES_HELP } from './exit.js';
 import { CTK_NAME, CTK_VERSION } from '../version.js';
 import { register as registerRun } from './run-command.js';
 import { register as registerValidate } from './validate-command.js';
@@ -68,9 +68,10 @@ async function runMain(program: Command, argv: string[]): Promise<number> {
     await program.parseAsync(argv);
     return typeof process.exitCode === 'number' ? process.exitCode : EXIT.ok;
   } catch (error) {
-    if (error instanceof CliError) {
-      process.stderr.write(`${CTK_NAME}: ${error.message}\n`);
-      return error.exitCode;
+    const known = cliErrorOf(error);
+    if (known) {
+      process.stderr.write(`${CTK_NAME}: ${known.message}\n`);
+      return known.exitCode;
     }
     if (error instanceof CommanderError) {
       // --help and --version exit 0; every other parse problem is a usage error.

@@ -2,7 +2,7 @@
 // so it can be driven exactly like a host in any other language (run --harness-cmd "…").
 import type { Command } from 'commander';
 import { CliError, EXIT } from './exit.js';
-import { createReferenceHarness } from '../harness/reference-harness.js';
+import { connectHarness } from '../harness/connect.js';
 import { serveHarnessOverStdio } from '../harness/stdio/server.js';
 
 interface ReferenceHostFlags {
@@ -22,7 +22,7 @@ export function register(program: Command): void {
       }
       // stdout carries the protocol only: anything the host prints goes to the log (stderr).
       console.log = console.info = console.debug = (...args: unknown[]) => console.error(...args);
-      const harness = createReferenceHarness({ streaming: flags.incremental ? 'incremental' : 'buffered' });
+      const { harness } = await connectHarness({ reference: flags.incremental ? 'incremental' : 'buffered' });
       await serveHarnessOverStdio(harness, process.stdin, process.stdout);
       // The CTK closed stdin: done. Leftover timers (a hang fault still waiting) must not keep the process alive.
       await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));

@@ -1,21 +1,15 @@
 // `run`: load vectors, pick the harness, run, render, write reports. Exit 0 / 1 / 2 (src/cli/exit.ts).
 import type { Command } from 'commander';
-import { CliError, EXIT, EXIT_CODES_HELP } from './exit.js';
-import { defaultVectorPaths, display, loadVectors, VectorLoadError } from '../ctk/load.js';
-import { runSuite, verdictOf } from '../ctk/runner.js';
+import { CliError, EXIT, EXIT_CODES_HELP, exitDespiteLeftovers } from './exit.js';
+import { defaultVectorPaths, display } from '../ctk/load.js';
+import { runSuite } from '../ctk/runner.js';
+import { verdictOf } from '../results/tally.js';
 import type { LoadedVector } from '../ctk/vector.js';
-import type { Harness, HostSurface } from '../harness/contract.js';
-import { resolvePostures } from '../core/postures.js';
-import { createReferenceHarness, STREAMING_CONFIGURATIONS } from '../harness/reference-harness.js';
-import type { StreamMediation } from '../host/loop.js';
-import { createStdioHarness, StdioStartError } from '../harness/stdio/client.js';
-import { CommandLineError } from '../harness/stdio/command-line.js';
-import { HarnessLoadError, loadInProcessHarness } from '../harness/in-process.js';
+import { closeHarness, connectHarness, describeSurface } from '../harness/connect.js';
 import { containHarness, type Containment } from '../harness/containment.js';
-import { effectiveSurface, readSurfaceFile, SurfaceError } from '../harness/surface.js';
 import { colorEnabled, createProgressLine, renderTerminal } from '../report/terminal.js';
 import { FILE_REPORTERS, ReportWriteError, writeReports } from '../report/write.js';
-import { parseTimeoutMs, prepareOutputDir, requireNonEmpty } from './flags.js';
+import { harnessChoice, loadOrExit, parseTimeoutMs, prepareOutputDir, requireNonEmpty, selectOrExit } from './flags.js';
 
 interface RunFlags {
   harness?: string;
@@ -80,127 +74,6 @@ function parseReporters(list: string): { terminal: boolean; files: string[] } {
   return { terminal: names.includes('terminal'), files: names.filter((n) => n !== 'terminal') };
 }
 
-export function selectVectors(vectors: LoadedVector[], grep: string | undefined, parts: string[] | undefined): LoadedVector[] {
-  let out = vectors;
-  if (grep !== undefined) {
-    let re: RegExp;
-    try {
-      re = new RegExp(grep);
-    } catch (error) {
-      throw new CliError(EXIT.badInput, `--grep: invalid regular expression (${(error as Error).message})`);
-    }
-    out = out.filter((lv) => re.test(lv.vector.id) || re.test(lv.vector.title));
-  }
-  if (parts && parts.length > 0) out = out.filter((lv) => parts.some((p) => lv.part === p || lv.part.startsWith(p + '/')));
-  return out;
-}
-
-/** Loads vectors for run/list; turns load problems into exit 2 (listing at most `shown` of them; validate lists all). */
-export function loadOrExit(paths: string[] | undefined, shown = 20): LoadedVector[] {
-  let vectors: LoadedVector[];
-  const used = paths && paths.length > 0 ? paths : defaultVectorPaths();
-  try {
-    vectors = loadVectors(used);
-  } catch (error) {
-    if (error instanceof VectorLoadError) {
-      const n = error.problems.length;
-      const listed = error.problems.slice(0, shown);
-      const rest = n - listed.length;
-      throw new CliError(
-        EXIT.badInput,
-        `cannot use the vectors (${n} problem${n === 1 ? '' : 's'}); nothing was run:\n  ${listed.join('\n  ')}` +
-          (rest > 0 ? `\n  … and ${rest} more (agent-hooks-ctk validate ${used.map(display).join(' ')} lists every one)` : ''),
-      );
-    }
-    throw error;
-  }
-  if (vectors.length === 0) throw new CliError(EXIT.badInput, `no vector files (*.json) found in ${used.map(display).join(', ')}`);
-  return vectors;
-}
-
-/** The harness the flags choose (also used by `fuzz`): --harness, --harness-cmd, or the reference host. */
-export async function createHarness(flags: Pick<RunFlags, 'harness' | 'harnessCmd' | 'verbose' | 'surface' | 'reference'>, timeoutMs: number): Promise<{ harness: Harness; label: string }> {
-  if (flags.harness !== undefined && flags.harnessCmd !== undefined) throw new CliError(EXIT.badInput, 'give either --harness or --harness-cmd, not both');
-  if (flags.reference !== undefined && (flags.harness !== undefined || flags.harnessCmd !== undefined))
-    throw new CliError(EXIT.badInput, '--reference picks a configuration of the built-in reference host; it cannot be combined with --harness or --harness-cmd');
-  if (flags.harness !== undefined) {
-    try {
-      return { harness: await loadInProcessHarness(flags.harness), label: `in-process:${flags.harness}` };
-    } catch (error) {
-      if (error instanceof HarnessLoadError) throw new CliError(EXIT.badInput, error.message);
-      throw error;
-    }
-  }
-  if (flags.harnessCmd !== undefined) {
-    const onLog = flags.verbose ? (line: string) => process.stderr.write(`[host] ${line}\n`) : undefined;
-    try {
-      return { harness: createStdioHarness({ command: flags.harnessCmd, timeoutMs, ...(onLog ? { onLog } : {}) }), label: `stdio:${flags.harnessCmd}` };
-    } catch (error) {
-      if (error instanceof CommandLineError) throw new CliError(EXIT.badInput, `--harness-cmd: ${error.message}`);
-      throw error;
-    }
-  }
-  const streaming = referenceConfiguration(flags.reference);
-  const label = streaming === 'buffered' ? 'reference' : `reference (${streaming})`;
-  // The built-in reference host runs under the postures a --surface file declares (it honours every registered
-  // value), so the surface the report states is the one the host actually ran.
-  const postures = flags.surface ? readSurfaceFileOrExit(flags.surface).postures : undefined;
-  if (postures !== undefined) {
-    const checked = resolvePostures(postures);
-    if (!checked.ok) throw new CliError(EXIT.badInput, `invalid declared surface: ${flags.surface}: /postures${checked.name ? '/' + checked.name : ''}: ${checked.problem}`);
-    return { harness: createReferenceHarness({ postures: checked.postures, streaming }), label };
-  }
-  return { harness: createReferenceHarness({ streaming }), label };
-}
-
-/** --reference: the reference host's configuration; only meaningful without --harness / --harness-cmd. */
-function referenceConfiguration(value: string | undefined): StreamMediation {
-  if (value === undefined) return 'buffered';
-  if (!(STREAMING_CONFIGURATIONS as readonly string[]).includes(value))
-    throw new CliError(EXIT.badInput, `--reference: unknown configuration ${JSON.stringify(value)} (known: ${STREAMING_CONFIGURATIONS.join(', ')})`);
-  return value as StreamMediation;
-}
-
-export async function resolveSurface(harness: Harness, label: string, surfaceFile: string | undefined, timeoutMs: number): Promise<HostSurface> {
-  const override = surfaceFile ? readSurfaceFileOrExit(surfaceFile) : undefined;
-  let described: unknown;
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`describe() did not answer within ${timeoutMs} ms`)), timeoutMs);
-    });
-    described = await Promise.race([Promise.resolve().then(() => harness.describe()), deadline]);
-  } catch (error) {
-    // A host command that cannot start is a wrong command line: bad input, with or without --surface.
-    if (error instanceof StdioStartError) throw new CliError(EXIT.badInput, `--harness-cmd: ${error.message}`);
-    if (!override) {
-      throw new CliError(
-        EXIT.failed,
-        `the harness (${label}) failed to describe its surface (${error instanceof Error ? error.message : String(error)}); nothing was run. ` +
-          'Fix describe() (HARNESS.md), raise --timeout if it is slow, or declare the surface with --surface FILE.',
-      );
-    }
-    described = {};
-  } finally {
-    clearTimeout(timer);
-  }
-  try {
-    return effectiveSurface(described, override, surfaceFile, `describe() of ${label}`);
-  } catch (error) {
-    if (error instanceof SurfaceError) throw new CliError(EXIT.badInput, `invalid declared surface: ${error.message}`);
-    throw error;
-  }
-}
-
-function readSurfaceFileOrExit(file: string): Record<string, unknown> {
-  try {
-    return readSurfaceFile(file);
-  } catch (error) {
-    if (error instanceof SurfaceError) throw new CliError(EXIT.badInput, error.message);
-    throw error;
-  }
-}
-
 export async function runCommand(flags: RunFlags): Promise<number> {
   const timeoutMs = parseTimeoutMs(flags.timeout);
   // An empty value must not read as "not given": `--harness-cmd ""` would otherwise run the reference host.
@@ -213,7 +86,7 @@ export async function runCommand(flags: RunFlags): Promise<number> {
   if (flags.trace !== undefined) prepareOutputDir(flags.trace, '--trace');
 
   const all = loadOrExit(flags.vectors);
-  const vectors = selectVectors(all, flags.grep, flags.part);
+  const vectors = selectOrExit(all, flags.grep, flags.part);
   if (vectors.length === 0) {
     const parts = [...new Set(all.map((lv) => lv.part))].sort();
     const unknownParts = (flags.part ?? []).filter((p) => !parts.some((q) => q === p || q.startsWith(p + '/')));
@@ -246,10 +119,11 @@ interface Prepared {
 }
 
 async function runWithHarness(flags: RunFlags, { all, vectors, reporters, timeoutMs, containment }: Prepared): Promise<number> {
-  const { harness, label } = await createHarness(flags, timeoutMs);
+  const connected = await connectHarness(harnessChoice(flags, timeoutMs));
+  const { harness, label } = connected;
   let report;
   try {
-    const surface = await resolveSurface(harness, label, flags.surface, timeoutMs);
+    const surface = await describeSurface(connected, flags.surface, timeoutMs);
     const early = containment.take();
     if (early.length > 0) throw new CliError(EXIT.failed, `the harness (${label}) raised an error outside any call before the first vector (${early.join('; ')}); nothing was run`);
     const progress = createProgressLine(process.stderr);
@@ -281,7 +155,8 @@ async function runWithHarness(flags: RunFlags, { all, vectors, reporters, timeou
     });
     progress.clear();
   } finally {
-    await closeHarness(harness, label, timeoutMs);
+    const warning = await closeHarness(connected, timeoutMs);
+    if (warning) process.stderr.write(`${warning}\n`);
   }
 
   if (reporters.terminal) process.stdout.write(renderTerminal(report, { color: colorEnabled(process.stdout), verbose: flags.verbose === true }));
@@ -305,39 +180,9 @@ async function runWithHarness(flags: RunFlags, { all, vectors, reporters, timeou
     return EXIT.failed;
   }
   const verdict = verdictOf(report);
-  if (verdict.nothingRan) {
+  if (verdict.state === 'none') {
     process.stderr.write(`nothing ran: every selected vector was skipped against the declared surface of ${report.host.name}; a run in which nothing applicable ran is not a pass\n`);
     return EXIT.failed;
   }
-  return verdict.ok ? EXIT.ok : EXIT.failed;
-}
-
-/** close() once after the last vector, bounded: a close that hangs or throws is reported, never waited on forever. */
-export async function closeHarness(harness: Harness, label: string, timeoutMs: number): Promise<void> {
-  if (!harness.close) return;
-  const limit = Math.min(timeoutMs, 10_000);
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    const closed = Promise.resolve().then(() => harness.close!());
-    const deadline = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), limit)));
-    if ((await Promise.race([closed, deadline])) === 'late') {
-      process.stderr.write(`warning: the harness (${label}) did not finish close() within ${limit} ms; not waiting for it\n`);
-    }
-  } catch (error) {
-    process.stderr.write(`warning: the harness (${label}) close() failed: ${error instanceof Error ? error.message : String(error)}\n`);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/**
- * The run is over. An in-process harness shares this process: if it left work behind (a timer, a
- * socket, a server) the CTK would never exit. Give it a moment, then exit with the run's code.
- * The timer is unref'd, so a harness that cleaned up never sees it.
- */
-export function exitDespiteLeftovers(spec: string): void {
-  setTimeout(() => {
-    process.stderr.write(`warning: the harness ${spec} left work running after the run (timers, sockets); exiting anyway\n`);
-    process.exit();
-  }, 2000).unref();
+  return verdict.state === 'pass' ? EXIT.ok : EXIT.failed;
 }

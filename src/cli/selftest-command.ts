@@ -2,8 +2,7 @@
 // Exit 0 when every mutant is killed, 1 when any survives (or nothing passes on the correct host), 2 on bad input.
 import type { Command } from 'commander';
 import { CliError, EXIT } from './exit.js';
-import { loadOrExit } from './run-command.js';
-import { parseTimeoutMs, selectMutants } from './flags.js';
+import { loadOrExit, parseTimeoutMs, selectMutants } from './flags.js';
 import { renderSelftest, runSelftest } from '../ctk/mutants/selftest.js';
 
 interface SelftestFlags {

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { EXIT } from './exit.js';
 import { display } from '../ctk/load.js';
-import { loadOrExit } from './run-command.js';
+import { loadOrExit } from './flags.js';
 
 export function register(program: Command): void {
   program

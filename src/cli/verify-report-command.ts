@@ -5,9 +5,9 @@
 import type { Command } from 'commander';
 import { CliError, EXIT } from './exit.js';
 import { readReportFile, ReportFileError } from '../report/read.js';
-import { fingerprintVectors, VectorDirError } from '../report/vector-source.js';
+import { fingerprintVectors, VectorDirError } from '../ctk/vector-source.js';
 import { verifyReportAgainst, type VerifyOutcome } from '../report/verify.js';
-import type { ConformanceReport } from '../report/model.js';
+import type { ConformanceReport } from '../results/model.js';
 import { compareReports } from '../report/compare.js';
 import { defaultVectorPaths } from '../ctk/load.js';
 

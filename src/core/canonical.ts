@@ -271,11 +271,6 @@ function serialize(v: unknown, depth: number, maxDepth: number): string {
   }
 }
 
-/** UTF-8 bytes of the RFC 8785 serialization (what §5.3 measures and §10.2 hashes). */
-export function canonicalBytes(value: unknown, opts: CanonicalOptions = {}): Uint8Array {
-  return new TextEncoder().encode(canonicalize(value, opts));
-}
-
 type Frame = { value: unknown; depth: number; parent: Frame | undefined; key: string | number | undefined };
 
 /**

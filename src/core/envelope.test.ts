@@ -2,7 +2,7 @@
 import t from 'tap';
 import { validateEnvelope, checkTargetAlias, checkBounds, measureDepth, DEFAULT_MAX_BYTES } from './envelope.js';
 import { INTERCEPTION_POINTS, type JsonObject } from './types.js';
-import { validContext } from './fixtures.test.support.js';
+import { validContext } from './fixtures.test.util.js';
 import { LosslessNumber } from 'lossless-json';
 
 function errorsOf(ctx: unknown): string[] {

@@ -198,7 +198,6 @@ class Checker {
 
 /** §12.3 RECOMMENDED defaults. */
 export const DEFAULT_MAX_BYTES = 5 * 1024 * 1024;
-export { DEFAULT_MAX_DEPTH };
 
 export interface Bounds {
   /** Serialized size limit in UTF-8 bytes of JSON.stringify (default 5 MiB). */

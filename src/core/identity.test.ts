@@ -7,7 +7,7 @@ import { projectForIdentity, jcsSha256, canonicalProjection, sha256Hex } from '.
 import { ContextInvalidError, IdentityDomainError } from './errors.js';
 import { parseJsonText } from './json-text.js';
 import { INTERCEPTION_POINTS, type JsonObject } from './types.js';
-import { validContext } from './fixtures.test.support.js';
+import { validContext } from './fixtures.test.util.js';
 
 function rejection(fn: () => unknown): ContextInvalidError | undefined {
   try {

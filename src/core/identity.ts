@@ -6,8 +6,6 @@ import { ContextInvalidError } from './errors.js';
 import { isPlainObject } from './json.js';
 import { isInterceptionPoint, validateEnvelope } from './envelope.js';
 
-export const JCS_SHA256 = 'jcs-sha256';
-
 /** A member kept whole (`true`) or with a nested whitelist of subfields. */
 type Whitelist = Readonly<Record<string, true | readonly string[]>>;
 

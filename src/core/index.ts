@@ -1,5 +1,6 @@
 // The spec core: everything the reference host and the CTK share (see API.md).
 export * from './types.js';
+export * from './agent-io.js';
 export * from './reasons.js';
 export * from './errors.js';
 export * from './json.js';
@@ -13,3 +14,4 @@ export * from './schemas.js';
 export * from './json-text.js';
 export * from './number-domain.js';
 export * from './postures.js';
+export * from './utf8.js';

@@ -43,8 +43,11 @@ export function isLosslessNumberLike(v: unknown): v is LosslessNumberLike {
   );
 }
 
-/** Deep copy of a JSON value (fresh objects and arrays all the way down; LosslessNumbers are kept as-is, they are immutable). */
-export function deepClone<T extends Json>(v: T): T {
+/**
+ * Deep copy of a JSON value, whatever interface types it (fresh objects and arrays all the way down; LosslessNumbers
+ * are kept as-is, they are immutable; a "__proto__" member stays a member).
+ */
+export function deepClone<T>(v: T): T {
   return cloneValue(v) as T;
 }
 

@@ -46,6 +46,9 @@ export const POSTURE_NAMES = Object.keys(POSTURES) as PostureName[];
 /** A declaration: one value per registered posture (defaults filled in). */
 export type Postures = { [K in PostureName]: (typeof POSTURES)[K]['values'][number] };
 
+/** The values of posture tool_seam_host_error (the reference loop's `toolSeamHostError` option). */
+export type ToolSeamPosture = Postures['tool_seam_host_error'];
+
 export function isPostureName(name: string): name is PostureName {
   return Object.prototype.hasOwnProperty.call(POSTURES, name);
 }

@@ -8,9 +8,6 @@ import { ContextInvalidError } from './errors.js';
 /** §5.3: maximum UTF-8 byte length of the RFC 8785 serialization of `evidence`. */
 export const EVIDENCE_MAX_BYTES = 10240;
 
-/** Members §5 defines. Others are tolerated and dropped (see validateVerdict). */
-export const VERDICT_MEMBERS = ['decision', 'reason', 'message', 'warnings', 'approval', 'transform', 'evidence', 'result_labels'] as const;
-
 export type GateFailure = {
   ok: false;
   reason: typeof HOST_ERROR.verdict_invalid | typeof HOST_ERROR.interceptor_failed;

@@ -3,8 +3,9 @@ import type { JsonObject } from '../core/types.js';
 import { getDotted } from '../core/paths.js';
 import { validateEnvelope } from '../core/envelope.js';
 import type { HostSurface, RunReport } from '../harness/contract.js';
-import type { Failure } from '../report/model.js';
-import { brief, jsonEqual, stringifyLossless } from './json.js';
+import type { Failure } from '../results/model.js';
+import { brief, stringifyLossless } from './json.js';
+import { deepEqual } from '../core/json.js';
 import type { MockLog } from './mocks.js';
 import { selectPostureCase } from './posture-cases.js';
 import type { Expect, ExpectedInterception, Vector } from './vector.js';
@@ -65,14 +66,14 @@ function checkResolvedExpectations(input: AssertionInput): Failure[] {
   if (e.run_outcome !== undefined && report.outcome !== e.run_outcome)
     f.push({ clause, check: 'expect.run_outcome', path: 'outcome', expected: e.run_outcome, got: report.outcome, message: `run outcome was ${brief(report.outcome)}, expected ${e.run_outcome}${report.error ? ` (host error: ${brief(report.error, 120)})` : ''}` });
 
-  if (Object.prototype.hasOwnProperty.call(e, 'final_output') && !jsonEqual(report.final_output, e.final_output))
+  if (Object.prototype.hasOwnProperty.call(e, 'final_output') && !deepEqual(report.final_output, e.final_output))
     f.push({ clause, check: 'expect.final_output', path: 'final_output', expected: e.final_output, got: report.final_output, message: 'final output differs' });
 
-  if (e.outputs !== undefined && !jsonEqual(report.outputs, e.outputs))
+  if (e.outputs !== undefined && !deepEqual(report.outputs, e.outputs))
     f.push({ clause, check: 'expect.outputs', path: 'outputs', expected: e.outputs, got: report.outputs, message: 'per-turn outputs differ' });
 
   const invoked = mocks.tool_invocations.map((t) => ({ name: t.name, args: t.args }));
-  if (e.tool_invocations !== undefined && !jsonEqual(invoked, e.tool_invocations))
+  if (e.tool_invocations !== undefined && !deepEqual(invoked, e.tool_invocations))
     f.push({ clause, check: 'expect.tool_invocations', path: 'tool_invocations', expected: e.tool_invocations, got: invoked, message: 'the tools received a different list of invocations (observed by the CTK mock tools)' });
   for (const name of e.tool_not_invoked ?? []) {
     const n = invoked.filter((t) => t.name === name).length;
@@ -112,7 +113,7 @@ function checkResolvedExpectations(input: AssertionInput): Failure[] {
     for (const [path, value] of Object.entries(exp.assert ?? {})) {
       const got = getDotted(rec, path);
       if (!got.found) f.push({ clause, check: `expect.records[${k}].assert`, path: `records[${at}].${path}`, expected: value, got: undefined, message: `record ${at} (${exp.interception_point}): ${path} does not resolve` });
-      else if (!jsonEqual(got.value, value)) f.push({ clause, check: `expect.records[${k}].assert`, path: `records[${at}].${path}`, expected: value, got: got.value, message: `record ${at} (${exp.interception_point}): ${path} differs` });
+      else if (!deepEqual(got.value, value)) f.push({ clause, check: `expect.records[${k}].assert`, path: `records[${at}].${path}`, expected: value, got: got.value, message: `record ${at} (${exp.interception_point}): ${path} differs` });
     }
     for (const path of exp.absent ?? []) {
       const got = getDotted(rec, path);
@@ -138,7 +139,7 @@ function checkResolvedExpectations(input: AssertionInput): Failure[] {
       if (!text.includes(s)) f.push({ clause, check: `expect.model_calls[${k}].messages_must_contain`, path: `model_calls[${k}].messages`, expected: s, got: brief(call.messages, 200), message: `model call ${k}: the messages sent to the model do not contain ${JSON.stringify(s)}` });
     for (const s of exp.messages_must_not_contain ?? [])
       if (text.includes(s)) f.push({ clause, check: `expect.model_calls[${k}].messages_must_not_contain`, path: `model_calls[${k}].messages`, expected: `no ${JSON.stringify(s)}`, got: brief(call.messages, 200), message: `model call ${k}: the messages sent to the model contain ${JSON.stringify(s)}` });
-    if (exp.messages !== undefined && !jsonEqual(call.messages, exp.messages))
+    if (exp.messages !== undefined && !deepEqual(call.messages, exp.messages))
       f.push({ clause, check: `expect.model_calls[${k}].messages`, path: `model_calls[${k}].messages`, expected: exp.messages, got: call.messages, message: `model call ${k}: messages differ` });
   }
 
@@ -161,7 +162,7 @@ export function checkReleaseAndPersistence(vector: Vector, report: RunReport): F
     const got = report.released_output;
     if (got === undefined || got === null)
       f.push({ clause, check: 'expect.released_output', path: 'released_output', expected: e.released_output, got: got ?? null, message: 'the host reported no released_output (the text it released to the caller), so the release cannot be checked' });
-    else if (!jsonEqual(got, e.released_output))
+    else if (!deepEqual(got, e.released_output))
       f.push({ clause, check: 'expect.released_output', path: 'released_output', expected: e.released_output, got, message: `the host released ${brief(got, 120)}, expected ${brief(e.released_output, 120)}` });
   }
   const forbidden = e.persisted_must_not_contain ?? [];
@@ -186,7 +187,7 @@ export function checkInterceptions(vector: Vector, recording: JsonObject[]): Fai
   const pairs: Array<[number, ExpectedInterception, JsonObject]> = [];
   if (e.sequence_strict !== false) {
     const want = e.interceptions.map((x) => x.interception_point);
-    if (!jsonEqual(want, got))
+    if (!deepEqual(want, got))
       f.push({ clause, check: 'expect.interceptions', path: 'recording', expected: want, got, message: 'the interception points the first interceptor saw differ from the expected list (sequence_strict)' });
     e.interceptions.forEach((x, k) => {
       const ctx = recording[k];
@@ -213,7 +214,7 @@ export function checkInterceptions(vector: Vector, recording: JsonObject[]): Fai
     for (const [path, value] of Object.entries(x.context ?? {})) {
       const r = getDotted(ctx, path);
       if (!r.found) f.push({ clause, check: `${check}.context`, path, expected: value, got: undefined, message: `${x.interception_point} context: ${path} does not resolve` });
-      else if (!jsonEqual(r.value, value)) f.push({ clause, check: `${check}.context`, path, expected: value, got: r.value, message: `${x.interception_point} context: ${path} differs` });
+      else if (!deepEqual(r.value, value)) f.push({ clause, check: `${check}.context`, path, expected: value, got: r.value, message: `${x.interception_point} context: ${path} differs` });
     }
     const text = stringifyLossless(ctx);
     for (const s of x.context_must_contain ?? [])

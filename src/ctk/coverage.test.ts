@@ -1,9 +1,8 @@
 import t from 'tap';
 import path from 'node:path';
-import { CatalogueError, compareClauses, loadCatalogue, parseCatalogue, renderCoverage, summarize } from './coverage.js';
+import { CatalogueError, compareClauses, loadCatalogue, parseCatalogue, renderCoverage, REQUIREMENTS_FILE, requirementsById, summarize } from './coverage.js';
 import { defaultVectorPaths, loadVectors } from './load.js';
 import { PACKAGE_ROOT } from '../version.js';
-import { main } from '../cli/main.js';
 
 const ctx = { vectorIds: new Set(['AH-CTK-900-a', 'AH-CTK-901-b']), root: PACKAGE_ROOT };
 const SELF = 'src/ctk/coverage.test.ts';
@@ -83,30 +82,14 @@ t.test('the project catalogue pins every requirement against the real suite and 
   t.ok(declared.length <= 6, `declaration-only pins stay rare (got ${declared.length})`);
 });
 
-t.test('coverage CLI: exit 2 naming the file on a bad catalogue, JSON shape on success', async (t) => {
-  const dir = t.testdir({ 'bad.yaml': 'requirements:\n  - {id: REQ-1-a, clause: "1", text: x, vectors: [AH-CTK-999-nope]}\n' });
-  const errors: string[] = [];
-  const origErr = process.stderr.write.bind(process.stderr);
-  const origOut = process.stdout.write.bind(process.stdout);
-  let out = '';
-  process.stderr.write = ((s: string) => (errors.push(String(s)), true)) as typeof process.stderr.write;
-  process.stdout.write = ((s: string) => ((out += String(s)), true)) as typeof process.stdout.write;
-  let badCode: number;
-  let okCode: number;
-  try {
-    process.exitCode = undefined;
-    badCode = await main(['node', 'cli', 'coverage', '--catalogue', path.join(dir, 'bad.yaml')]);
-    process.exitCode = undefined;
-    okCode = await main(['node', 'cli', 'coverage', '--json']);
-  } finally {
-    process.stderr.write = origErr;
-    process.stdout.write = origOut;
-    process.exitCode = undefined;
-  }
-  t.equal(badCode, 2);
-  t.match(errors.join(''), /bad\.yaml.*unknown vector id "AH-CTK-999-nope"/s);
-  t.equal(okCode, 0);
-  const json = JSON.parse(out) as { requirements: Array<Record<string, unknown>>; uncovered: number };
-  t.equal(json.uncovered, 0);
-  t.ok(json.requirements.every((r) => typeof r.id === 'string' && typeof r.clause === 'string' && Array.isArray(r.vectors) && Array.isArray(r.tests)));
+t.test('read without a suite, a catalogue is still validated, and each file is its own', async (t) => {
+  const dir = t.testdir({
+    'a.yaml': 'requirements:\n  - {id: REQ-1-a, clause: "1", text: one, vectors: [AH-CTK-999-not-loaded], tests: ["src/nowhere.test.ts: x"]}\n',
+    'b.yaml': 'requirements:\n  - {id: REQ-1-a, clause: "2", text: two}\n',
+    'bad.yaml': 'requirements:\n  - {id: REQ-1-a, clause: 7, text: x, tests: ["src/x.ts: y"]}\n',
+  });
+  t.equal(requirementsById(path.join(dir, 'a.yaml')).get('REQ-1-a')?.text, 'one', 'pins are not checked against a suite or test files');
+  t.equal(requirementsById(path.join(dir, 'b.yaml')).get('REQ-1-a')?.clause, '2', 'another file is read, not the first one cached');
+  t.throws(() => requirementsById(path.join(dir, 'bad.yaml')), { name: 'CatalogueError', message: /clause must be a section number[\s\S]*is not a \*\.test\.ts file/ });
+  t.ok(requirementsById(REQUIREMENTS_FILE).size > 100, 'the package catalogue');
 });

@@ -4,6 +4,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
+import { PACKAGE_ROOT } from '../version.js';
+
+/** The package's own catalogue. */
+export const REQUIREMENTS_FILE = path.join(PACKAGE_ROOT, 'vectors', 'requirements.yaml');
 
 /** One normative requirement and what pins it. */
 export interface Requirement {
@@ -48,8 +52,11 @@ function isStringList(v: unknown): v is string[] {
   return Array.isArray(v) && v.every((s) => typeof s === 'string');
 }
 
-/** Parses and validates a catalogue text. Throws CatalogueError listing every problem found. */
-export function parseCatalogue(text: string, file: string, ctx: CatalogueContext): Requirement[] {
+/**
+ * Parses and validates a catalogue text. Throws CatalogueError listing every problem found. Without `ctx` the pins
+ * are checked for shape only (what a reader of ids, clauses and texts needs: the test files ship only in the repository).
+ */
+export function parseCatalogue(text: string, file: string, ctx?: CatalogueContext): Requirement[] {
   let doc: unknown;
   try {
     doc = parseYaml(text);
@@ -64,7 +71,7 @@ export function parseCatalogue(text: string, file: string, ctx: CatalogueContext
   const testFileCache = new Map<string, string | null>();
   const readTestFile = (rel: string): string | null => {
     if (!testFileCache.has(rel)) {
-      const full = path.join(ctx.root, rel);
+      const full = path.join(ctx!.root, rel);
       testFileCache.set(rel, existsSync(full) ? readFileSync(full, 'utf8') : null);
     }
     return testFileCache.get(rel)!;
@@ -92,7 +99,7 @@ export function parseCatalogue(text: string, file: string, ctx: CatalogueContext
     if (e.declaration !== undefined && (typeof e.declaration !== 'string' || e.declaration.trim().length < 20)) {
       problems.push(`${label}: declaration must be a justification sentence (at least 20 characters)`);
     }
-    if (isStringList(vectors)) {
+    if (ctx && isStringList(vectors)) {
       for (const id of vectors) if (!ctx.vectorIds.has(id)) problems.push(`${label}: unknown vector id "${id}" (not in the suite)`);
     }
     if (isStringList(tests)) {
@@ -104,10 +111,10 @@ export function parseCatalogue(text: string, file: string, ctx: CatalogueContext
         }
         const rel = t.slice(0, sep);
         const name = t.slice(sep + 2);
-        const source = readTestFile(rel);
+        const source = ctx ? readTestFile(rel) : undefined;
         if (source === null) problems.push(`${label}: test file "${rel}" does not exist`);
         else if (!/\.test\.ts$/.test(rel)) problems.push(`${label}: "${rel}" is not a *.test.ts file`);
-        else if (!source.includes(name)) problems.push(`${label}: no test named "${name}" in ${rel}`);
+        else if (source !== undefined && !source.includes(name)) problems.push(`${label}: no test named "${name}" in ${rel}`);
       }
     }
     if (
@@ -126,7 +133,8 @@ export function parseCatalogue(text: string, file: string, ctx: CatalogueContext
   return out;
 }
 
-export function loadCatalogue(file: string, ctx: CatalogueContext): Requirement[] {
+/** Reads and validates a catalogue file (pins against `ctx` when given, see parseCatalogue). */
+export function loadCatalogue(file: string, ctx?: CatalogueContext): Requirement[] {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -134,6 +142,18 @@ export function loadCatalogue(file: string, ctx: CatalogueContext): Requirement[
     throw new CatalogueError(file, [`cannot read the catalogue (${(error as NodeJS.ErrnoException).code ?? String(error)})`]);
   }
   return parseCatalogue(text, file, ctx);
+}
+
+const byIdCache = new Map<string, ReadonlyMap<string, Requirement>>();
+
+/** The requirements of a catalogue by id, read and validated once per file (the package's own by default). */
+export function requirementsById(file: string = REQUIREMENTS_FILE): ReadonlyMap<string, Requirement> {
+  let byId = byIdCache.get(file);
+  if (!byId) {
+    byId = new Map(loadCatalogue(file).map((r) => [r.id, r]));
+    byIdCache.set(file, byId);
+  }
+  return byId;
 }
 
 export function isPinned(r: Requirement): boolean {

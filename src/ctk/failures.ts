@@ -1,6 +1,6 @@
 // A failure repeated across records (the same invariant on 9 records, say) is reported once, with its count and
 // the places it occurred, instead of 9 near-identical lines. Only the location differs between such repeats.
-import type { Failure } from '../report/model.js';
+import type { Failure } from '../results/model.js';
 
 /** Record/position indexes, sequences and a parenthesized point name: what differs between repeats of one failure. */
 const LOCATIONS: ReadonlyArray<[RegExp, string]> = [
@@ -35,4 +35,12 @@ export function foldRepeatedFailures(failures: readonly Failure[]): Failure[] {
     seen.repeated = repeated;
   }
   return out;
+}
+
+/** " — the same failure 9 times: records[0], records[1], …" for every renderer; "" when the failure occurred once. */
+export function repeatNote(f: Failure, shown = 8): string {
+  if (f.repeated === undefined || f.repeated.count < 2) return '';
+  const { count, paths } = f.repeated;
+  const where = paths.length === 0 ? '' : `: ${paths.slice(0, shown).join(', ')}${paths.length > shown ? `, … (${paths.length - shown} more)` : ''}`;
+  return ` — the same failure ${count} times${where}`;
 }

@@ -6,8 +6,8 @@ import { TARGET_FIELD, type Json, type JsonObject, type InterceptionPoint } from
 import { jcsSha256 } from '../core/identity.js';
 import { parseTargetPath, setPath } from '../core/paths.js';
 import type { Harness, HostSurface, RunReport, RunSetup } from '../harness/contract.js';
-import { applyMutateFault } from './script.js';
-import { cloneJson } from './json.js';
+import { applyMutateFault } from './decide.js';
+import { deepClone } from '../core/json.js';
 
 export interface FakeHarnessFlaws {
   /** Do not emit agent_shutdown. */
@@ -60,7 +60,7 @@ export function createFakeHarness(flaws: FakeHarnessFlaws = {}, surface: HostSur
   let setup: RunSetup | undefined;
   return {
     async describe() {
-      return cloneJson(surface);
+      return deepClone(surface);
     },
     async setup(run) {
       setup = run;
@@ -87,11 +87,11 @@ function identityOf(ctx: JsonObject): string | null {
 
 /** §4.3 write-back: the new target, mirrored into the conditional field it aliases. */
 function withTarget(ctx: JsonObject, aliasPath: string[], target: Json): JsonObject {
-  const next = cloneJson(ctx);
-  next.target = cloneJson(target);
+  const next = deepClone(ctx);
+  next.target = deepClone(target);
   let holder = next;
   for (const p of aliasPath.slice(0, -1)) holder = holder[p] as JsonObject;
-  holder[aliasPath[aliasPath.length - 1]!] = cloneJson(target);
+  holder[aliasPath[aliasPath.length - 1]!] = deepClone(target);
   return next;
 }
 
@@ -116,7 +116,7 @@ async function runLoop(s: RunSetup, flaws: FakeHarnessFlaws): Promise<RunReport>
       agent: { id: 'fake-agent', framework: 'ctk-fake' },
       session: { id: 'fake-session' },
       ...fields,
-      target: cloneJson(target),
+      target: deepClone(target),
     };
     if (flaws.invalidContextAt === point) delete ctx.agent;
     const inputIdentity = identityOf(ctx);
@@ -125,7 +125,7 @@ async function runLoop(s: RunSetup, flaws: FakeHarnessFlaws): Promise<RunReport>
     let current = ctx;
     if (flaws.skipDispatchAt !== point) {
       for (const ic of s.interceptors) {
-        const copy = cloneJson(current);
+        const copy = deepClone(current);
         const action = await ic.decide(copy);
         let v: JsonObject;
         if (action.kind === 'return' && action.value && typeof action.value === 'object' && !Array.isArray(action.value)) v = action.value as JsonObject;
@@ -184,7 +184,7 @@ async function runLoop(s: RunSetup, flaws: FakeHarnessFlaws): Promise<RunReport>
     let used = 0;
     for (const inputValue of turns) {
       if (outcome !== 'completed') break;
-      const input = await emit('input', { input: cloneJson(inputValue) });
+      const input = await emit('input', { input: deepClone(inputValue) });
       if (input.denied) {
         outcome = 'blocked';
         outputs.push(null);
@@ -195,13 +195,13 @@ async function runLoop(s: RunSetup, flaws: FakeHarnessFlaws): Promise<RunReport>
       let answer: Json | undefined;
       while (used < calls && answer === undefined && outcome === 'completed') {
         const n = used++;
-        const pre = await emit('pre_model_call', { model: { id: 'mock' }, messages: cloneJson(messages) });
+        const pre = await emit('pre_model_call', { model: { id: 'mock' }, messages: deepClone(messages) });
         if (pre.denied) {
           outcome = 'blocked';
           break;
         }
         const response = await s.model({ model_id: 'mock', messages: pre.target });
-        const post = await emit('post_model_call', { model: { id: 'mock' }, response: cloneJson(response) as unknown as JsonObject });
+        const post = await emit('post_model_call', { model: { id: 'mock' }, response: deepClone(response) as unknown as JsonObject });
         if (post.denied) {
           outcome = 'blocked';
           break;
@@ -213,7 +213,7 @@ async function runLoop(s: RunSetup, flaws: FakeHarnessFlaws): Promise<RunReport>
           break;
         }
         for (const call of toolCalls) {
-          const preTool = await emit('pre_tool_call', { tool_call: cloneJson(call) });
+          const preTool = await emit('pre_tool_call', { tool_call: deepClone(call) });
           if (preTool.denied && !flaws.ignorePreToolDeny) {
             messages.push({ role: 'tool', content: `blocked: ${preTool.reason ?? 'denied'}` });
             continue;
@@ -221,7 +221,7 @@ async function runLoop(s: RunSetup, flaws: FakeHarnessFlaws): Promise<RunReport>
           const args = preTool.target;
           const result = await s.tools({ id: call.id as string, name: call.name as string, args });
           if (leak === undefined && typeof result.value === 'string') leak = result.value;
-          const postTool = await emit('post_tool_call', { tool_call: { ...cloneJson(call), args: cloneJson(args) }, tool_result: { value: cloneJson(result.value), is_error: result.is_error } });
+          const postTool = await emit('post_tool_call', { tool_call: { ...deepClone(call), args: deepClone(args) }, tool_result: { value: deepClone(result.value), is_error: result.is_error } });
           if (!postTool.denied) messages.push({ role: 'tool', content: postTool.target as Json });
         }
         messages.push({ role: 'assistant', content: (r.content ?? '') as Json });

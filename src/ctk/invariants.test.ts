@@ -62,7 +62,7 @@ t.test('sequence: strictly increasing, or unique under parallel_tools; starts at
   const start = r(0, 'agent_startup');
   t.same(checkSequence([start, r(1), r(2)], [start, r(1)], false), []);
   t.match(checkSequence([start, r(2), r(1)], [], false)[0], { clause: '3.1', check: 'invariant.sequence', path: 'records[2].sequence' });
-  t.match(checkSequence([], [start, r(1), r(1)], false)[0], { path: 'recording[2].sequence' }, 'the recording too (VECTOR-FORMAT §5)');
+  t.match(checkSequence([], [start, r(1), r(1)], false)[0], { path: 'recording[2].sequence' }, 'the recording too (GRAMMAR.md §3.1)');
   t.same(checkSequence([start, r(2), r(1)], [], true), [], 'parallel: any order, unique');
   t.match(checkSequence([start, r(1), r(1)], [], true)[0], { clause: '12.2' });
   t.match(checkSequence([r(3, 'agent_startup'), r(4)], [], false)[0], { clause: '4.1', expected: 0 });

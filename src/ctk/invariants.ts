@@ -3,7 +3,7 @@ import { INTERCEPTION_POINTS, KNOB_DEFAULTS, PROFILE_KNOBS, type Json, type Json
 import { HOST_ERROR } from '../core/reasons.js';
 import { validateContextSchema, validateRecordSchema } from '../core/schemas.js';
 import type { RunReport } from '../harness/contract.js';
-import type { Failure } from '../report/model.js';
+import type { Failure } from '../results/model.js';
 import { brief, isLosslessNumber, toPlainJson } from './json.js';
 import { interceptorRuleLists, type Vector } from './vector.js';
 

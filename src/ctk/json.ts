@@ -3,8 +3,6 @@
 // every other number is a plain JS number. Comparison treats equal numeric text as equal.
 import { LosslessNumber, isLosslessNumber, stringify } from 'lossless-json';
 import { parseJsonText } from '../core/json-text.js';
-import { deepClone } from '../core/json.js';
-import type { Json } from '../core/types.js';
 
 export { LosslessNumber, isLosslessNumber };
 
@@ -61,14 +59,6 @@ export function toPlainJson(value: unknown): unknown {
     return out;
   }
   return value;
-}
-
-/** Deep JSON equality; a LosslessNumber equals a number or LosslessNumber with the same exact numeric value. */
-export { deepEqual as jsonEqual } from '../core/json.js';
-
-/** Deep copy (the core's deepClone: LosslessNumbers kept, they are immutable; "__proto__" stays a member). */
-export function cloneJson<T>(value: T): T {
-  return deepClone(value as Json) as T;
 }
 
 /** Compact one-line rendering for failure messages. */

@@ -5,9 +5,8 @@ import path from 'node:path';
 import { checkVector, loadVectorFile, loadVectors, VectorLoadError } from './load.js';
 import { baseVector, loaded } from './test-vectors.test.util.js';
 import { isLosslessNumber } from './json.js';
-import type { Vector } from './vector.js';
+import { POSTURE_CASE_MEMBERS, type Vector } from './vector.js';
 import { PACKAGE_ROOT } from '../version.js';
-import { POSTURE_CASE_MEMBERS } from './posture-cases.js';
 
 function dirWith(files: Record<string, string>): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'ctk-load-'));

@@ -7,11 +7,12 @@ import path from 'node:path';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import { PACKAGE_ROOT } from '../version.js';
 import { PROFILE_KNOBS, type Knob, type Profile } from '../core/types.js';
-import { vectorDigest } from '../report/digest.js';
+import { vectorDigest } from '../results/digest.js';
+import { partName } from '../results/tally.js';
 import { tryParseDottedPath } from '../core/paths.js';
 import { JsonSyntaxError, parseLossless, toPlainJson } from './json.js';
-import { decodeUtf8, Utf8Error } from './utf8.js';
-import { impliedCapabilities, partOf, usesStream, type ExpectedInterception, type ExpectedRecord, type LoadedVector, type Vector } from './vector.js';
+import { decodeUtf8, Utf8Error } from '../core/utf8.js';
+import { impliedCapabilities, usesStream, type ExpectedInterception, type ExpectedRecord, type LoadedVector, type Vector } from './vector.js';
 import { byPostureProblem } from './posture-cases.js';
 import type { JsonObject } from '../core/types.js';
 
@@ -141,7 +142,7 @@ export function vectorFromValue(value: unknown, file: string): { loaded: LoadedV
     return { problem: `${display(file)}: /: cannot digest the vector (${(error as Error).message})` };
   }
   return {
-    loaded: { vector, file, digest, part: partOf(vector), requiredCapabilities: impliedCapabilities(vector) },
+    loaded: { vector, file, digest, part: partName(vector.part), requiredCapabilities: impliedCapabilities(vector) },
   };
 }
 
@@ -255,13 +256,13 @@ function streamingProblem(v: Vector): string | undefined {
   for (const [i, m] of (v.scenario.model_script ?? []).entries()) {
     const r = m.respond as JsonObject;
     const ptr = `/scenario/model_script/${i}/respond`;
-    if (r.stream_truncated !== undefined && r.stream === undefined) return `${ptr}/stream_truncated: needs "stream" (the chunks delivered before the stream dies, VECTOR-FORMAT §9)`;
+    if (r.stream_truncated !== undefined && r.stream === undefined) return `${ptr}/stream_truncated: needs "stream" (the chunks delivered before the stream dies, GRAMMAR.md §9.1)`;
     if (Array.isArray(r.stream)) {
-      if (typeof r.content !== 'string') return `${ptr}/content: a streamed response's content is the text its chunks concatenate to (VECTOR-FORMAT §9)`;
+      if (typeof r.content !== 'string') return `${ptr}/content: a streamed response's content is the text its chunks concatenate to (GRAMMAR.md §9.1)`;
       const joined = (r.stream as string[]).join('');
       // A complete stream concatenates to content; a truncated one delivers a prefix of it at most.
       if (r.stream_truncated === true ? !r.content.startsWith(joined) : joined !== r.content)
-        return `${ptr}/stream: the chunks concatenate to ${JSON.stringify(joined)}, which ${r.stream_truncated === true ? 'is not a prefix of' : 'is not'} content ${JSON.stringify(r.content)} (VECTOR-FORMAT §9)`;
+        return `${ptr}/stream: the chunks concatenate to ${JSON.stringify(joined)}, which ${r.stream_truncated === true ? 'is not a prefix of' : 'is not'} content ${JSON.stringify(r.content)} (GRAMMAR.md §9.1)`;
       if (r.unprojectable !== undefined) return `${ptr}/unprojectable: a streamed response delivers text chunks; give unprojectable on a plain response`;
     }
     if (r.unprojectable !== undefined && (r.content === null || typeof r.content !== 'object')) return `${ptr}/unprojectable: needs an object content to add the unprojectable member to (HARNESS.md §4)`;
@@ -323,6 +324,15 @@ function dottedPathsProblem(paths: Iterable<string>, ptr: string): string | unde
     if (!r.ok) return `${ptr}: ${JSON.stringify(p)} is not a valid dotted path (${r.detail})`;
   }
   return undefined;
+}
+
+/** The vectors a run selects: id or title matching `match`, and of one of `parts` (or a sub-part: "a" selects "a/b"). */
+export function selectVectors(vectors: readonly LoadedVector[], filters: { match?: RegExp; parts?: readonly string[] }): LoadedVector[] {
+  const { match, parts } = filters;
+  let out = [...vectors];
+  if (match !== undefined) out = out.filter((lv) => match.test(lv.vector.id) || match.test(lv.vector.title));
+  if (parts && parts.length > 0) out = out.filter((lv) => parts.some((p) => lv.part === p || lv.part.startsWith(p + '/')));
+  return out;
 }
 
 /** For `list` and reports: a vector and everything about it a reader wants to see. */

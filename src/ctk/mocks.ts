@@ -1,8 +1,9 @@
 // The CTK's mock model and mock tools (GRAMMAR.md §2.1). The runner asserts on these logs,
 // never on what the host says it did.
 import type { Json, JsonObject } from '../core/types.js';
-import type { ModelRequest, ModelResponse, ModelStream, ModelStreamChunk, Scenario, ToolCallRequest, ToolCallResult, UnprojectableKind } from '../harness/contract.js';
-import { cloneJson, jsonEqual } from './json.js';
+import type { ModelStream, ModelStreamChunk, Scenario, UnprojectableKind } from '../harness/contract.js';
+import type { ModelRequest, ModelResponse, ToolCallRequest, ToolCallResult } from '../core/agent-io.js';
+import { deepClone, deepEqual } from '../core/json.js';
 
 /** What the CTK observed of one streamed response: how far the host consumed it. */
 export interface StreamObservation {
@@ -38,14 +39,14 @@ export function createMockModel(scenario: Scenario, log: MockLog): (request: Mod
   const script = scenario.model_script ?? [];
   return async (request) => {
     const n = log.model_calls.length;
-    log.model_calls.push(cloneJson({ model_id: request?.model_id, messages: request?.messages }) as ModelRequest);
+    log.model_calls.push(deepClone({ model_id: request?.model_id, messages: request?.messages }) as ModelRequest);
     const entry = script[n];
     if (!entry) {
       log.overruns.push(`host made ${n + 1} model calls, the script has ${script.length}`);
       return { content: null, tool_calls: [], finish_reason: 'stop' };
     }
-    const r = cloneJson(entry.respond) as JsonObject;
-    const toolCalls = (Array.isArray(r.tool_calls) ? r.tool_calls : []) as ModelResponse['tool_calls'];
+    const r = deepClone(entry.respond) as JsonObject;
+    const toolCalls = (Array.isArray(r.tool_calls) ? r.tool_calls : []) as unknown as ModelResponse['tool_calls'];
     const finish = typeof r.finish_reason === 'string' ? r.finish_reason : 'stop';
     if (Array.isArray(r.stream)) return mockStream(r.stream as string[], r.stream_truncated === true, toolCalls, finish, n, log);
     const content = (r.content ?? null) as Json;
@@ -123,18 +124,18 @@ export function unprojectable(value: Json, kind: UnprojectableKind): Json {
 export function createMockTools(scenario: Scenario, log: MockLog): (call: ToolCallRequest) => Promise<ToolCallResult> {
   const tools = scenario.tools ?? [];
   return async (call) => {
-    log.tool_invocations.push(cloneJson({ id: call?.id, name: call?.name, args: call?.args }) as { id: string; name: string; args: Json });
+    log.tool_invocations.push(deepClone({ id: call?.id, name: call?.name, args: call?.args }) as { id: string; name: string; args: Json });
     const tool = tools.find((t) => t.name === call?.name);
     if (!tool) {
       log.notes.push(`host invoked unknown tool "${String(call?.name)}"`);
       return { value: 'ctk: no scripted behaviour', is_error: true };
     }
-    const clause = tool.behavior.find((b) => b.when_args === undefined || jsonEqual(b.when_args, call.args));
+    const clause = tool.behavior.find((b) => b.when_args === undefined || deepEqual(b.when_args, call.args));
     if (!clause) {
       log.notes.push(`tool "${tool.name}" has no behaviour clause for args ${JSON.stringify(call.args)}`);
       return { value: 'ctk: no scripted behaviour', is_error: true };
     }
-    const value = cloneJson(clause.return);
+    const value = deepClone(clause.return);
     return { value: clause.unprojectable ? unprojectable(value, clause.unprojectable) : value, is_error: clause.is_error === true };
   };
 }

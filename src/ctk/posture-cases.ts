@@ -4,28 +4,8 @@
 // (GRAMMAR.md §5.8) is read here as a by_posture whose cases carry run_outcome only: one mechanism for both.
 import { POSTURES, isPostureName } from '../core/postures.js';
 import type { HostSurface } from '../harness/contract.js';
-import { jsonEqual } from './json.js';
-import type { Expect, Vector } from './vector.js';
-
-/**
- * The `expect` members a case may carry: what a posture can change in a run (its outcome, the interception points
- * the loop reaches, what it does after the point the posture decides, and the records). Identities and the
- * streaming members stay top-level: no posture changes them.
- */
-export const POSTURE_CASE_MEMBERS = [
-  'run_outcome',
-  'interceptions',
-  'sequence_strict',
-  'final_output',
-  'outputs',
-  'tool_invocations',
-  'tool_not_invoked',
-  'interceptions_absent',
-  'model_calls',
-  'model_call_count',
-  'record_count',
-  'records',
-] as const satisfies ReadonlyArray<keyof Expect>;
+import { deepEqual } from '../core/json.js';
+import type { Expect, PostureCase, PostureCaseMember, Vector } from './vector.js';
 
 /**
  * Members the published grammar requires (or defaults) at the top level of `expect` that a case may state again:
@@ -34,11 +14,6 @@ export const POSTURE_CASE_MEMBERS = [
  * members is judged as the default host.
  */
 export const RESTATED_MEMBERS = ['run_outcome', 'interceptions', 'sequence_strict'] as const satisfies ReadonlyArray<PostureCaseMember>;
-
-export type PostureCaseMember = (typeof POSTURE_CASE_MEMBERS)[number];
-
-/** One posture value's expectations, checked exactly like the same top-level `expect` members. */
-export type PostureCase = Partial<Pick<Expect, PostureCaseMember>>;
 
 /** Which expect member stated the selection (failures and load problems point at it). */
 export type SelectionMember = 'by_posture' | 'run_outcome_by_posture';
@@ -149,7 +124,7 @@ function defaultCaseProblem(expect: Expect, defaultValue: string, c: PostureCase
   if (c.run_outcome !== undefined && c.run_outcome !== expect.run_outcome)
     return `${ptr}/run_outcome: "${c.run_outcome}" must equal expect.run_outcome "${expect.run_outcome}" ${why}`;
   if (c.interceptions === undefined) return undefined;
-  if (!jsonEqual(c.interceptions, expect.interceptions))
+  if (!deepEqual(c.interceptions, expect.interceptions))
     return `${ptr}/interceptions: must equal expect.interceptions ${why}`;
   const strict = (flag: boolean | undefined) => flag !== false;
   if (strict(c.sequence_strict) !== strict(expect.sequence_strict))

@@ -1,9 +1,10 @@
 import t from 'tap';
 import { createFakeHarness, FAKE_SURFACE, type FakeHarnessFlaws } from './fake-harness.test.util.js';
-import { runSuite, runVector, verdictOf } from './runner.js';
+import { runSuite, runVector } from './runner.js';
+import { verdictOf } from '../results/tally.js';
 import { baseVector, loaded, withExpect } from './test-vectors.test.util.js';
 import { parseLossless } from './json.js';
-import type { Failure } from '../report/model.js';
+import type { Failure } from '../results/model.js';
 import type { HostSurface } from '../harness/contract.js';
 import { createReferenceHarness } from '../harness/reference-harness.js';
 
@@ -186,7 +187,7 @@ t.test('skips name the undeclared surface; a suite where nothing ran is not ok',
   t.equal(report.results[0]?.status, 'skip');
   t.match(report.results[0]?.reason, /streaming/);
   t.equal(report.results[0]?.skip_kind, 'undeclared');
-  t.same(verdictOf(report), { ok: false, nothingRan: true });
+  t.equal(verdictOf(report).state, 'none');
   t.equal(report.summary.skipped, 1);
 });
 
@@ -199,7 +200,7 @@ t.test('--bail stops after the first failure', async (t) => {
   t.equal(report.results[1]?.status, 'skip');
   t.match(report.results[1]?.reason, /bail/);
   t.same(report.parts, [{ part: 'core', passed: 0, failed: 1, skipped: 1 }]);
-  t.same(verdictOf(report), { ok: false, nothingRan: false });
+  t.equal(verdictOf(report).state, 'fail');
 });
 
 const MULTI: HostSurface = { ...FAKE_SURFACE, capabilities: [...FAKE_SURFACE.capabilities, 'multi_turn'] };

@@ -3,18 +3,18 @@
 // A harness exception, a timeout or an internal error fails the vector (never passes it) and the run goes on.
 import { SPEC_VERSION, type JsonObject, type Profile } from '../core/types.js';
 import type { Harness, HostSurface, RunReport, RunSetup } from '../harness/contract.js';
-import type { ConformanceReport, Failure, PartSummary, SuiteSelection, VectorResult } from '../report/model.js';
-import { suiteDigest } from '../report/digest.js';
+import type { ConformanceReport, Failure, SuiteSelection, VectorResult } from '../results/model.js';
+import { summarizeParts, summaryOf } from '../results/tally.js';
+import { suiteDigest } from '../results/digest.js';
 import { CTK_NAME, CTK_VERSION } from '../version.js';
 import { checkExpectations } from './assertions.js';
 import { checkInvariants } from './invariants.js';
-import { foldRepeatedFailures } from './failures.js';
-import { repeatNote } from '../report/format.js';
-import { cloneJson } from './json.js';
+import { foldRepeatedFailures, repeatNote } from './failures.js';
+import { deepClone } from '../core/json.js';
 import { display } from './load.js';
 import { createMockModel, createMockTools, newMockLog, type MockLog } from './mocks.js';
-import { createScriptedInterceptors, createScriptedResolver, type ResolverLog } from './script.js';
-import { skipReason } from './skip.js';
+import { createScriptedInterceptors, createScriptedResolver, type ResolverLog } from './decide.js';
+import { skipOf } from './skip.js';
 import { checkStreamConsumption } from './stream-checks.js';
 import { writeTrace, type VectorTrace } from './trace.js';
 import type { LoadedVector, Vector } from './vector.js';
@@ -91,9 +91,9 @@ export async function executeVector(v: Vector, opts: ExecuteOptions): Promise<Ex
   const failures: Failure[] = [];
   const setup: RunSetup = {
     vector_id: v.id,
-    scenario: cloneJson(v.scenario),
+    scenario: deepClone(v.scenario),
     mode: v.mode ?? 'enforce',
-    composition: cloneJson(v.composition ?? { profile: 'sequential/first_deny' as Profile }),
+    composition: deepClone(v.composition ?? { profile: 'sequential/first_deny' as Profile }),
     identity_provider: v.identity_provider === undefined ? 'jcs-sha256' : v.identity_provider,
     interceptors: createScriptedInterceptors(v, recording, opts.recordAll ? received : undefined),
     resolver: createScriptedResolver(v, resolverLog),
@@ -160,10 +160,10 @@ export async function runVector(lv: LoadedVector, opts: RunOptions): Promise<{ r
     failures: [],
   };
 
-  const skip = skipReason(lv, opts.surface);
+  const skip = skipOf(lv, opts.surface);
   if (skip !== undefined) {
-    trace.reason = skip;
-    return { result: { ...base, status: 'skip', reason: skip, skip_kind: 'undeclared', failures: [], duration_ms: 0 }, trace };
+    trace.reason = skip.reason;
+    return { result: { ...base, status: 'skip', reason: skip.reason, skip_kind: 'undeclared', failures: [], duration_ms: 0 }, trace };
   }
 
   const run = await executeVector(v, { harness: opts.harness, timeoutMs: opts.timeoutMs, ...(opts.takeStrayErrors ? { takeStrayErrors: opts.takeStrayErrors } : {}) });
@@ -269,31 +269,13 @@ export async function runSuite(vectors: readonly LoadedVector[], opts: RunOption
   return buildReport(vectors, results, opts, startedAt);
 }
 
-export function summarizeParts(results: readonly VectorResult[]): PartSummary[] {
-  const parts = new Map<string, PartSummary>();
-  for (const r of results) {
-    const p = parts.get(r.part) ?? { part: r.part, passed: 0, failed: 0, skipped: 0 };
-    if (r.status === 'pass') p.passed++;
-    else if (r.status === 'fail') p.failed++;
-    else p.skipped++;
-    parts.set(r.part, p);
-  }
-  return [...parts.values()].sort((a, b) => (a.part < b.part ? -1 : a.part > b.part ? 1 : 0));
-}
-
 function buildReport(vectors: readonly LoadedVector[], results: VectorResult[], opts: RunOptions, startedAt: Date): ConformanceReport {
-  const summary = {
-    total: results.length,
-    passed: results.filter((r) => r.status === 'pass').length,
-    failed: results.filter((r) => r.status === 'fail').length,
-    skipped: results.filter((r) => r.status === 'skip').length,
-  };
   const report: ConformanceReport = {
     ctk: { name: CTK_NAME, version: CTK_VERSION },
     spec: SPEC_VERSION,
     host: { name: opts.surface.name, version: opts.surface.version, surface: opts.surface },
     suite: { digest: suiteDigest(vectors.map((lv) => ({ id: lv.vector.id, digest: lv.digest }))), vectors: vectors.length },
-    summary,
+    summary: summaryOf(results),
     parts: summarizeParts(results),
     results,
     environment: {
@@ -308,10 +290,4 @@ function buildReport(vectors: readonly LoadedVector[], results: VectorResult[], 
   if (opts.sources) report.suite.sources = opts.sources;
   if (opts.selection) report.suite.selection = opts.selection;
   return report;
-}
-
-/** Exit semantics: 0 iff at least one vector ran and none failed. */
-export function verdictOf(report: ConformanceReport): { ok: boolean; nothingRan: boolean } {
-  const nothingRan = report.summary.passed + report.summary.failed === 0;
-  return { ok: !nothingRan && report.summary.failed === 0, nothingRan };
 }

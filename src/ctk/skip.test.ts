@@ -1,5 +1,5 @@
 import t from 'tap';
-import { skipReason } from './skip.js';
+import { skipOf, skipReason } from './skip.js';
 import { baseVector, loaded } from './test-vectors.test.util.js';
 import type { HostSurface } from '../harness/contract.js';
 
@@ -24,19 +24,24 @@ t.test('applicable vectors are not skipped', async (t) => {
 });
 
 t.test('each part of the declared surface decides a skip, with the exact reason', async (t) => {
-  const cases: Array<[Record<string, unknown>, string]> = [
-    [{ capabilities: ['model_calls', 'streaming'] }, 'host does not declare capability streaming'],
-    [{ interceptor_script: [{ at: 'input', fault: 'hang' }] }, 'host does not declare capability hang_faults'],
-    [{ composition: { profile: 'sequential/run_all' } }, 'host does not declare profile sequential/run_all'],
-    [{ composition: { profile: 'parallel/unanimous', on_disagreement: 'approval' } }, 'host does not declare profile parallel/unanimous with on_disagreement=approval'],
-    [{ composition: { profile: 'sequential/first_deny', on_approval: 'resume' } }, 'host does not declare profile sequential/first_deny with on_approval=resume'],
-    [{ identity_provider: 'ctk-fault' }, 'host does not declare identity provider ctk-fault'],
-    [{ mode: 'evaluate_only' }, 'host does not declare mode evaluate_only'],
+  const cases: Array<[Record<string, unknown>, string, string, string]> = [
+    [{ capabilities: ['model_calls', 'streaming'] }, 'capability', 'streaming', 'host does not declare capability streaming'],
+    [{ capabilities: ['streaming', 'multi_turn'] }, 'capability', 'streaming', 'host does not declare capabilities streaming, multi_turn'],
+    [{ interceptor_script: [{ at: 'input', fault: 'hang' }] }, 'capability', 'hang_faults', 'host does not declare capability hang_faults'],
+    [{ composition: { profile: 'sequential/run_all' } }, 'profile', 'sequential/run_all', 'host does not declare profile sequential/run_all'],
+    [{ composition: { profile: 'parallel/unanimous', on_disagreement: 'approval' } }, 'knob', 'on_disagreement=approval', 'host does not declare profile parallel/unanimous with on_disagreement=approval'],
+    [{ composition: { profile: 'sequential/first_deny', on_approval: 'resume' } }, 'knob', 'on_approval=resume', 'host does not declare profile sequential/first_deny with on_approval=resume'],
+    [{ identity_provider: 'ctk-fault' }, 'identity_provider', 'ctk-fault', 'host does not declare identity provider ctk-fault'],
+    [{ mode: 'evaluate_only' }, 'mode', 'evaluate_only', 'host does not declare mode evaluate_only'],
+    [{ postures: { tool_seam_host_error: 'terminate' } }, 'posture', 'tool_seam_host_error', 'host does not declare posture tool_seam_host_error=terminate (it declares tool_seam_host_error=continue)'],
   ];
-  for (const [overrides, reason] of cases) t.equal(skipReason(loaded(baseVector(overrides)), surface), reason);
+  for (const [overrides, kind, member, reason] of cases) {
+    t.same(skipOf(loaded(baseVector(overrides)), surface), { kind, member, reason }, reason);
+    t.equal(skipReason(loaded(baseVector(overrides)), surface), reason);
+  }
   const noDefaultKnob: HostSurface = { ...surface, profiles: { 'sequential/first_deny': { on_approval: ['resume'] } } };
   t.equal(skipReason(loaded(baseVector()), noDefaultKnob), 'host does not declare profile sequential/first_deny with on_approval=stop', 'an unset knob uses its §7.2 default, which must be declared too');
-  t.equal(skipReason(loaded(baseVector({ identity_provider: null })), { ...surface, identity_providers: ['jcs-sha256'] }), 'host does not declare identity provider null');
+  t.same(skipOf(loaded(baseVector({ identity_provider: null })), { ...surface, identity_providers: ['jcs-sha256'] }), { kind: 'identity_provider', member: 'null', reason: 'host does not declare identity provider null' });
 });
 
 t.test('§13.1 postures: a posture-gated vector runs only on a host declaring exactly that value', async (t) => {

@@ -1,7 +1,7 @@
 // §12.1 exception (incremental mediation), checked from the CTK's own side: the mock model counted every chunk
 // the host pulled, so "a deny terminates the stream" is observed, not taken from the host's word.
 import type { JsonObject } from '../core/types.js';
-import type { Failure } from '../report/model.js';
+import type { Failure } from '../results/model.js';
 import type { StreamObservation } from './mocks.js';
 
 const isBlocked = (rec: JsonObject) => (rec.verdict as JsonObject | undefined)?.decision === 'deny' && rec.mode !== 'evaluate_only';

@@ -1,6 +1,6 @@
 // The suite keeps READINGS.md: it asserts only what the text decides. What can be checked statically is checked
 // here; the posture points are checked by running the suite under every posture value
-// (src/harness/reference-postures.test.ts).
+// (src/ctk/reference-postures.test.ts).
 import t from 'tap';
 import { defaultVectorPaths, loadVectors } from './load.js';
 

@@ -1,5 +1,5 @@
 // Vector builders for the runner's own tests (written for these tests; not corpus vectors).
-import { cloneJson } from './json.js';
+import { deepClone } from '../core/json.js';
 import { vectorFromValue } from './load.js';
 import type { LoadedVector } from './vector.js';
 
@@ -49,7 +49,7 @@ export function baseVector(overrides: Record<string, unknown> = {}): Record<stri
 /** Deep-merge `expect` overrides into the base vector. */
 export function withExpect(expect: Record<string, unknown>, overrides: Record<string, unknown> = {}): Record<string, unknown> {
   const v = baseVector(overrides);
-  v.expect = { ...(cloneJson(v.expect) as Record<string, unknown>), ...expect };
+  v.expect = { ...(deepClone(v.expect) as Record<string, unknown>), ...expect };
   return v;
 }
 

@@ -2,7 +2,7 @@
 // Values are JSON with LosslessNumber standing in for numbers a double cannot hold.
 import type { Composition, InterceptionPoint, Json, JsonObject, Mode } from '../core/types.js';
 import type { Scenario } from '../harness/contract.js';
-import type { PostureCase } from './posture-cases.js';
+import type { RunOutcome } from '../core/agent-io.js';
 
 export type InterceptorFault = 'raise' | 'malformed_verdict' | 'mutate' | 'hang';
 
@@ -45,15 +45,14 @@ export interface ExpectedModelCall {
   messages?: Json;
 }
 
-export type RunOutcomeName = 'completed' | 'blocked' | 'error';
 
 export interface Expect {
   interceptions: ExpectedInterception[];
   sequence_strict?: boolean;
   interceptions_absent?: InterceptionPoint[];
-  run_outcome: RunOutcomeName;
+  run_outcome: RunOutcome;
   /** GRAMMAR.md §5.8: the outcome by declared posture (read as a `by_posture` with run_outcome-only cases). */
-  run_outcome_by_posture?: { posture: string; outcomes: Record<string, RunOutcomeName> };
+  run_outcome_by_posture?: { posture: string; outcomes: Record<string, RunOutcome> };
   /** Extension (§13.1): the expectations a posture changes, one case per value of the posture. */
   by_posture?: { posture: string; cases: Record<string, PostureCase> };
   final_output?: Json;
@@ -108,12 +107,7 @@ export interface LoadedVector {
   requiredCapabilities: string[];
 }
 
-/** The part a vector's results group under (GRAMMAR.md §1: no part → "core"). */
-export function partOf(vector: Pick<Vector, 'part'>): string {
-  return vector.part && vector.part.length > 0 ? vector.part : 'core';
-}
-
-/** The rule lists, one per registered interceptor (GRAMMAR.md §1: interceptor_script = one; interceptor_scripts: [] = zero). */
+/** The rule lists, one per registered interceptor (§3: interceptor_script = one; interceptor_scripts: [] = zero). */
 export function interceptorRuleLists(vector: Vector): InterceptorRule[][] {
   if (vector.interceptor_scripts !== undefined) return vector.interceptor_scripts;
   return [vector.interceptor_script ?? []];
@@ -164,3 +158,28 @@ export function usesUnprojectable(vector: Vector): boolean {
     (vector.scenario.tools ?? []).some((t) => t.behavior.some((b) => b.unprojectable !== undefined))
   );
 }
+
+/**
+ * The `expect` members a case may carry: what a posture can change in a run (its outcome, the interception points
+ * the loop reaches, what it does after the point the posture decides, and the records). Identities and the
+ * streaming members stay top-level: no posture changes them.
+ */
+export const POSTURE_CASE_MEMBERS = [
+  'run_outcome',
+  'interceptions',
+  'sequence_strict',
+  'final_output',
+  'outputs',
+  'tool_invocations',
+  'tool_not_invoked',
+  'interceptions_absent',
+  'model_calls',
+  'model_call_count',
+  'record_count',
+  'records',
+] as const satisfies ReadonlyArray<keyof Expect>;
+
+export type PostureCaseMember = (typeof POSTURE_CASE_MEMBERS)[number];
+
+/** One posture value's expectations, checked exactly like the same top-level `expect` members. */
+export type PostureCase = Partial<Pick<Expect, PostureCaseMember>>;

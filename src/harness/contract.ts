@@ -13,6 +13,7 @@ import type {
   Profile,
 } from '../core/types.js';
 import type { Postures } from '../core/postures.js';
+import type { ModelRequest, ModelResponse, RunOutcome, ToolCall, ToolCallRequest, ToolCallResult } from '../core/agent-io.js';
 
 export const HARNESS_PROTOCOL = 'agent-hooks-ctk/1';
 
@@ -39,8 +40,6 @@ export const CAPABILITIES = [
   'structured_input_content',
 ] as const;
 export type Capability = (typeof CAPABILITIES)[number];
-
-export type ToolSeamPosture = Postures['tool_seam_host_error'];
 
 /** §13.1: the declared surface. Everything a vector may need is declared here, and skips are decided against it. */
 export interface HostSurface {
@@ -96,16 +95,6 @@ export interface ScriptedResolver {
   decide(request: ApprovalRequest): Promise<ResolverAction>;
 }
 
-/** The CTK's mock model: the Nth call receives the Nth scripted response. */
-export interface ModelRequest {
-  model_id: string;
-  messages: Json;
-}
-export interface ModelResponse {
-  content: Json;
-  tool_calls: Array<{ id: string; name: string; args: JsonObject }>;
-  finish_reason: string;
-}
 /**
  * One chunk of a streamed mock response (`respond.stream`). The last chunk of a complete stream carries
  * `finish_reason` (and the response's `tool_calls`); a truncated stream's last chunk is `partial` (its boundary never
@@ -114,7 +103,7 @@ export interface ModelResponse {
 export interface ModelStreamChunk {
   content: string;
   finish_reason?: string;
-  tool_calls?: Array<{ id: string; name: string; args: JsonObject }>;
+  tool_calls?: ToolCall[];
   partial?: true;
 }
 /** A streamed mock response: the host pulls it chunk by chunk; the CTK counts every chunk it delivers. */
@@ -123,15 +112,6 @@ export type ModelStream = AsyncIterable<ModelStreamChunk>;
 /** True when the mock model answered with a stream. */
 export function isModelStream(reply: ModelResponse | ModelStream): reply is ModelStream {
   return typeof (reply as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function';
-}
-export interface ToolCallRequest {
-  id: string;
-  name: string;
-  args: Json;
-}
-export interface ToolCallResult {
-  value: Json;
-  is_error: boolean;
 }
 
 /** CTK extension (projection_faults): the in-process mock hands back a value JSON cannot carry, of this kind. */
@@ -169,14 +149,12 @@ export interface RunSetup {
   /** §9: per-vector resolver timeout; undefined: the host default. */
   resolver_timeout_ms?: number;
   /**
-   * The CTK's mocks. The runner asserts on its own observations of these. `model` answers a scripted `respond.stream`
+   * The CTK's mocks (the Nth model call receives the Nth scripted response). The runner asserts on its own observations of these. `model` answers a scripted `respond.stream`
    * with a ModelStream (only in vectors gated by `streaming` / `incremental_output`).
    */
   model: (request: ModelRequest) => Promise<ModelResponse | ModelStream>;
   tools: (call: ToolCallRequest) => Promise<ToolCallResult>;
 }
-
-export type RunOutcome = 'completed' | 'blocked' | 'error';
 
 /** What the host reports after run() (GRAMMAR.md §6). */
 export interface RunReport {

@@ -3,7 +3,8 @@
 import t from 'tap';
 import { HOST_ERROR, jcsSha256, type ApprovalRequest, type JsonObject } from '../core/index.js';
 import { validateSurface } from './surface.js';
-import { createReferenceHarness, pathRedactor, referenceSurface, withIncrementalStreaming } from './reference-harness.js';
+import { createReferenceHarness, referenceSurface, withIncrementalStreaming } from './reference-harness.js';
+import { pathRedactor } from './scripted.js';
 import type { InterceptorAction, ResolverAction, RunSetup, ScriptedInterceptor } from './contract.js';
 
 function setupWith(actions: Partial<Record<string, InterceptorAction>>, extra: Partial<RunSetup> = {}, seen: JsonObject[] = []): RunSetup {

@@ -1,7 +1,6 @@
 // The built-in reference host behind the harness contract: runs the reference agent loop (src/host) over the
 // CTK's scripted interceptors, resolver, mock model and tools, carrying each scripted action out natively.
-import { KNOB_VALUES, PROFILES, PROFILE_KNOBS, MODES, DEFAULT_MAX_DEPTH, DEFAULT_MAX_BYTES } from '../core/index.js';
-import type { Knob, Profile } from '../core/types.js';
+import { MODES, DEFAULT_MAX_DEPTH, DEFAULT_MAX_BYTES } from '../core/index.js';
 import { resolvePostures, type Postures } from '../core/postures.js';
 import { createAgentLoop, type StreamMediation, type TurnInput } from '../host/loop.js';
 import { WATERMARK_EXPOSURE_BOUND } from '../host/incremental.js';
@@ -11,8 +10,7 @@ import { CTK_VERSION } from '../version.js';
 import type { Harness, HostSurface, RunReport, RunSetup } from './contract.js';
 import { CTK_FAULT_PROVIDER, createHangTimers, scriptedEmitterOptions } from './scripted.js';
 import { reportFromRecords } from './session-harness.js';
-
-export { CTK_FAULT_PROVIDER, pathRedactor } from './scripted.js';
+import { everyProfileAndKnob } from './surface.js';
 
 export interface ReferenceHarnessOptions {
   /**
@@ -39,12 +37,6 @@ export const STREAMING_CONFIGURATIONS: readonly StreamMediation[] = ['buffered',
 export function referenceSurface(postures?: Partial<Postures>): HostSurface {
   const declared = resolvePostures(postures ?? {});
   if (!declared.ok) throw new Error(`reference host postures: ${declared.name}: ${declared.problem}`);
-  const profiles: HostSurface['profiles'] = {};
-  for (const p of PROFILES as readonly Profile[]) {
-    const knobs: Partial<Record<Knob, string[]>> = {};
-    for (const k of PROFILE_KNOBS[p]) knobs[k] = [...KNOB_VALUES[k]];
-    profiles[p] = knobs;
-  }
   return {
     name: 'agent-hooks-ctk-reference-host',
     version: CTK_VERSION,
@@ -54,7 +46,7 @@ export function referenceSurface(postures?: Partial<Postures>): HostSurface {
       'result_labels_resurfacing', 'projection_faults', 'structured_model_content', 'structured_input_content',
     ],
     buffered_output: true,
-    profiles,
+    profiles: everyProfileAndKnob(),
     identity_providers: ['jcs-sha256', null, CTK_FAULT_PROVIDER],
     modes: [...MODES],
     postures: declared.postures,

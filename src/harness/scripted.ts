@@ -1,11 +1,12 @@
 // Carrying out the CTK's scripted actions natively (HARNESS.md §2): a ScriptedInterceptor becomes a host
 // Interceptor, a ScriptedResolver an ApprovalResolver, the vector's provider/redaction become emitter options.
 // One implementation for every in-process harness: the reference harness and the framework integrations' harnesses.
-import { deepClone, parseTargetPath, resolvePath, setPath } from '../core/index.js';
+import { deepClone, isPlainObject, parseTargetPath, resolvePath, setPath } from '../core/index.js';
 import type { ApprovalRequest, Json, JsonObject } from '../core/types.js';
 import { DEFAULT_INTERCEPTOR_TIMEOUT_MS, DEFAULT_RESOLVER_TIMEOUT_MS } from '../host/emitter.js';
 import { writeBackTarget } from '../host/context.js';
-import type { ApprovalRedactor, ApprovalResolver, CustomIdentityProvider, EmitterOptions, IdentityProviderOption, Interceptor } from '../host/types.js';
+import type { ApprovalRedactor, ApprovalResolver, CustomIdentityProvider, IdentityProviderOption, Interceptor } from '../host/types.js';
+import type { EmitterOptions } from '../host/options.js';
 import type { InterceptorAction, ResolverAction, RunSetup, ScriptedInterceptor, ScriptedResolver } from './contract.js';
 
 /** §10.1 host-defined provider the CTK uses for provider faults: compute throws on every call. */
@@ -54,7 +55,7 @@ export function scriptedInterceptor(s: ScriptedInterceptor, timeoutMs: number, h
         case 'mutate':
           // In place, on the copy this interceptor was handed (§7 copy isolation must contain it).
           (context as JsonObject).target = 'TAMPERED';
-          if (isObject(context.tool_call)) (context.tool_call as JsonObject).args = { tampered: true };
+          if (isPlainObject(context.tool_call)) (context.tool_call as JsonObject).args = { tampered: true };
           return { decision: 'allow', reason: 'ctk:mutated' };
         case 'hang':
           return hangs.hang(HANG_FACTOR * timeoutMs, () => ({ decision: 'allow' }));
@@ -133,6 +134,3 @@ export function scriptedEmitterOptions(run: RunSetup, hangs: HangTimers): Script
   };
 }
 
-function isObject(v: unknown): v is JsonObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}

@@ -1,15 +1,15 @@
 // A harness for a framework that runs its own loop over a HookSession (src/host/session.ts): the framework
 // supplies its surface, how to start a session for one vector and how to run one turn; this carries out the
 // scripted actions (scripted.ts), runs the scenario's turns, classifies blocks and errors, and reports (HARNESS.md §2).
-import type { InterceptionRecord, Json } from '../core/types.js';
+import { MODES, type InterceptionRecord, type Json } from '../core/types.js';
 import { findBlocked, type HookSession, type ToolConcurrency } from '../host/session.js';
-import { isModelStream, type Harness, type HostSurface, type ModelResponse, type ModelStream, type RunOutcome, type RunReport, type RunSetup } from './contract.js';
-import { createHangTimers, scriptedEmitterOptions, type ScriptedEmitterOptions } from './scripted.js';
-import { referenceSurface } from './reference-harness.js';
+import { isModelStream, type Harness, type HostSurface, type ModelStream, type RunReport, type RunSetup } from './contract.js';
+import type { ModelResponse, RunOutcome } from '../core/agent-io.js';
+import { CTK_FAULT_PROVIDER, createHangTimers, scriptedEmitterOptions, type ScriptedEmitterOptions } from './scripted.js';
+import { everyProfileAndKnob } from './surface.js';
+import { defaultPostures } from '../core/postures.js';
 import { CTK_VERSION } from '../version.js';
 
-/** For framework harnesses that declare `streaming`: telling a streamed mock answer from a whole one. */
-export { isModelStream, type ModelStream, type ModelStreamChunk } from './contract.js';
 
 /** The emitter options one vector asks for, plus how its tool calls are bracketed (scenario.parallel_tools). */
 export type SessionHarnessOptions = ScriptedEmitterOptions & { toolConcurrency: ToolConcurrency };
@@ -40,10 +40,10 @@ export function frameworkSurface(own: FrameworkSurfaceOwn): HostSurface {
     sdk: { lang: 'typescript', version: CTK_VERSION },
     capabilities: own.capabilities,
     buffered_output: true,
-    profiles: referenceSurface().profiles,
-    identity_providers: ['jcs-sha256', null, 'ctk-fault'],
-    modes: ['enforce', 'evaluate_only'],
-    postures: { tool_seam_host_error: 'continue' },
+    profiles: everyProfileAndKnob(),
+    identity_providers: ['jcs-sha256', null, CTK_FAULT_PROVIDER],
+    modes: [...MODES],
+    postures: defaultPostures(),
     ...(own.not_declared ? { not_declared: own.not_declared } : {}),
   };
 }

@@ -3,10 +3,11 @@
 // identity_providers ["jcs-sha256"] (§10.1 default provider), modes both (§8 MUST support both), capabilities [].
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
+import { isPlainObject } from '../core/json.js';
 import { KNOB_VALUES, PROFILE_KNOBS, PROFILES, MODES, type Knob, type Profile } from '../core/types.js';
 import { resolvePostures } from '../core/postures.js';
 import { CAPABILITIES, type HostSurface } from './contract.js';
-import { decodeUtf8, Utf8Error } from '../ctk/utf8.js';
+import { decodeUtf8, Utf8Error } from '../core/utf8.js';
 
 export class SurfaceError extends Error {
   constructor(
@@ -18,7 +19,6 @@ export class SurfaceError extends Error {
   }
 }
 
-const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** Reads a --surface file (YAML or JSON; YAML is a superset). */
 export function readSurfaceFile(file: string): Record<string, unknown> {
@@ -36,7 +36,7 @@ export function readSurfaceFile(file: string): Record<string, unknown> {
   } catch (error) {
     throw new SurfaceError(file, `not valid YAML/JSON: ${(error as Error).message.split('\n')[0]!.replace(/:$/, '')}`);
   }
-  if (!isObj(value)) throw new SurfaceError(file, 'a surface is a mapping with name, version, capabilities, profiles, identity_providers, modes, postures');
+  if (!isPlainObject(value)) throw new SurfaceError(file, 'a surface is a mapping with name, version, capabilities, profiles, identity_providers, modes, postures');
   return value;
 }
 
@@ -45,7 +45,7 @@ export function validateSurface(value: unknown, source: string): HostSurface {
   const bad = (path: string, what: string): never => {
     throw new SurfaceError(source, `${path}: ${what}`);
   };
-  if (!isObj(value)) return bad('/', 'the surface must be an object');
+  if (!isPlainObject(value)) return bad('/', 'the surface must be an object');
   const known = new Set(['name', 'version', 'protocol', 'sdk', 'capabilities', 'buffered_output', 'exposure_bound', 'profiles', 'identity_providers', 'modes', 'postures', 'bounds', 'not_declared']);
   for (const key of Object.keys(value)) if (!known.has(key)) bad(`/${key}`, `unknown member (allowed: ${[...known].join(', ')})`);
   if (typeof value.name !== 'string' || value.name === '') bad('/name', 'must be a non-empty string');
@@ -53,7 +53,7 @@ export function validateSurface(value: unknown, source: string): HostSurface {
   if (value.protocol !== undefined && typeof value.protocol !== 'string') bad('/protocol', 'must be a string');
   if (value.sdk !== undefined) {
     const sdk = value.sdk;
-    if (!isObj(sdk) || typeof sdk.lang !== 'string' || typeof sdk.version !== 'string') bad('/sdk', 'must be {lang: string, version: string}');
+    if (!isPlainObject(sdk) || typeof sdk.lang !== 'string' || typeof sdk.version !== 'string') bad('/sdk', 'must be {lang: string, version: string}');
   }
   const capabilities = value.capabilities ?? [];
   if (!Array.isArray(capabilities)) return bad('/capabilities', 'must be a list');
@@ -65,12 +65,12 @@ export function validateSurface(value: unknown, source: string): HostSurface {
   const exposure = value.exposure_bound;
   if (exposure !== undefined && (typeof exposure !== 'string' || exposure.trim() === ''))
     bad('/exposure_bound', 'must be a non-empty string stating which content can reach the caller ahead of its verdict, and how much (§12.1a)');
-  if (!isObj(value.profiles)) return bad('/profiles', 'must map each supported profile to its supported knob values, e.g. {"sequential/first_deny": {"on_approval": ["stop"]}}');
+  if (!isPlainObject(value.profiles)) return bad('/profiles', 'must map each supported profile to its supported knob values, e.g. {"sequential/first_deny": {"on_approval": ["stop"]}}');
   const profiles: HostSurface['profiles'] = {};
   for (const [profile, knobs] of Object.entries(value.profiles)) {
     if (!(PROFILES as readonly string[]).includes(profile)) bad(`/profiles/${profile}`, `unknown profile (the §7.2 set is closed: ${PROFILES.join(', ')})`);
     const k = knobs ?? {};
-    if (!isObj(k)) return bad(`/profiles/${profile}`, 'must map knob names to lists of values');
+    if (!isPlainObject(k)) return bad(`/profiles/${profile}`, 'must map knob names to lists of values');
     const out: Partial<Record<Knob, string[]>> = {};
     for (const [knob, values] of Object.entries(k)) {
       if (!(PROFILE_KNOBS[profile as Profile] as readonly string[]).includes(knob)) bad(`/profiles/${profile}/${knob}`, knobNotConsulted(profile as Profile, knob));
@@ -95,9 +95,9 @@ export function validateSurface(value: unknown, source: string): HostSurface {
   // §13.1: postures are the registry's (src/core/postures.ts); an unknown name or value is a surface error.
   const postures = resolvePostures(value.postures);
   if (!postures.ok) return bad(postures.name === '' ? '/postures' : `/postures/${postures.name}`, postures.problem);
-  if (value.bounds !== undefined && !isObj(value.bounds)) bad('/bounds', 'must be a mapping');
+  if (value.bounds !== undefined && !isPlainObject(value.bounds)) bad('/bounds', 'must be a mapping');
   if (value.not_declared !== undefined) {
-    if (!isObj(value.not_declared)) bad('/not_declared', 'must map what is not declared to why, e.g. {"streaming": "the model interface is called through generateText only"}');
+    if (!isPlainObject(value.not_declared)) bad('/not_declared', 'must map what is not declared to why, e.g. {"streaming": "the model interface is called through generateText only"}');
     for (const [k, v] of Object.entries(value.not_declared as Record<string, unknown>)) {
       if (typeof v !== 'string' || v === '') bad(`/not_declared/${k}`, 'must be a non-empty string saying why');
     }
@@ -131,8 +131,19 @@ export function validateSurface(value: unknown, source: string): HostSurface {
 /** The surface in effect: the harness's own declaration, with a --surface file's members overriding it. */
 export function effectiveSurface(described: unknown, override: Record<string, unknown> | undefined, overrideSource?: string, describedSource = 'harness describe()'): HostSurface {
   if (!override) return validateSurface(described, describedSource);
-  const base = isObj(described) ? described : {};
+  const base = isPlainObject(described) ? described : {};
   return validateSurface({ ...base, ...override }, overrideSource ?? '--surface');
+}
+
+/** §7.2: every profile with every value of every knob it consults (what the emitter supports, so every host built on it). */
+export function everyProfileAndKnob(): HostSurface['profiles'] {
+  const profiles: HostSurface['profiles'] = {};
+  for (const p of PROFILES as readonly Profile[]) {
+    const knobs: Partial<Record<Knob, string[]>> = {};
+    for (const k of PROFILE_KNOBS[p]) knobs[k] = [...KNOB_VALUES[k]];
+    profiles[p] = knobs;
+  }
+  return profiles;
 }
 
 /** §7.2 / §10.3: the one-line problem for a knob declared under a profile that never consults it. */

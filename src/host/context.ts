@@ -18,7 +18,7 @@ import {
   type JsonObject,
   type PathSegment,
 } from '../core/index.js';
-import type { Bounds } from './types.js';
+import type { Bounds } from '../core/envelope.js';
 import { findDomainViolation } from './locate.js';
 
 export interface ContextMeta {

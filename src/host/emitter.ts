@@ -24,7 +24,9 @@ import { findDomainViolation } from './locate.js';
 import { HOST_LABEL_NAMESPACE, deriveNamespace, mergeLabels, validateNamespace } from './labels.js';
 import { resolveParts, type HostParts } from './parts.js';
 import { hostDeny, type ComposeEnv, type ComposeResult } from './profiles.js';
-import type { ApprovalRedactor, ApprovalResolver, Emission, EmitOptions, EmitterOptions, IdentityProvider, Interceptor, InterceptorLike, LabelSet } from './types.js';
+import type { ApprovalRedactor, ApprovalResolver, Emission, EmitOptions, IdentityProvider, Interceptor, InterceptorLike, LabelSet } from './types.js';
+import type { EmitterOptions } from './options.js';
+import { POSTURES } from '../core/postures.js';
 
 export const DEFAULT_INTERCEPTOR_TIMEOUT_MS = 5000;
 export const DEFAULT_RESOLVER_TIMEOUT_MS = 5000;
@@ -154,8 +156,8 @@ function emitterState(options: EmitterOptions): EmitterState {
   const interceptorTimeoutMs = positive(options.interceptorTimeoutMs, DEFAULT_INTERCEPTOR_TIMEOUT_MS, 'interceptorTimeoutMs');
   const resolverTimeoutMs = positive(options.resolverTimeoutMs, DEFAULT_RESOLVER_TIMEOUT_MS, 'resolverTimeoutMs');
   const resolver = options.resolver ?? null;
-  const stopApprovalFoldTruncated = options.stopApprovalFoldTruncated ?? 'when_skipped';
-  if (stopApprovalFoldTruncated !== 'when_skipped' && stopApprovalFoldTruncated !== 'always') {
+  const stopApprovalFoldTruncated = options.stopApprovalFoldTruncated ?? POSTURES.stop_approval_fold_truncated.default;
+  if (!(POSTURES.stop_approval_fold_truncated.values as readonly string[]).includes(stopApprovalFoldTruncated)) {
     throw new HostConfigError(`stopApprovalFoldTruncated must be "when_skipped" or "always" (posture stop_approval_fold_truncated, §7.4, §10.3)`);
   }
   const redactor = options.redactor ?? null;

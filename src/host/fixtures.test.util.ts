@@ -1,7 +1,8 @@
 // Shared fixtures for the host's unit tests (not a test file itself; excluded from the package by *.test.*).
 import type { AgentContext, JsonObject } from '../core/types.js';
 import { createEmitter, type Emitter } from './emitter.js';
-import type { EmitterOptions, InterceptorLike } from './types.js';
+import type { InterceptorLike } from './types.js';
+import type { EmitterOptions } from './options.js';
 
 export const AGENT = { id: 'agent-under-test', framework: 'unit' };
 export const SESSION = { id: 'session-1' };

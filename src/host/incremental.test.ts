@@ -7,7 +7,7 @@ import { createAgentLoop, type LoopModelResponse } from './loop.js';
 import { INCREMENTAL_FINISH } from './incremental.js';
 import { STREAM_INCOMPLETE, type StreamChunk } from './stream.js';
 import { allow, emitterWith } from './fixtures.test.util.js';
-import type { EmitterOptions } from './types.js';
+import type { EmitterOptions } from './options.js';
 
 type Verdicts = (ctx: AgentContext) => unknown;
 

@@ -10,8 +10,8 @@
 import { HOST_ERROR, type JsonObject } from '../core/index.js';
 import { errorTypeName } from './identity-providers.js';
 import { mergeLabels } from './labels.js';
-import type { HostParts } from './parts.js';
-import { chunkToolCalls, STREAM_INCOMPLETE, type StreamChunk, type StreamToolCall } from './stream.js';
+import { chunkToolCalls, STREAM_INCOMPLETE, type StreamChunk } from './stream.js';
+import type { ToolCall } from '../core/agent-io.js';
 import type { Emission, LabelSet } from './types.js';
 
 /** response.finish_reason of every segment but the last (GRAMMAR.md §9.2). */
@@ -37,8 +37,18 @@ export type Mediation =
   /** The provider failed mid-stream: an errored model call (§12.1); `segments` emissions had already been made. */
   | { outcome: 'errored'; error: string; segments: number };
 
+/** The obligation-bearing steps of incremental mediation: part of the HostParts seam (parts.ts) the mutants replace. */
+export interface IncrementalParts {
+  /** Rule 1 / §12.1a: the text a segment's verdict releases now ('' under a deny; null: not releasable as verdicted). */
+  segmentRelease(s: SegmentOutcome): string | null;
+  /** Rule 2: does the stream go on after this segment (a deny terminates it: nothing more is consumed)? */
+  streamGoesOn(post: Emission): boolean;
+  /** Rule 3: a stream that ended without its finish_reason fails closed (streaming_unsupported), whatever it left unevaluated. */
+  residueFailsClosed(residue: string): boolean;
+}
+
 export interface MediationDeps {
-  parts: HostParts;
+  parts: IncrementalParts;
   /** Emits one post_model_call over `response`; `selfDeny` is a host self-verdict (§12.1). */
   emitSegment(response: JsonObject, selfDeny?: string): Promise<Emission>;
   /** Hands verdicted text to the caller, in order. */
@@ -52,7 +62,7 @@ export async function mediateIncrementally(stream: AsyncIterable<StreamChunk>, d
   let held = ''; // the verdicted prefix: every closed segment as its covering verdict left it
   let released = '';
   let pending = ''; // delivered text no emission has covered yet
-  const toolCalls: StreamToolCall[] = [];
+  const toolCalls: ToolCall[] = [];
   const labels: LabelSet[] = [];
   let segments = 0;
   const stop = async (): Promise<void> => {

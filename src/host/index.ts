@@ -6,14 +6,13 @@ export {
   type AgentLoop,
   type AgentLoopOptions,
   type LoopResult,
-  type LoopOutcome,
   type TurnInput,
-  type LoopModelRequest,
   type LoopModelResponse,
-  type LoopToolCall,
-  type LoopToolResult,
-  type ToolSeamPosture,
 } from './loop.js';
+export type { ModelRequest, ModelResponse, ToolCall, ToolCallRequest, ToolCallResult, RunOutcome } from '../core/agent-io.js';
+export type { ToolSeamPosture } from '../core/postures.js';
+/** ModelResponse under the name the framework integrations import it by. */
+export type { ModelResponse as HookModelResponse } from '../core/agent-io.js';
 export { DEFAULT_PARTS, resolveParts, type HostParts, type HostPartsOverride } from './parts.js';
 export {
   resolveIdentityProvider,
@@ -35,12 +34,12 @@ export type {
   ApprovalRedactor,
   CustomIdentityProvider,
   IdentityProviderOption,
-  EmitterOptions,
   EmitOptions,
   Emission,
   LabelSet,
-  Bounds,
 } from './types.js';
+export type { EmitterOptions } from './options.js';
+export type { Bounds } from '../core/envelope.js';
 export {
   createHookSession,
   createFrameworkHookSession,
@@ -53,9 +52,7 @@ export {
   type HookSession,
   type HookSessionOptions,
   type ToolConcurrency,
-  type HookToolCall,
   type HookToolOutcome,
   type HookToolResult,
-  type HookModelResponse,
 } from './session.js';
 export * from './framework-kit.js';

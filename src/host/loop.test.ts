@@ -2,10 +2,12 @@
 // §12.2 parallel tool calls, §5.4 label persistence/resurfacing, multi-turn, transforms taking effect downstream.
 import t from 'tap';
 import { HOST_ERROR, type AgentContext, type Json, type JsonObject } from '../core/index.js';
-import { createAgentLoop, type LoopModelResponse, type LoopToolCall } from './loop.js';
+import { createAgentLoop, type LoopModelResponse } from './loop.js';
+import type { ToolCallRequest } from '../core/agent-io.js';
 import { STREAM_INCOMPLETE, type StreamChunk } from './stream.js';
 import { allow, emitterWith, escalate, sleep } from './fixtures.test.util.js';
-import type { EmitterOptions, InterceptorLike } from './types.js';
+import type { InterceptorLike } from './types.js';
+import type { EmitterOptions } from './options.js';
 
 interface Rule {
   at: string;
@@ -31,7 +33,7 @@ const answer = (content: string): LoopModelResponse => ({ content, tool_calls: [
 
 function world(script: Array<LoopModelResponse | (() => AsyncIterable<StreamChunk>)>, results: Record<string, Json> = {}) {
   const modelCalls: Json[] = [];
-  const invocations: LoopToolCall[] = [];
+  const invocations: ToolCallRequest[] = [];
   let n = 0;
   return {
     modelCalls,
@@ -44,7 +46,7 @@ function world(script: Array<LoopModelResponse | (() => AsyncIterable<StreamChun
     },
     tools: {
       names: Object.keys(results).length ? Object.keys(results) : ['calc'],
-      invoke: async (c: LoopToolCall) => {
+      invoke: async (c: ToolCallRequest) => {
         invocations.push(JSON.parse(JSON.stringify(c)));
         return { value: results[c.name] ?? 'ok', is_error: false };
       },
@@ -400,7 +402,7 @@ t.test('§4.2: post_tool_call tool_call.args are the args passed to the tool, ev
     model: world([toolTurn(call('c1', 'refund', { amount: 840 })), answer('ok')]).model,
     tools: {
       names: ['refund'],
-      invoke: (c: LoopToolCall) => {
+      invoke: (c: ToolCallRequest) => {
         (c.args as JsonObject).amount = 999999; // a tool that scribbles on its input
         return { value: 'done', is_error: false };
       },

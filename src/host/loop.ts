@@ -9,30 +9,15 @@ import { toMessageContent, type HostParts } from './parts.js';
 import { errorTypeName } from './identity-providers.js';
 import { projectToWire, type Projection } from './wire.js';
 
+import type { Emission, LabelSet } from './types.js';
+import type { ModelRequest, ModelResponse, RunOutcome, ToolCallRequest, ToolCallResult } from '../core/agent-io.js';
+import { POSTURES, type ToolSeamPosture } from '../core/postures.js';
+
 /** finish_reason of the post_model_call a host emits for a model call that failed without a response (§3.1). */
 export const MODEL_ERROR = 'error';
-import type { Emission, LabelSet } from './types.js';
 
-export interface LoopModelRequest {
-  model_id: string;
-  messages: Json;
-}
-export interface LoopModelResponse {
-  content: Json;
-  tool_calls?: Array<{ id: string; name: string; args: JsonObject }>;
-  finish_reason?: string;
-}
-export interface LoopToolCall {
-  id: string;
-  name: string;
-  args: Json;
-}
-export interface LoopToolResult {
-  value: Json;
-  is_error: boolean;
-}
-
-export type ToolSeamPosture = 'continue' | 'terminate';
+/** What the loop's model answers: a §4.2 response that may leave out tool_calls (none) and finish_reason ("tool_calls" when it asks for tools, else "stop"). */
+export type LoopModelResponse = Pick<ModelResponse, 'content'> & Partial<Pick<ModelResponse, 'tool_calls' | 'finish_reason'>>;
 
 /**
  * How a streamed model response is mediated: `buffered` assembles it before one post_model_call (§12.1);
@@ -44,9 +29,9 @@ export type StreamMediation = 'buffered' | 'incremental';
 export interface AgentLoopOptions {
   emitter: Emitter;
   /** The model: a complete response, or a stream assembled before post_model_call (§12.1). */
-  model: (request: LoopModelRequest) => Promise<LoopModelResponse | AsyncIterable<StreamChunk>> | LoopModelResponse | AsyncIterable<StreamChunk>;
+  model: (request: ModelRequest) => Promise<LoopModelResponse | AsyncIterable<StreamChunk>> | LoopModelResponse | AsyncIterable<StreamChunk>;
   /** Registered tool names (agent_init.tools_registered, sorted) and the invoker. */
-  tools: { names: string[]; invoke(call: LoopToolCall): Promise<LoopToolResult> | LoopToolResult };
+  tools: { names: string[]; invoke(call: ToolCallRequest): Promise<ToolCallResult> | ToolCallResult };
   /** model.id on *_model_call (default "mock"). */
   modelId?: string;
   /** §12.2: run one response's tool calls concurrently (default false: in order). */
@@ -73,10 +58,8 @@ export interface TurnInput {
   role: string;
 }
 
-export type LoopOutcome = 'completed' | 'blocked' | 'error';
-
 export interface LoopResult {
-  outcome: LoopOutcome;
+  outcome: RunOutcome;
   /** The last turn's (possibly transformed) output content; null when it was blocked. */
   final_output: Json;
   /** Every turn's output, null for a blocked one. */
@@ -147,7 +130,7 @@ export function createAgentLoop(options: AgentLoopOptions): AgentLoop {
     emitter,
     parts: emitter.parts,
     modelId: options.modelId ?? 'mock',
-    posture: options.toolSeamHostError ?? 'continue',
+    posture: options.toolSeamHostError ?? POSTURES.tool_seam_host_error.default,
     maxCalls: options.maxModelCallsPerTurn ?? 32,
     mediation: options.streamMediation ?? 'buffered',
   };
@@ -356,7 +339,7 @@ async function runToolCall(loop: LoopState, tc: { id: string; name: string; args
   const { parts, emitter } = loop;
   const pre = await emit(loop, 'pre_tool_call', { tool_call: { id: tc.id, name: tc.name, args: tc.args } }, responseLabels);
   const hostErrorStops = (e: Emission) => !e.proceed && loop.posture === 'terminate' && isHostErrorReason(e.verdict.reason);
-  let result: LoopToolResult | undefined;
+  let result: ToolCallResult | undefined;
   const args = pre.target; // §4.2: the post-transform args are what the tool receives
   let unprojectable: string | undefined;
   if (parts.shouldInvokeTool(pre)) {

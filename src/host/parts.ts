@@ -10,11 +10,11 @@ import { composeParallel, composeSequential, hostDeny } from './profiles.js';
 import { buildRecord, projectVerdict, truncateMessage } from './record.js';
 import { applyTransform } from './transform.js';
 import { assembleStream } from './stream.js';
-import { segmentRelease, type SegmentOutcome } from './incremental.js';
+import { segmentRelease, type IncrementalParts } from './incremental.js';
 import { HOST_ERROR } from '../core/index.js';
 import type { Emission } from './types.js';
 
-export interface HostParts {
+export interface HostParts extends IncrementalParts {
   // §3.1 / §12.2: strictly increasing, atomically assigned (synchronously, before any await).
   nextSequence(counter: { next: number }): number;
   // §4
@@ -72,13 +72,7 @@ export interface HostParts {
   blockedToolMessage(verdict: Verdict): string;
   /** §12.1: assemble a streamed model response before post_model_call. */
   assembleStream: typeof assembleStream;
-  // §12.1 exception (incremental mediation) and §12.1a
-  /** Rule 1 / §12.1a: the text a segment's verdict releases now ('' under a deny; null: not releasable as verdicted). */
-  segmentRelease(s: SegmentOutcome): string | null;
-  /** Rule 2: does the stream go on after this segment (a deny terminates it: nothing more is consumed)? */
-  streamGoesOn(post: Emission): boolean;
-  /** Rule 3: a stream that ended without its finish_reason fails closed (streaming_unsupported), whatever it left unevaluated. */
-  residueFailsClosed(residue: string): boolean;
+  // §12.1 exception (incremental mediation) and §12.1a: rules 1–3 are IncrementalParts (incremental.ts)
   /** Rule 4: what of a terminated stream enters agent state (nothing: withheld and unevaluated content is never persisted). */
   incorporateTerminatedStream(assembled: string): Json | null;
   /** §12.1a: the content released to the caller after a permitted output emission (the verdicted content), or null. */

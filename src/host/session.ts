@@ -8,7 +8,9 @@ import { labelsToExtensions, mergeLabels } from './labels.js';
 import { MODEL_ERROR } from './loop.js';
 import { projectToWire } from './wire.js';
 import type { HostParts } from './parts.js';
-import type { Emission, EmitOptions, EmitterOptions, LabelSet } from './types.js';
+import type { Emission, EmitOptions, LabelSet } from './types.js';
+import type { EmitterOptions } from './options.js';
+import type { ModelResponse, ToolCall } from '../core/agent-io.js';
 
 /**
  * §10.3 host projection failure in evaluate_only: the framework handed over a value JSON cannot carry, the failed
@@ -76,12 +78,6 @@ export function createFrameworkHookSession(framework: string, options: Framework
   return createHookSession({ ...options, agent: { framework, ...options.agent }, session: { id: sessionId ?? crypto.randomUUID() } });
 }
 
-export interface HookToolCall {
-  id: string;
-  name: string;
-  args: JsonObject;
-}
-
 /**
  * A tool's outcome as the framework reported it (§4.2 tool_result). `value` is the framework's own value: the
  * session projects it to JSON, and a value JSON cannot carry (a cycle, a BigInt, a function, a throwing getter) is
@@ -120,12 +116,6 @@ export interface PointOptions {
   selfDeny?: string;
 }
 
-export interface HookModelResponse {
-  content: Json;
-  tool_calls: Array<{ id: string; name: string; args: JsonObject }>;
-  finish_reason: string;
-}
-
 export interface HookSession {
   readonly emitter: Emitter;
   /** agent_startup (§3, once). A denied startup makes every later turn throw AgentHooksBlocked without emitting (§6.1a). */
@@ -140,11 +130,11 @@ export interface HookSession {
    * to JSON first: one JSON cannot carry is a §10.3 host projection failure (AgentHooksBlocked in enforce,
    * AgentHooksProjectionFailed in evaluate_only). Unchanged, the very object passed in comes back.
    */
-  postModelCall(modelId: string, response: HookModelResponse, options?: PointOptions): Promise<HookModelResponse>;
+  postModelCall(modelId: string, response: ModelResponse, options?: PointOptions): Promise<ModelResponse>;
   /** §3.1: the one post_model_call of a model call that failed without a response; recorded, never incorporated. */
   modelCallFailed(modelId: string): Promise<void>;
   /** pre_tool_call → invoke (with the possibly transformed args) → post_tool_call, bracketed per toolConcurrency. */
-  toolCall(call: HookToolCall, invoke: (args: JsonObject) => Promise<HookToolOutcome>, options?: PointOptions): Promise<HookToolResult>;
+  toolCall(call: ToolCall, invoke: (args: JsonObject) => Promise<HookToolOutcome>, options?: PointOptions): Promise<HookToolResult>;
   /** output: the content returned to the caller; throws on deny (§6: not returned). */
   output(content: Json, options?: PointOptions): Promise<Json>;
   /** Marks the session as ended in error (summary.reason "error" at shutdown). */
@@ -251,7 +241,7 @@ async function preModelCall(h: HookState, modelId: string, messages: Json, o: Po
   return acted(e, messages);
 }
 
-async function postModelCall(h: HookState, modelId: string, response: HookModelResponse, o: PointOptions | undefined): Promise<HookModelResponse> {
+async function postModelCall(h: HookState, modelId: string, response: ModelResponse, o: PointOptions | undefined): Promise<ModelResponse> {
   mustBeOpen(h, 'post_model_call');
   const wire = responseToWire(response);
   if (!wire.ok) {
@@ -273,7 +263,7 @@ async function modelCallFailed(h: HookState, modelId: string): Promise<void> {
   await h.emitter.emit('post_model_call', { model: { id: modelId }, response: { content: null, tool_calls: [], finish_reason: MODEL_ERROR } });
 }
 
-async function toolCall(h: HookState, call: HookToolCall, invoke: (args: JsonObject) => Promise<HookToolOutcome>, o: PointOptions | undefined): Promise<HookToolResult> {
+async function toolCall(h: HookState, call: ToolCall, invoke: (args: JsonObject) => Promise<HookToolOutcome>, o: PointOptions | undefined): Promise<HookToolResult> {
   mustBeOpen(h, 'pre_tool_call');
   if (h.toolConcurrency === 'concurrent') return bracket(h, call, invoke, o);
   const turn = h.toolQueue.then(() => bracket(h, call, invoke, o));
@@ -281,7 +271,7 @@ async function toolCall(h: HookState, call: HookToolCall, invoke: (args: JsonObj
   return turn;
 }
 
-async function bracket(h: HookState, call: HookToolCall, invoke: (args: JsonObject) => Promise<HookToolOutcome>, o: PointOptions | undefined): Promise<HookToolResult> {
+async function bracket(h: HookState, call: ToolCall, invoke: (args: JsonObject) => Promise<HookToolOutcome>, o: PointOptions | undefined): Promise<HookToolResult> {
   const { parts } = h;
   const pre = await emit(h, 'pre_tool_call', { tool_call: { id: call.id, name: call.name, args: call.args } }, o);
   // §6 / §6.2: a blocked call is not invoked, no post_tool_call; the block surfaces as a tool error.
@@ -324,7 +314,7 @@ async function close(h: HookState): Promise<void> {
 }
 
 /** A framework's model response in the §4.2 shape, projected to JSON (§10.3: a failure is a host projection failure). */
-function responseToWire(response: HookModelResponse): { ok: true; value: JsonObject } | { ok: false; detail: string } {
+function responseToWire(response: ModelResponse): { ok: true; value: JsonObject } | { ok: false; detail: string } {
   const out: JsonObject = {};
   for (const member of ['content', 'tool_calls', 'finish_reason'] as const) {
     let raw: unknown;

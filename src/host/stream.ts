@@ -2,22 +2,17 @@
 // before post_model_call; a stream that cannot be assembled is reported incomplete (never incorporated);
 // a stream whose provider fails is an errored model call, not an incomplete one.
 import type { Json, JsonObject } from '../core/types.js';
+import type { ModelResponse, ToolCall } from '../core/agent-io.js';
 import { errorTypeName } from './identity-providers.js';
-
-export interface StreamToolCall {
-  id: string;
-  name: string;
-  args: JsonObject;
-}
 
 /** One streamed update from a model. */
 export interface StreamChunk {
   /** A text delta (concatenated) or, for structured output, the whole content object. */
   content?: string | JsonObject;
   /** A complete tool call (streamed tool calls are delivered whole by the adapter). */
-  tool_call?: StreamToolCall;
+  tool_call?: ToolCall;
   /** Complete tool calls, usually on the final chunk. */
-  tool_calls?: StreamToolCall[];
+  tool_calls?: ToolCall[];
   /** Present on the final chunk; its arrival is what makes the stream complete. */
   finish_reason?: string;
   /**
@@ -27,17 +22,11 @@ export interface StreamChunk {
   partial?: boolean;
 }
 
-export interface AssembledResponse {
-  content: Json;
-  tool_calls: StreamToolCall[];
-  finish_reason: string;
-}
-
 export type Assembly =
   /** A finish_reason arrived and the stream then ended. */
-  | { outcome: 'complete'; response: AssembledResponse }
+  | { outcome: 'complete'; response: ModelResponse }
   /** The stream ended without a finish_reason: finish_reason "stream_incomplete" over what was delivered. */
-  | { outcome: 'incomplete'; response: AssembledResponse }
+  | { outcome: 'incomplete'; response: ModelResponse }
   /** The provider failed mid-stream (§12.1: an errored model call); `error` is a type name only. */
   | { outcome: 'errored'; error: string };
 
@@ -49,7 +38,7 @@ export function isStream(value: unknown): value is AsyncIterable<StreamChunk> {
 }
 
 /** The tool calls one chunk carries. */
-export function chunkToolCalls(chunk: StreamChunk): StreamToolCall[] {
+export function chunkToolCalls(chunk: StreamChunk): ToolCall[] {
   return [...(chunk.tool_call ? [chunk.tool_call] : []), ...(Array.isArray(chunk.tool_calls) ? chunk.tool_calls : [])];
 }
 
@@ -63,7 +52,7 @@ export async function assembleStream(stream: AsyncIterable<StreamChunk>): Promis
   let text = '';
   let object: JsonObject | undefined;
   let sawText = false;
-  const toolCalls: StreamToolCall[] = [];
+  const toolCalls: ToolCall[] = [];
   let finish: string | undefined;
   try {
     for await (const chunk of stream) {

@@ -5,7 +5,7 @@ import { HOST_ERROR, type AgentContext, type InterceptionRecord, type Json } fro
 import { projectToWire } from './wire.js';
 import { createAgentLoop } from './loop.js';
 import { allow, emitterWith } from './fixtures.test.util.js';
-import type { EmitterOptions } from './types.js';
+import type { EmitterOptions } from './options.js';
 
 const cyclic = () => {
   const o: Record<string, unknown> = { entry: 'LEDGER-ENTRY-77' };

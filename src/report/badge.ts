@@ -1,7 +1,8 @@
 // badge.svg: a shields-style flat badge, "agent-hooks 0.1 | passed/applicable".
 // Green when every applicable vector passed, red on any failure, grey when nothing ran.
-import type { ConformanceReport } from './model.js';
-import { specVersion, tally } from './format.js';
+import type { ConformanceReport } from '../results/model.js';
+import { specVersion } from './format.js';
+import { tally } from '../results/tally.js';
 import { xmlEscape } from './xml.js';
 
 export const BADGE_COLOURS = { pass: '#4c1', fail: '#e05d44', none: '#9f9f9f' } as const;

@@ -1,7 +1,7 @@
 // Keeps a committed claim honest: why the report.json of a claim and its CLAIMS.md row no longer match a fresh
 // run of the same host (npm run report regenerates both). Used by the framework integrations' tests.
 import { readFileSync } from 'node:fs';
-import type { ConformanceReport } from './model.js';
+import type { ConformanceReport } from '../results/model.js';
 import { compareReports } from './compare.js';
 import { readReportFile } from './read.js';
 import { rowCells } from './claim.js';

@@ -5,9 +5,9 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { PACKAGE_ROOT } from '../version.js';
 import { buildClaim, claimDisclosures, claimRefusals, claimTableHeader, ClaimRefused, CLAIM_COLUMNS, rowCells, upsertClaimRow } from './claim.js';
-import { buildReport, fail, failure, mixedReport, pass, skip, surface } from './report-fixture.test.helper.js';
+import { buildReport, fail, failure, mixedReport, pass, skip, surface } from './report-fixture.test.util.js';
 import { writeReports } from './write.js';
-import { suiteDigest } from './digest.js';
+import { suiteDigest } from '../results/digest.js';
 
 const BIN = path.join(PACKAGE_ROOT, 'bin', 'agent-hooks-ctk.js');
 

@@ -5,16 +5,16 @@
 // not declaring something (§13.1).
 import { POSTURES, nonDefaultPostures, type PostureSpec } from '../core/postures.js';
 import type { HostSurface } from '../harness/contract.js';
-import type { ConformanceReport, VectorResult } from './model.js';
-import { suiteDigest } from './digest.js';
-import { groupByPart, partName, postureText, profilesText, providerText, selectionText, specVersion, tally } from './format.js';
+import type { ConformanceReport, VectorResult } from '../results/model.js';
+import { suiteDigest } from '../results/digest.js';
+import { postureText, profilesText, providerText, selectionText, specVersion } from './format.js';
+import { groupByPart, partName, tally } from '../results/tally.js';
 import { mdCode, mdText, renderPartTable } from './markdown.js';
+import { CTK_FAULT_PROVIDER } from '../harness/scripted.js';
 
 /** The runner's skip reasons for an undeclared capability/profile/knob/provider/mode start with this. */
 export const UNDECLARED_SKIP_PREFIX = 'host does not declare';
 
-/** GRAMMAR.md §1: the host-defined provider the harness registers for fault vectors; its compute always throws. */
-export const CTK_FAULT_PROVIDER = 'ctk-fault';
 
 /**
  * Optional surface member a host may set for the §10.1 disclosure: whether each host-defined identity
@@ -288,6 +288,25 @@ export function buildClaim(report: ConformanceReport, reportLink: string): Claim
   if (refusals.length > 0) throw new ClaimRefused(refusals);
   const tuple = claimTuple(report);
   const disclosures = claimDisclosures(report.host.surface);
+  const row = claimsTableRow(report, resultText(report), `[REPORT.md](${encodeURI(reportLink.split('\\').join('/'))})`);
+  return { tuple, disclosures, row, reportMarkdown: renderClaimReport(report, tuple, disclosures) };
+}
+
+/**
+ * A CLAIMS.md row for a run that cannot be claimed (§13.2 asks for every applicable vector): the same tuple and
+ * disclosures a claim row has, the Result cell saying there is no claim and why, the last cell linking the run's own
+ * report. For hosts whose known defects are recorded beside the claims (a framework the CTK runs but cannot certify).
+ */
+export function noClaimRow(report: ConformanceReport, reportLink: string): string {
+  const t = tally(report.results);
+  const result = `no claim: ${t.passed}/${t.applicable} passed, ${t.failed} failed${t.skipped ? `, ${t.skipped} skipped (not declared)` : ''}; §13.2 asks for every applicable vector`;
+  const name = reportLink.split(/[\\/]/).pop() ?? reportLink;
+  return claimsTableRow(report, result, `[${mdText(name)}](${encodeURI(reportLink.split('\\').join('/'))})`);
+}
+
+function claimsTableRow(report: ConformanceReport, result: string, reportCell: string): string {
+  const tuple = claimTuple(report);
+  const disclosures = claimDisclosures(report.host.surface);
   const date = (report.environment?.finished_at ?? report.environment?.started_at ?? '').slice(0, 10) || 'unknown';
   const cells = [
     cell(tuple.framework),
@@ -297,14 +316,13 @@ export function buildClaim(report: ConformanceReport, reportLink: string): Claim
     cell(tuple.profiles),
     cell(tuple.identity_providers.join(', ') || 'none'),
     cell(tuple.sdk),
-    cell(resultText(report)),
+    cell(result),
     cell(disclosures.map((d) => d.short).join('; ') || 'none'),
     `${cell(`${report.ctk.name} ${report.ctk.version}`)}, ${mdCode(report.suite.digest)}`,
     cell(date),
-    `[REPORT.md](${encodeURI(reportLink.split('\\').join('/'))})`,
+    reportCell,
   ];
-  const row = `| ${cells.join(' | ')} |`;
-  return { tuple, disclosures, row, reportMarkdown: renderClaimReport(report, tuple, disclosures) };
+  return `| ${cells.join(' | ')} |`;
 }
 
 function renderClaimReport(report: ConformanceReport, tuple: ClaimTuple, disclosures: Disclosure[]): string {

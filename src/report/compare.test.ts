@@ -5,9 +5,9 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { PACKAGE_ROOT } from '../version.js';
 import { compareReports } from './compare.js';
-import { buildReport, fail, pass, skip, surface } from './report-fixture.test.helper.js';
+import { buildReport, fail, pass, skip, surface } from './report-fixture.test.util.js';
 import { writeReports } from './write.js';
-import { fingerprintVectors } from './vector-source.js';
+import { fingerprintVectors } from '../ctk/vector-source.js';
 
 const BIN = path.join(PACKAGE_ROOT, 'bin', 'agent-hooks-ctk.js');
 

@@ -2,7 +2,7 @@
 // for every vector. Run environment, dates and durations are ignored. Used to check that a committed
 // report (e.g. reports/report.json) is current against a fresh run, and by anyone re-running a claim.
 import { deepEqual } from '../core/json.js';
-import type { ConformanceReport } from './model.js';
+import type { ConformanceReport } from '../results/model.js';
 
 /** Every difference, one line each, naming what differs; empty when the reports agree. */
 export function compareReports(recorded: ConformanceReport, fresh: ConformanceReport): string[] {

@@ -8,8 +8,8 @@ import { execa } from 'execa';
 import { Parser } from 'tap-parser';
 import type { FinalResults } from 'tap-parser';
 import { PACKAGE_ROOT } from '../version.js';
-import { findAll, parseXml } from './xml-check.test.helper.js';
-import type { ConformanceReport } from './model.js';
+import { findAll, parseXml } from './xml-check.test.util.js';
+import type { ConformanceReport } from '../results/model.js';
 
 const BIN = path.join(PACKAGE_ROOT, 'bin', 'agent-hooks-ctk.js');
 

@@ -2,68 +2,7 @@
 import { stringify } from 'lossless-json';
 import type { HostSurface } from '../harness/contract.js';
 import { POSTURES, type PostureName } from '../core/postures.js';
-import type { ConformanceReport, Failure, VectorResult } from './model.js';
-
-/** GRAMMAR.md §1: vectors without a part group under "core". */
-export const DEFAULT_PART = 'core';
-
-export function partName(part: string | undefined): string {
-  return part && part.length > 0 ? part : DEFAULT_PART;
-}
-
-export interface PartGroup {
-  part: string;
-  results: VectorResult[];
-  passed: number;
-  failed: number;
-  skipped: number;
-}
-
-/**
- * The results grouped by part: the report's part order first, then any other part in result order.
- * Counts are recomputed from the results so every format agrees with the vectors actually listed.
- */
-export function groupByPart(report: ConformanceReport): PartGroup[] {
-  const groups = new Map<string, PartGroup>();
-  const ensure = (part: string): PartGroup => {
-    let g = groups.get(part);
-    if (!g) {
-      g = { part, results: [], passed: 0, failed: 0, skipped: 0 };
-      groups.set(part, g);
-    }
-    return g;
-  };
-  for (const p of report.parts ?? []) ensure(partName(p.part));
-  for (const r of report.results) {
-    const g = ensure(partName(r.part));
-    g.results.push(r);
-    if (r.status === 'pass') g.passed++;
-    else if (r.status === 'fail') g.failed++;
-    else g.skipped++;
-  }
-  return [...groups.values()].filter((g) => g.results.length > 0);
-}
-
-export interface Tally {
-  total: number;
-  passed: number;
-  failed: number;
-  skipped: number;
-  /** Vectors that ran: passed + failed (§13.1: the applicable ones). */
-  applicable: number;
-}
-
-export function tally(results: readonly VectorResult[]): Tally {
-  let passed = 0;
-  let failed = 0;
-  let skipped = 0;
-  for (const r of results) {
-    if (r.status === 'pass') passed++;
-    else if (r.status === 'fail') failed++;
-    else skipped++;
-  }
-  return { total: results.length, passed, failed, skipped, applicable: passed + failed };
-}
+import type { ConformanceReport, VectorResult } from '../results/model.js';
 
 /** "--part a b (12 of 160 loaded vectors ran)" when filters narrowed the run, else undefined. */
 export function selectionText(report: ConformanceReport): string | undefined {
@@ -72,19 +11,6 @@ export function selectionText(report: ConformanceReport): string | undefined {
   const how = [sel.grep !== undefined ? `--grep ${sel.grep}` : '', sel.parts?.length ? `--part ${sel.parts.join(' ')}` : ''].filter(Boolean).join(' ');
   if (!how && sel.loaded <= report.results.length) return undefined;
   return `${how || 'filtered'} (${report.results.length} of ${sel.loaded} loaded vectors ran)`;
-}
-
-export type RunVerdict = 'pass' | 'fail' | 'none';
-
-/** The run's overall verdict in one plain line: "PASS: 3/3 applicable vectors passed, 0 failed, 1 skipped". */
-export function verdictOf(report: ConformanceReport): { state: RunVerdict; word: string; detail: string } {
-  const t = tally(report.results);
-  if (t.applicable === 0) return { state: 'none', word: 'NOTHING RAN', detail: `0 vectors applicable, ${t.skipped} skipped` };
-  return {
-    state: t.failed === 0 ? 'pass' : 'fail',
-    word: t.failed === 0 ? 'PASS' : 'FAIL',
-    detail: `${t.passed}/${t.applicable} applicable vectors passed, ${t.failed} failed, ${t.skipped} skipped`,
-  };
 }
 
 /** "agent-hooks/0.1" → "0.1" (the text after the last slash; the whole string when there is none). */
@@ -165,12 +91,4 @@ function listOrNone(items: readonly string[]): string {
 /** Control characters (other than tab/LF/CR) shown as visible "\u{XXXX}" text instead of passing through raw. */
 export function visibleControls(text: string): string {
   return text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, (c) => `\\u{${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}}`);
-}
-
-/** " — the same failure 9 times: records[0], records[1], …" for every renderer; "" when the failure occurred once. */
-export function repeatNote(f: Failure, shown = 8): string {
-  if (f.repeated === undefined || f.repeated.count < 2) return '';
-  const { count, paths } = f.repeated;
-  const where = paths.length === 0 ? '' : `: ${paths.slice(0, shown).join(', ')}${paths.length > shown ? `, … (${paths.length - shown} more)` : ''}`;
-  return ` — the same failure ${count} times${where}`;
 }

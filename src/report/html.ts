@@ -1,8 +1,10 @@
 // report.html: one self-contained page (inline CSS and JS only, no external asset of any kind).
 // The declared surface on top, then a per-part matrix readable at a glance, then every failure
 // in an expandable <details>, then skips and the digest of every vector. All text is HTML-escaped.
-import type { ConformanceReport, VectorResult } from './model.js';
-import { formatValue, groupByPart, partName, repeatNote, selectionText, surfaceSummary, tally, verdictOf, visibleControls } from './format.js';
+import type { ConformanceReport, VectorResult } from '../results/model.js';
+import { formatValue, selectionText, surfaceSummary, visibleControls } from './format.js';
+import { groupByPart, partName, tally, verdictOf } from '../results/tally.js';
+import { repeatNote } from '../ctk/failures.js';
 
 export function htmlEscape(text: string): string {
   return visibleControls(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);

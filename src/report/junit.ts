@@ -1,7 +1,9 @@
 // junit.xml: one <testsuite> per part, one <testcase> per vector (classname = part, name = "id title"),
 // skips as <skipped message="reason"/>, failures as <failure message=… type=…>body</failure>.
-import type { ConformanceReport, VectorResult } from './model.js';
-import { formatValue, groupByPart, partName, repeatNote, tally, vectorName } from './format.js';
+import type { ConformanceReport, VectorResult } from '../results/model.js';
+import { formatValue, vectorName } from './format.js';
+import { groupByPart, partName, tally } from '../results/tally.js';
+import { repeatNote } from '../ctk/failures.js';
 import { xmlEscape, xmlEscapeText } from './xml.js';
 
 export function renderJunit(report: ConformanceReport): string {

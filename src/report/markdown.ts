@@ -1,7 +1,9 @@
 // report.md: a human-readable report for a pull request or a claim (§13.1: per declared part, which
 // vectors ran and whether they passed), then every failure in full, then every skip with its reason.
-import type { ConformanceReport, Failure, VectorResult } from './model.js';
-import { formatValue, groupByPart, oneLine, partName, repeatNote, selectionText, surfaceSummary, tally, verdictOf, visibleControls } from './format.js';
+import type { ConformanceReport, Failure, VectorResult } from '../results/model.js';
+import { formatValue, oneLine, selectionText, surfaceSummary, visibleControls } from './format.js';
+import { groupByPart, partName, tally, verdictOf } from '../results/tally.js';
+import { repeatNote } from '../ctk/failures.js';
 
 /** Escapes text for a Markdown table cell or a line of prose (no raw HTML, no table breaks). */
 export function mdText(text: string): string {

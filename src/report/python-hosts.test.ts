@@ -13,7 +13,7 @@ import { defaultVectorPaths, loadVectors } from '../ctk/load.js';
 import { runSuite } from '../ctk/runner.js';
 import { createStdioHarness } from '../harness/stdio/client.js';
 import { validateSurface } from '../harness/surface.js';
-import type { VectorResult } from './model.js';
+import type { VectorResult } from '../results/model.js';
 import { claimStaleness } from './claim-current.js';
 
 const PYTHON = path.join(PACKAGE_ROOT, '.venv-hosts', 'bin', 'python');

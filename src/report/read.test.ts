@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseReportText, readReportFile, ReportFileError } from './read.js';
 import { renderJson } from './write.js';
-import { mixedReport } from './report-fixture.test.helper.js';
+import { mixedReport } from './report-fixture.test.util.js';
 
 t.test('a written report reads back', async (t) => {
   const report = mixedReport();

@@ -2,7 +2,7 @@
 // naming the file and the field on any problem. Numbers are parsed losslessly, as they were written.
 import { readFile } from 'node:fs/promises';
 import { isSafeNumber, LosslessNumber, parse } from 'lossless-json';
-import type { ConformanceReport } from './model.js';
+import type { ConformanceReport } from '../results/model.js';
 
 export class ReportFileError extends Error {
   constructor(

@@ -11,8 +11,8 @@ import { renderTap } from './tap.js';
 import { renderHtml } from './html.js';
 import { badgeText, renderBadge, BADGE_COLOURS } from './badge.js';
 import { renderJson, writeReports, UnknownReporterError } from './write.js';
-import { buildReport, fail, failure, mixedReport, pass, skip } from './report-fixture.test.helper.js';
-import { findAll, parseXml } from './xml-check.test.helper.js';
+import { buildReport, fail, failure, mixedReport, pass, skip } from './report-fixture.test.util.js';
+import { findAll, parseXml } from './xml-check.test.util.js';
 import { xmlEscape } from './xml.js';
 
 function parseTap(text: string): Promise<FinalResults> {

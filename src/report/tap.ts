@@ -1,8 +1,10 @@
 // report.tap: a TAP 14 stream. Plan first, one test point per vector in report order, failures with a
 // YAML diagnostic block (indented two spaces, between "  ---" and "  ..."), skips as "# SKIP reason".
 import { stringify as yamlStringify } from 'yaml';
-import type { ConformanceReport, VectorResult } from './model.js';
-import { formatValue, oneLine, partName, repeatNote, vectorName } from './format.js';
+import type { ConformanceReport, VectorResult } from '../results/model.js';
+import { formatValue, oneLine, vectorName } from './format.js';
+import { partName } from '../results/tally.js';
+import { repeatNote } from '../ctk/failures.js';
 
 /** TAP 14 escaping of a description or directive text: "\" and "#" are escaped, line breaks folded. */
 export function tapEscape(text: string): string {

@@ -1,7 +1,9 @@
 import t from 'tap';
 import { Chalk } from 'chalk';
 import { colorEnabled, compactDiff, createProgressLine, renderTerminal } from './terminal.js';
-import type { ConformanceReport } from './model.js';
+import type { ConformanceReport } from '../results/model.js';
+import { foldRepeatedFailures } from '../ctk/failures.js';
+import { buildReport, fail, failure } from './report-fixture.test.util.js';
 
 const report: ConformanceReport = {
   ctk: { name: 'agent-hooks-ctk', version: '0.1.0' },
@@ -70,4 +72,12 @@ t.test('the progress line writes only to a TTY', async (t) => {
   on.clear();
   t.match(writes[0], /\[1\/2\] AH-CTK-901 · 1 failed/);
   t.equal(writes.length, 2);
+});
+
+t.test('a failure repeated on every record is one line, with its count and where it occurred', async (t) => {
+  const points = ['agent_startup', 'input', 'pre_model_call', 'post_model_call', 'output', 'agent_shutdown'];
+  const folded = foldRepeatedFailures(points.map((p, i) => failure({ clause: '10.3', check: 'invariant.record_schema', path: `records[${i}]`, message: `record ${i} (${p}) fails the record schema: /verdict: unknown member "x"` })));
+  const text = renderTerminal(buildReport([fail('AH-CTK-001', 'core', folded)]), { color: false });
+  t.match(text, /fails the record schema: \/verdict: unknown member "x" — the same failure 6 times: records\[0\]/);
+  t.equal(text.match(/fails the record schema/g)?.length, 1, 'one line, not six');
 });

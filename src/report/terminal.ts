@@ -2,8 +2,9 @@
 // compact expected/got diff, skip reasons grouped. Colour via chalk, off for NO_COLOR and non-TTY.
 import { Chalk, type ChalkInstance } from 'chalk';
 import { stringify } from 'lossless-json';
-import type { ConformanceReport, Failure, VectorResult } from './model.js';
-import { repeatNote } from './format.js';
+import { isPlainObject } from '../core/json.js';
+import type { ConformanceReport, Failure, VectorResult } from '../results/model.js';
+import { repeatNote } from '../ctk/failures.js';
 
 export interface TerminalOptions {
   color: boolean;
@@ -34,12 +35,11 @@ function show(value: unknown, max = 200): string {
   return text.length > max ? text.slice(0, max - 1) + '…' : text;
 }
 
-const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v) && !(v as { isLosslessNumber?: boolean }).isLosslessNumber;
 
 /** Compact expected/got diff: per differing member for objects, else one line each. */
 export function compactDiff(expected: unknown, got: unknown, c: ChalkInstance): string[] {
   if (expected === undefined && got === undefined) return [];
-  if (isObj(expected) && isObj(got)) {
+  if (isPlainObject(expected) && isPlainObject(got)) {
     const keys = [...new Set([...Object.keys(expected), ...Object.keys(got)])];
     const lines: string[] = [];
     for (const k of keys) {

@@ -4,12 +4,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { PACKAGE_ROOT } from '../version.js';
-import { fingerprintVectors } from './vector-source.js';
+import { fingerprintVectors } from '../ctk/vector-source.js';
 import { verifyReportAgainst } from './verify.js';
-import { buildReport, pass } from './report-fixture.test.helper.js';
+import { buildReport, pass } from './report-fixture.test.util.js';
 import { writeReports } from './write.js';
-import { suiteDigest } from './digest.js';
-import type { ConformanceReport } from './model.js';
+import { suiteDigest } from '../results/digest.js';
+import type { ConformanceReport } from '../results/model.js';
 
 const BIN = path.join(PACKAGE_ROOT, 'bin', 'agent-hooks-ctk.js');
 
@@ -154,7 +154,7 @@ t.test('CLI: exit 0 on a match, 1 naming the edited vector, 2 on a bad report or
 t.test('verify-report reads vectors as run does: a BOM is ignored, invalid UTF-8 is unreadable (not a silent U+FFFD)', async (t) => {
   const { mkdtempSync, writeFileSync } = await import('node:fs');
   const os = await import('node:os');
-  const { fingerprintVectors } = await import('./vector-source.js');
+  const { fingerprintVectors } = await import('../ctk/vector-source.js');
   const dir = mkdtempSync(path.join(os.tmpdir(), 'ctk-verify-utf8-'));
   const vector = '{"id":"AH-CTK-998","title":"t","spec_clause":"3.1","scenario":{"input":{"content":"x","role":"user"}},"interceptor_script":[],"expect":{"interceptions":[],"run_outcome":"completed"}}';
   writeFileSync(path.join(dir, 'bom.json'), '\uFEFF' + vector);

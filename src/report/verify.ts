@@ -1,8 +1,8 @@
 // Reproducibility check (§13.2, §13.3: a claim is the tuple plus a report others can re-run): does a
 // vector directory still hold exactly the vectors a report ran, byte-for-byte in canonical form?
-import type { ConformanceReport } from './model.js';
-import { suiteDigest } from './digest.js';
-import type { UnreadableVector, VectorFingerprint } from './vector-source.js';
+import type { ConformanceReport } from '../results/model.js';
+import { suiteDigest } from '../results/digest.js';
+import type { UnreadableVector, VectorFingerprint } from '../ctk/vector-source.js';
 
 export interface ChangedVector {
   id: string;

@@ -4,7 +4,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { stringify } from 'lossless-json';
-import type { ConformanceReport } from './model.js';
+import type { ConformanceReport } from '../results/model.js';
 import { renderMarkdown } from './markdown.js';
 import { renderJunit } from './junit.js';
 import { renderTap } from './tap.js';

@@ -3,10 +3,10 @@ import { createReferenceHarness, referenceSurface } from '../../harness/referenc
 import { MUTANTS } from '../mutants/mutants.js';
 import { runCampaign, type CampaignOptions, type CampaignResult } from './fuzz.js';
 import { createOracle, OracleConfigError } from './oracle.js';
-import { fuzzMutants } from './mutants.js';
+import { fuzzMutants } from './mutant-campaigns.js';
 import { vectorFromValue } from '../load.js';
 import { parseLossless, stringifyLossless } from '../json.js';
-import { checkCaseOnce } from './fuzz.test.support.js';
+import { checkCaseOnce } from './fuzz.test.util.js';
 
 const surface = referenceSurface();
 const mutant = (id: string) => MUTANTS.find((m) => m.id === id)!;
@@ -108,11 +108,6 @@ t.test('fuzz --mutants reaches the streaming, release, projection and incrementa
   t.same(rows.filter((r) => !r.detected).map((r) => r.id), [], 'each is detected within 400 cases');
   t.match(rows.find((r) => r.id === 'incremental-reads-ahead'), { field: /^streams\[\d+\]\.delivered$/, requirement: 'REQ-12.1-incremental-deny-terminates' }, 'chunks pulled past a deny');
   t.match(rows.find((r) => r.id === 'release-unverdicted-output'), { field: 'released_output' }, 'what reached the caller');
-});
-
-t.test('fuzz --mutants scores every selftest mutant by default (the CLI list is the selftest list)', async (t) => {
-  const { selectMutants } = await import('../../cli/flags.js');
-  t.equal(selectMutants(undefined).length, MUTANTS.length);
 });
 
 t.test('a trimmed written vector still fails on its host and passes on the reference host, and asserts the divergent field', async (t) => {

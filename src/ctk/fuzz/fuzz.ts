@@ -8,7 +8,7 @@ import { executeVector, runVector, type Execution } from '../runner.js';
 import { checkVector, vectorFromValue } from '../load.js';
 import { parseLossless, stringifyLossless } from '../json.js';
 import type { Vector } from '../vector.js';
-import { assertable, firstDivergence, maskUnassertable, type Divergence } from './compare.js';
+import { assertable, firstDivergence, maskUnassertable, type Divergence } from './trace-diff.js';
 import { caseId, DEFAULT_HANG_TIMEOUT_MS, generateCase } from './generate.js';
 import { normalizeExecution } from './normalize.js';
 import type { Oracle } from './oracle.js';
@@ -136,7 +136,7 @@ interface Worker {
 
 interface Checked {
   divergence?: Divergence;
-  /** The first difference a vector can assert, when the first difference is not one (compare.ts pinnable). */
+  /** The first difference a vector can assert, when the first difference is not one (trace-diff.ts pinnable). */
   pin?: Divergence;
   harness_message?: string;
   oracle: Execution;

@@ -3,8 +3,8 @@
 // knob…) or shortens a string; it is tidied, must load like a hand-written vector (load.ts), and is kept
 // only while the SAME divergence persists (same field, same requirement). Deterministic: no randomness.
 import type { Json, JsonObject } from '../../core/types.js';
+import { isPlainObject, deepClone } from '../../core/json.js';
 import { checkVector } from '../load.js';
-import { cloneJson, isLosslessNumber } from '../json.js';
 import { impliedCapabilities, interceptorRuleLists, usesStream, type Vector } from '../vector.js';
 
 export interface ShrinkOptions {
@@ -31,7 +31,7 @@ type Segment = string | number;
 const CLOSED_VALUES = new Set(['identity_provider', 'mode', 'profile', 'on_approval', 'on_disagreement', 'on_transform_conflict', 'at', 'fault', 'decision', 'outcome', 'role', 'finish_reason', 'name', 'id', 'path', 'interception_point', 'identity_override']);
 
 export async function shrinkCase(start: Vector, opts: ShrinkOptions): Promise<ShrinkResult> {
-  let current = tidy(cloneJson(start));
+  let current = tidy(deepClone(start));
   let attempts = 0;
   let reductions = 0;
   const tried = new Set<string>();
@@ -76,7 +76,7 @@ function candidatePaths(v: Vector): Segment[][] {
     for (const { path, value } of level) {
       out.push(path);
       if (Array.isArray(value)) value.forEach((x, i) => next.push({ path: [...path, i], value: x }));
-      else if (isObject(value)) for (const [k, x] of Object.entries(value)) next.push({ path: [...path, k], value: x });
+      else if (isPlainObject(value)) for (const [k, x] of Object.entries(value)) next.push({ path: [...path, k], value: x });
     }
     level = next;
   }
@@ -99,10 +99,10 @@ function* reductionsAt(v: Vector, path: Segment[]): Generator<Vector> {
       });
     }
   }
-  if (isObject(value) && Object.keys(value).length > 1) yield withEdit(v, parentPath, (parent) => ((parent as Record<string | number, unknown>)[key] = {}));
+  if (isPlainObject(value) && Object.keys(value).length > 1) yield withEdit(v, parentPath, (parent) => ((parent as Record<string | number, unknown>)[key] = {}));
   // A streamed response (§12.1): not streamed at all, or in one chunk (dropping a single chunk would break the
   // chunks-concatenate-to-content rule, so the generic reductions cannot simplify a stream).
-  if (isObject(value) && Array.isArray(value.stream)) {
+  if (isPlainObject(value) && Array.isArray(value.stream)) {
     yield withEdit(v, path, (resp) => {
       delete (resp as Record<string, unknown>).stream;
       delete (resp as Record<string, unknown>).stream_truncated;
@@ -110,7 +110,7 @@ function* reductionsAt(v: Vector, path: Segment[]): Generator<Vector> {
     if (value.stream.length > 1) yield withEdit(v, path, (resp) => ((resp as Record<string, unknown>).stream = [(value.stream as string[]).join('')]));
   }
   // A verdict that transforms or asks for approval: the plainer verdict, keeping its other members.
-  if (isObject(value) && (value.decision === 'transform' || (value.decision === 'deny' && 'approval' in value))) {
+  if (isPlainObject(value) && (value.decision === 'transform' || (value.decision === 'deny' && 'approval' in value))) {
     yield withEdit(v, path, (verdict) => {
       const o = verdict as Record<string, unknown>;
       delete o.transform;
@@ -121,7 +121,7 @@ function* reductionsAt(v: Vector, path: Segment[]): Generator<Vector> {
 }
 
 function withEdit(v: Vector, parentPath: Segment[], edit: (parent: unknown) => void): Vector {
-  const copy = cloneJson(v);
+  const copy = deepClone(v);
   const parent = parentPath.length === 0 ? copy : getAt(copy, parentPath);
   edit(parent);
   return copy;
@@ -133,7 +133,6 @@ function getAt(root: unknown, path: Segment[]): unknown {
   return at;
 }
 
-const isObject = (v: unknown): v is JsonObject => v !== null && typeof v === 'object' && !Array.isArray(v) && !isLosslessNumber(v);
 
 /**
  * Re-derives what depends on the rest: the capabilities the content needs, the hang timeouts only while a hang is
@@ -160,7 +159,7 @@ export function tidy(v: Vector): Vector {
   } catch {
     // not a well-formed rule list; the validity check rejects the candidate
   }
-  const resolverHang = (out.approval_script ?? []).some((r) => isObject(r?.resolve) && (r.resolve as JsonObject).fault === 'hang');
+  const resolverHang = (out.approval_script ?? []).some((r) => isPlainObject(r?.resolve) && (r.resolve as JsonObject).fault === 'hang');
   if (!interceptorHang) delete out.interceptor_timeout_ms;
   if (!resolverHang) delete out.resolver_timeout_ms;
   const caps = new Set(['model_calls']);

@@ -2,7 +2,7 @@
 // (the reference host) can also run. A surface the fuzzer cannot work with is bad input (exit 2).
 import { KNOB_DEFAULTS, PROFILE_KNOBS, type Knob, type Mode, type Profile } from '../../core/types.js';
 import type { HostSurface } from '../../harness/contract.js';
-import { CTK_FAULT_PROVIDER } from '../../harness/reference-harness.js';
+import { CTK_FAULT_PROVIDER } from '../../harness/scripted.js';
 import { DEFAULT_MAX_DEPTH } from '../../core/index.js';
 
 export class FuzzSurfaceError extends Error {

@@ -6,10 +6,11 @@
 import { getDotted } from '../../core/paths.js';
 import type { Json, JsonObject } from '../../core/types.js';
 import type { HostSurface } from '../../harness/contract.js';
-import { cloneJson, isLosslessNumber, stringifyLossless } from '../json.js';
+import { isLosslessNumber, stringifyLossless } from '../json.js';
+import { deepClone } from '../../core/json.js';
 import type { Execution } from '../runner.js';
 import { usesUnprojectable, type Expect, type ExpectedRecord, type Vector } from '../vector.js';
-import type { Divergence } from './compare.js';
+import type { Divergence } from './trace-diff.js';
 import { minimalExpect } from './trim-expect.js';
 
 const TOOL_POINTS = new Set(['pre_tool_call', 'post_tool_call']);
@@ -55,7 +56,7 @@ export interface HostRun {
  * assertion aimed at the divergence (trim-expect.ts); without it, everything the authoring rules assert.
  */
 export function toVector(source: Vector, oracle: Execution, divergence: Divergence, meta: VectorMeta, pin?: Divergence, host?: HostRun): Vector {
-  const v = cloneJson(source) as unknown as Record<string, unknown>;
+  const v = deepClone(source) as unknown as Record<string, unknown>;
   v.id = meta.id;
   v.title = meta.title;
   v.spec_clause = divergence.clause;
@@ -114,7 +115,7 @@ function aimedUnits(path: string): string[] {
   }
 }
 
-/** `pin`: a later difference the grammar can assert, aimed at too when `d` itself cannot be (compare.ts assertable). */
+/** `pin`: a later difference the grammar can assert, aimed at too when `d` itself cannot be (trace-diff.ts assertable). */
 function expectFromOracle(v: Vector, ex: Execution, d: Divergence, pin?: Divergence): Expect {
   const report = ex.report!;
   const parallel = v.scenario.parallel_tools === true;
@@ -131,11 +132,11 @@ function expectFromOracle(v: Vector, ex: Execution, d: Divergence, pin?: Diverge
     e.interceptions = seen.filter((p) => !TOOL_POINTS.has(p)).map((p) => ({ interception_point: p }));
   } else e.interceptions = seen.map((p) => ({ interception_point: p }));
 
-  if (v.scenario.inputs !== undefined) e.outputs = cloneJson(report.outputs ?? []);
-  else e.final_output = cloneJson(report.final_output);
+  if (v.scenario.inputs !== undefined) e.outputs = deepClone(report.outputs ?? []);
+  else e.final_output = deepClone(report.final_output);
 
   const invoked = ex.mocks.tool_invocations;
-  if (!parallel) e.tool_invocations = invoked.map((t) => ({ name: t.name, args: cloneJson(t.args) }));
+  if (!parallel) e.tool_invocations = invoked.map((t) => ({ name: t.name, args: deepClone(t.args) }));
   const never = (v.scenario.tools ?? []).map((t) => t.name).filter((n) => !invoked.some((t) => t.name === n));
   if (never.length > 0) e.tool_not_invoked = never;
   e.model_call_count = ex.mocks.model_calls.length;
@@ -173,7 +174,7 @@ function recordExpectation(r: JsonObject, index: number, withComposition: boolea
   const profile = obj(r.composition)?.profile;
   // run_all may leave fold_truncated out when false (GRAMMAR.md §5.10): assert it only when it says true there.
   if (r.fold_truncated !== undefined && (profile !== 'sequential/run_all' || r.fold_truncated === true)) assert.fold_truncated = r.fold_truncated;
-  if (withComposition) assert.composition = cloneJson(r.composition ?? null);
+  if (withComposition) assert.composition = deepClone(r.composition ?? null);
   if (r.input_identity === null) assert.input_identity = null;
   const out: ExpectedRecord = { interception_point: r.interception_point as ExpectedRecord['interception_point'], index, assert };
   if (r.resolved_by === undefined && resolver) out.absent = ['resolved_by'];
@@ -202,7 +203,7 @@ function aimAt(e: Expect, v: Vector, ex: Execution, d: Divergence, parallel: boo
       return;
     }
     const got = getDotted(raw, rest);
-    if (got.found) entry.assert = { ...(entry.assert ?? {}), [rest]: cloneJson(got.value as Json) };
+    if (got.found) entry.assert = { ...(entry.assert ?? {}), [rest]: deepClone(got.value as Json) };
     else entry.absent = [...new Set([...(entry.absent ?? []), rest])];
     return;
   }
@@ -223,7 +224,7 @@ function aimAt(e: Expect, v: Vector, ex: Execution, d: Divergence, parallel: boo
     const j = Number(b);
     const got = getDotted(ex.recording[j] ?? {}, rest);
     const slot = e.interceptions[j];
-    if (slot && got.found) slot.context = { ...(slot.context ?? {}), [rest]: cloneJson(got.value as Json) };
+    if (slot && got.found) slot.context = { ...(slot.context ?? {}), [rest]: deepClone(got.value as Json) };
     return;
   }
   if (section === 'released_output') {
@@ -244,7 +245,7 @@ function aimAt(e: Expect, v: Vector, ex: Execution, d: Divergence, parallel: boo
     if (!call) return;
     const calls = e.model_calls ?? [];
     while (calls.length <= i) calls.push({});
-    calls[i] = { messages: cloneJson(call.messages) };
+    calls[i] = { messages: deepClone(call.messages) };
     e.model_calls = calls;
     return;
   }
@@ -252,7 +253,7 @@ function aimAt(e: Expect, v: Vector, ex: Execution, d: Divergence, parallel: boo
     const first = (ex.report!.records as JsonObject[])[0];
     if (first) {
       const entry = e.records!.find((r) => r.index === 0);
-      if (entry) entry.assert = { ...(entry.assert ?? {}), sequence: cloneJson(first.sequence ?? null) };
+      if (entry) entry.assert = { ...(entry.assert ?? {}), sequence: deepClone(first.sequence ?? null) };
     }
   }
 }

@@ -4,7 +4,7 @@ import { MUTANTS } from '../mutants/mutants.js';
 import { executeVector } from '../runner.js';
 import { checkExpectations } from '../assertions.js';
 import type { Vector } from '../vector.js';
-import { firstDivergence } from './compare.js';
+import { firstDivergence } from './trace-diff.js';
 import { normalizeExecution } from './normalize.js';
 import { toVector } from './to-vector.js';
 

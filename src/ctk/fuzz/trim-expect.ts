@@ -6,10 +6,10 @@
 // the reference host fail, so the vector still passes there. A vector the host passes anyway (a divergence the
 // grammar cannot assert) keeps its whole expect: nothing tells the assertions that matter from the rest.
 import type { HostSurface, RunReport } from '../../harness/contract.js';
-import type { Failure } from '../../report/model.js';
+import type { Failure } from '../../results/model.js';
 import { checkExpectations } from '../assertions.js';
 import { checkInvariants } from '../invariants.js';
-import { cloneJson, jsonEqual } from '../json.js';
+import { deepClone, deepEqual } from '../../core/json.js';
 import type { Execution } from '../runner.js';
 import { checkStreamConsumption } from '../stream-checks.js';
 import type { Expect, ExpectedRecord, Vector } from '../vector.js';
@@ -93,12 +93,12 @@ function unitsOf(e: Expect): Unit[] {
 export function minimalExpect(full: Vector, aimed: ReadonlySet<string>, host: Execution, surface: HostSurface): Expect {
   const beyond = failuresBeyondExpect(full, host, surface).length > 0;
   if (!beyond && !failsOn(full, full.expect, host, surface)) return full.expect; // not pinned: keep it all
-  let current = cloneJson(full.expect) as unknown as Expect;
+  let current = deepClone(full.expect) as unknown as Expect;
   for (const u of unitsOf(current)) {
     if (aimed.has(u.key)) continue;
-    const candidate = cloneJson(current) as unknown as Expect;
+    const candidate = deepClone(current) as unknown as Expect;
     u.drop(candidate);
-    if (jsonEqual(candidate, current)) continue;
+    if (deepEqual(candidate, current)) continue;
     if (beyond || failsOn(full, candidate, host, surface)) current = candidate;
   }
   return current;

@@ -6,7 +6,7 @@ import { PACKAGE_ROOT } from '../../version.js';
 import { sha256Hex } from '../../core/identity.js';
 import { IdentityDomainError } from '../../core/errors.js';
 import { parseGoldenFile } from './file.js';
-import { checkGolden, JCS_SHA256_PROVIDER, type GoldenProvider } from './check.js';
+import { checkGolden, CORE_GOLDEN_PROVIDER, type GoldenProvider } from './check.js';
 import { expectationDefects } from './defects.js';
 
 const DEFECTIVE_TEXT = readFileSync(path.join(PACKAGE_ROOT, 'src', 'ctk', 'golden', 'fixtures', 'defective-golden.json'), 'utf8');
@@ -40,12 +40,12 @@ t.test('a defective fixture is reported defective only when the provider is soun
   const defective = { id: 'd', ctx: withN('9.999999999999997e+22'), expect: { canonical_json: canonicalWithN('9.999999999999996e+22') } };
   t.equal(check([defective])[0]!.status, 'defective', 'our provider: defective, not failed');
   // A provider that writes the same non-round-tripping number is wrong too: a defect never hides that.
-  const rounding: GoldenProvider = { canonical: (ctx) => JCS_SHA256_PROVIDER.canonical(ctx).replaceAll('9.999999999999997e+22', '9.999999999999996e+22'), identity: sha256Hex };
+  const rounding: GoldenProvider = { canonical: (ctx) => CORE_GOLDEN_PROVIDER.canonical(ctx).replaceAll('9.999999999999997e+22', '9.999999999999996e+22'), identity: sha256Hex };
   const r1 = check([defective], rounding)[0]!;
   t.equal(r1.status, 'fail');
   t.match(r1.detail, /our provider's output is defective: .*9\.999999999999996e\+22/);
   // A provider that differs anywhere else fails.
-  const other: GoldenProvider = { canonical: (ctx) => JCS_SHA256_PROVIDER.canonical(ctx).replace('"lookup"', '"LOOKUP"'), identity: sha256Hex };
+  const other: GoldenProvider = { canonical: (ctx) => CORE_GOLDEN_PROVIDER.canonical(ctx).replace('"lookup"', '"LOOKUP"'), identity: sha256Hex };
   const r2 = check([defective], other)[0]!;
   t.equal(r2.status, 'fail');
   t.match(r2.detail, /canonical_json differs at offset \d+: .*\(beyond the fixture's defect\)\. The fixture is defective too/);

@@ -25,11 +25,11 @@ export interface GoldenProvider {
 }
 
 /** The core's §10.2 jcs-sha256: the projection's RFC 8785 bytes, then "sha256:" + hex. */
-export const JCS_SHA256_PROVIDER: GoldenProvider = { canonical: (ctx) => canonicalProjection(ctx), identity: sha256Hex };
+export const CORE_GOLDEN_PROVIDER: GoldenProvider = { canonical: (ctx) => canonicalProjection(ctx), identity: sha256Hex };
 
 type Computed = { ok: true; canonical: string; identity: string } | { ok: false; reason: string; remediation: string };
 
-export function checkGolden(golden: GoldenFile, provider: GoldenProvider = JCS_SHA256_PROVIDER): GoldenResult[] {
+export function checkGolden(golden: GoldenFile, provider: GoldenProvider = CORE_GOLDEN_PROVIDER): GoldenResult[] {
   const computed = new Map<string, Computed>();
   const results = golden.fixtures.map((f) => {
     const ours = compute(provider, f.ctx);

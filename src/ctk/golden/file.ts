@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { isPlainObject } from '../../core/json.js';
 import { parseJsonText } from '../../core/json-text.js';
-import { decodeUtf8 } from '../utf8.js';
+import { decodeUtf8 } from '../../core/utf8.js';
 
 export interface GoldenFixture {
   id: string;

@@ -1,13 +1,10 @@
 import t from 'tap';
 import { POSTURES, type PostureName } from '../../core/postures.js';
-import path from 'node:path';
 import { MUTANTS } from './mutants.js';
 import { runSelftest } from './selftest.js';
 import { defaultVectorPaths, loadVectors } from '../load.js';
 import { runVector } from '../runner.js';
 import { createReferenceHarness } from '../../harness/reference-harness.js';
-import { PACKAGE_ROOT } from '../../version.js';
-import { runCliInProcess } from '../../cli/cli.test.util.js';
 import type { JsonObject } from '../../core/types.js';
 
 const suite = loadVectors(defaultVectorPaths());
@@ -16,8 +13,6 @@ const byId = (id: string) => {
   if (!lv) throw new Error(`no vector ${id}`);
   return lv;
 };
-
-const cli = runCliInProcess;
 
 t.test('the mutant catalogue: at least 40 distinct broken hosts, each naming one clause', async (t) => {
   t.ok(MUTANTS.length >= 40, `${MUTANTS.length} mutants`);
@@ -84,20 +79,4 @@ t.test('the reference host is deterministic: the same vector gives the same reco
     }
     t.same(runs[0], runs[1], `${id}: identical records, outcome and tool calls (timestamps and the identities hashed over them aside)`);
   }
-});
-
-t.test('selftest CLI: usage errors exit 2, a survivor exits 1 with the JSON shape', async (t) => {
-  t.equal((await cli(['selftest'])).code, 2, '--mutants is required');
-  const unknown = await cli(['selftest', '--mutants', '--only', 'no-such-mutant']);
-  t.equal(unknown.code, 2);
-  t.match(unknown.err, /unknown mutant id no-such-mutant/);
-  const file = path.join(PACKAGE_ROOT, 'vectors', `${byId('AH-CTK-201').vector.id}.json`);
-  const survivor = await cli(['selftest', '--mutants', '--json', '--only', 'transform-value-leaks', '--vectors', file]);
-  t.equal(survivor.code, 1);
-  const json = JSON.parse(survivor.out) as { mutants: Array<{ id: string; description: string; clause: string; killed_by: string[] }>; survived: number };
-  t.equal(json.survived, 1);
-  t.same(Object.keys(json.mutants[0]!).sort(), ['clause', 'description', 'id', 'killed_by']);
-  const killed = await cli(['selftest', '--mutants', '--only', 'path-emits-no-hook', '--fast', '--vectors', path.join(PACKAGE_ROOT, 'vectors', `${byId('AH-CTK-200').vector.id}.json`)]);
-  t.equal(killed.code, 0);
-  t.match(killed.out, /1\/1 mutants killed, 0 survived/);
 });

@@ -1,12 +1,9 @@
 // The stdio harness protocol "agent-hooks-ctk/1" (HARNESS.md "The stdio protocol";
 // schema/harness-protocol.schema.json): JSON-RPC 2.0, one message per line.
-import { HARNESS_PROTOCOL } from '../contract.js';
-
-export { HARNESS_PROTOCOL };
+import { isPlainObject } from '../../core/json.js';
 
 /** Requests the CTK sends to the host. */
 export const CTK_METHODS = ['describe', 'setup', 'run', 'teardown'] as const;
-export type CtkMethod = (typeof CTK_METHODS)[number];
 
 /** Requests the host sends to the CTK while `run` is pending. */
 export const HOST_METHODS = ['intercept', 'resolve', 'model', 'model_chunk', 'tool'] as const;
@@ -43,17 +40,13 @@ export type IncomingMessage =
   | { kind: 'error'; id: RpcId | null; error: RpcError }
   | { kind: 'invalid'; problem: string };
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 function isId(v: unknown): v is RpcId {
   return typeof v === 'string' || (typeof v === 'number' && Number.isInteger(v));
 }
 
 /** Classifies one parsed line as a JSON-RPC 2.0 message (or says why it is not one). */
 export function classifyMessage(msg: unknown): IncomingMessage {
-  if (!isObject(msg)) return { kind: 'invalid', problem: 'the line is JSON but not a JSON-RPC 2.0 message object' };
+  if (!isPlainObject(msg)) return { kind: 'invalid', problem: 'the line is JSON but not a JSON-RPC 2.0 message object' };
   if (msg.jsonrpc !== '2.0') return { kind: 'invalid', problem: 'the message lacks "jsonrpc": "2.0"' };
   const hasMethod = 'method' in msg;
   const hasResult = 'result' in msg;
@@ -61,7 +54,7 @@ export function classifyMessage(msg: unknown): IncomingMessage {
   if (hasMethod) {
     if (typeof msg.method !== 'string') return { kind: 'invalid', problem: '"method" is not a string' };
     if (hasResult || hasError) return { kind: 'invalid', problem: 'a request carries "result" or "error"' };
-    if (msg.params !== undefined && !isObject(msg.params) && !Array.isArray(msg.params)) {
+    if (msg.params !== undefined && !isPlainObject(msg.params) && !Array.isArray(msg.params)) {
       return { kind: 'invalid', problem: `"params" of ${msg.method} is neither an object nor an array` };
     }
     if (!('id' in msg)) return { kind: 'notification', method: msg.method, params: msg.params };
@@ -74,7 +67,7 @@ export function classifyMessage(msg: unknown): IncomingMessage {
     return { kind: 'result', id: msg.id, result: msg.result };
   }
   const err = msg.error;
-  if (!isObject(err) || typeof err.code !== 'number' || typeof err.message !== 'string') {
+  if (!isPlainObject(err) || typeof err.code !== 'number' || typeof err.message !== 'string') {
     return { kind: 'invalid', problem: 'an error response whose "error" is not {code: integer, message: string}' };
   }
   if (msg.id !== null && !isId(msg.id)) return { kind: 'invalid', problem: 'an error response has an invalid id' };

@@ -6,16 +6,17 @@ import type { Readable, Writable } from 'node:stream';
 import type {
   Harness,
   InterceptorAction,
-  ModelResponse,
   ModelStream,
   ModelStreamChunk,
   ResolverAction,
   RunSetup,
   ScriptedInterceptor,
-  ToolCallResult,
 } from '../contract.js';
+import type { ModelResponse, ToolCallResult } from '../../core/agent-io.js';
 import type { ApprovalRequest, Composition, JsonObject, Mode } from '../../core/types.js';
-import { HARNESS_PROTOCOL, RPC_ERROR, RpcFault } from './protocol.js';
+import { isPlainObject } from '../../core/json.js';
+import { HARNESS_PROTOCOL } from '../contract.js';
+import { RPC_ERROR, RpcFault } from './protocol.js';
 import { RpcPeer } from './rpc-peer.js';
 
 export interface ServeOptions {
@@ -79,10 +80,6 @@ async function native<T>(method: string, call: () => Promise<T>): Promise<T> {
   }
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 function invalid(problem: string): never {
   throw new RpcFault(RPC_ERROR.invalidParams, `invalid setup params: ${problem}`);
 }
@@ -113,16 +110,16 @@ function pulledStream(peer: RpcPeer, id: string): ModelStream {
 
 /** Rebuilds the in-process RunSetup from `setup` params, with every callback proxied to the CTK. */
 function runSetupFrom(params: unknown, peer: RpcPeer): RunSetup {
-  if (!isObject(params)) invalid('params must be an object');
+  if (!isPlainObject(params)) invalid('params must be an object');
   const p = params;
   if (typeof p.vector_id !== 'string') invalid('vector_id must be a string');
-  if (!isObject(p.scenario)) invalid('scenario must be an object');
+  if (!isPlainObject(p.scenario)) invalid('scenario must be an object');
   if (p.mode !== 'enforce' && p.mode !== 'evaluate_only') invalid('mode must be "enforce" or "evaluate_only"');
-  if (!isObject(p.composition) || typeof p.composition.profile !== 'string') invalid('composition must be {profile, …knobs}');
+  if (!isPlainObject(p.composition) || typeof p.composition.profile !== 'string') invalid('composition must be {profile, …knobs}');
   if (p.identity_provider !== null && typeof p.identity_provider !== 'string') invalid('identity_provider must be a string or null');
   if (!Array.isArray(p.interceptors)) invalid('interceptors must be an array of {index, name}');
   const interceptors: ScriptedInterceptor[] = p.interceptors.map((entry, i) => {
-    if (!isObject(entry) || typeof entry.index !== 'number' || typeof entry.name !== 'string') invalid(`interceptors[${i}] must be {index: integer, name: string}`);
+    if (!isPlainObject(entry) || typeof entry.index !== 'number' || typeof entry.name !== 'string') invalid(`interceptors[${i}] must be {index: integer, name: string}`);
     const index = entry.index;
     return {
       index,
@@ -149,7 +146,7 @@ function runSetupFrom(params: unknown, peer: RpcPeer): RunSetup {
     resolver_timeout_ms: p.resolver_timeout_ms as number | undefined,
     model: async (request) => {
       const answer = (await peer.request('model', request)) as ModelResponse | { stream: string };
-      return isObject(answer) && typeof answer.stream === 'string' ? pulledStream(peer, answer.stream) : (answer as ModelResponse);
+      return isPlainObject(answer) && typeof answer.stream === 'string' ? pulledStream(peer, answer.stream) : (answer as ModelResponse);
     },
     tools: (call) => peer.request('tool', call) as Promise<ToolCallResult>,
   };

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { checkSurface } from './validate.js';
-import { HARNESS_PROTOCOL } from './protocol.js';
+import { HARNESS_PROTOCOL } from '../contract.js';
 
 const described = (extra: Record<string, unknown>) => ({
   name: 'h',

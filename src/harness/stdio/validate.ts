@@ -1,21 +1,19 @@
 // Shape checks for what a stdio host sends: its describe/run results and the params of its
 // requests. Each returns a one-line problem naming the member, or the typed value.
+import { isPlainObject } from '../../core/json.js';
 import { CAPABILITIES, type HostSurface, type RunReport } from '../contract.js';
 import { PROFILES, PROFILE_KNOBS, MODES, KNOB_VALUES, type Knob, type Profile } from '../../core/types.js';
 import { resolvePostures } from '../../core/postures.js';
 import { knobNotConsulted } from '../surface.js';
-import { HARNESS_PROTOCOL } from './protocol.js';
+import { HARNESS_PROTOCOL } from '../contract.js';
 
 type Result<T> = { ok: true; value: T } | { ok: false; problem: string };
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
 
 /** describe → HostSurface. Fills the documented defaults (buffered_output true, every posture at its registry default). */
 export function checkSurface(v: unknown): Result<HostSurface> {
-  if (!isObject(v)) return { ok: false, problem: 'the describe result is not an object' };
+  if (!isPlainObject(v)) return { ok: false, problem: 'the describe result is not an object' };
   if (!('protocol' in v)) {
     return { ok: false, problem: `the describe result has no "protocol" member; a stdio host must declare protocol "${HARNESS_PROTOCOL}"` };
   }
@@ -39,10 +37,10 @@ export function checkSurface(v: unknown): Result<HostSurface> {
   if (v.exposure_bound !== undefined && typeof v.exposure_bound !== 'string') {
     return { ok: false, problem: 'describe.exposure_bound must be a string (§12.1a)' };
   }
-  if (!isObject(v.profiles)) return { ok: false, problem: 'describe.profiles must be an object mapping profile → {knob: [values]}' };
+  if (!isPlainObject(v.profiles)) return { ok: false, problem: 'describe.profiles must be an object mapping profile → {knob: [values]}' };
   for (const [profile, knobs] of Object.entries(v.profiles)) {
     if (!(PROFILES as readonly string[]).includes(profile)) return { ok: false, problem: `describe.profiles has unknown profile ${JSON.stringify(profile)} (§7.2 closed set)` };
-    if (!isObject(knobs)) return { ok: false, problem: `describe.profiles["${profile}"] must be an object of knob → values` };
+    if (!isPlainObject(knobs)) return { ok: false, problem: `describe.profiles["${profile}"] must be an object of knob → values` };
     for (const [knob, values] of Object.entries(knobs)) {
       const allowed = KNOB_VALUES[knob as Knob];
       if (!allowed) return { ok: false, problem: `describe.profiles["${profile}"] has unknown knob ${JSON.stringify(knob)}` };
@@ -61,7 +59,7 @@ export function checkSurface(v: unknown): Result<HostSurface> {
   // §13.1: the posture registry (src/core/postures.ts) decides names and values.
   const postures = resolvePostures(v.postures);
   if (!postures.ok) return { ok: false, problem: `describe.postures${postures.name === '' ? '' : '.' + postures.name} ${postures.problem}` };
-  if (v.sdk !== undefined && (!isObject(v.sdk) || typeof v.sdk.lang !== 'string' || typeof v.sdk.version !== 'string')) {
+  if (v.sdk !== undefined && (!isPlainObject(v.sdk) || typeof v.sdk.lang !== 'string' || typeof v.sdk.version !== 'string')) {
     return { ok: false, problem: 'describe.sdk must be {lang: string, version: string}' };
   }
   const surface = {
@@ -74,7 +72,7 @@ export function checkSurface(v: unknown): Result<HostSurface> {
 
 /** run → RunReport. */
 export function checkRunReport(v: unknown): Result<RunReport> {
-  if (!isObject(v)) return { ok: false, problem: 'the run result is not an object' };
+  if (!isPlainObject(v)) return { ok: false, problem: 'the run result is not an object' };
   if (v.outcome !== 'completed' && v.outcome !== 'blocked' && v.outcome !== 'error') {
     return { ok: false, problem: `run.outcome must be "completed", "blocked" or "error", got ${JSON.stringify(v.outcome)}` };
   }
@@ -83,11 +81,11 @@ export function checkRunReport(v: unknown): Result<RunReport> {
   if (!Array.isArray(v.identities)) return { ok: false, problem: 'run.identities must be an array of {input_identity, enforced_identity}' };
   for (const [i, pair] of v.identities.entries()) {
     const good = (x: unknown) => x === null || typeof x === 'string';
-    if (!isObject(pair) || !good(pair.input_identity) || !good(pair.enforced_identity)) {
+    if (!isPlainObject(pair) || !good(pair.input_identity) || !good(pair.enforced_identity)) {
       return { ok: false, problem: `run.identities[${i}] must be {input_identity: string|null, enforced_identity: string|null}` };
     }
   }
-  if (!Array.isArray(v.records) || !v.records.every(isObject)) return { ok: false, problem: 'run.records must be an array of record objects' };
+  if (!Array.isArray(v.records) || !v.records.every(isPlainObject)) return { ok: false, problem: 'run.records must be an array of record objects' };
   if (v.outputs !== undefined && !Array.isArray(v.outputs)) return { ok: false, problem: 'run.outputs must be an array' };
   if (v.log !== undefined && !isStringArray(v.log)) return { ok: false, problem: 'run.log must be an array of strings' };
   if (v.released_output !== undefined && v.released_output !== null && typeof v.released_output !== 'string') {
@@ -99,18 +97,18 @@ export function checkRunReport(v: unknown): Result<RunReport> {
 
 /** Params of a host → CTK request; `interceptorIndexes` are the indexes registered at setup. */
 export function checkHostParams(method: string, params: unknown, interceptorIndexes: number[]): string | null {
-  if (!isObject(params)) return `params of "${method}" must be an object`;
+  if (!isPlainObject(params)) return `params of "${method}" must be an object`;
   switch (method) {
     case 'intercept':
       if (typeof params.index !== 'number' || !Number.isInteger(params.index)) return 'intercept.index must be an integer';
       if (!interceptorIndexes.includes(params.index)) {
         return `intercept.index ${params.index} is not a registered interceptor (registered: [${interceptorIndexes.join(', ')}])`;
       }
-      if (!isObject(params.context)) return 'intercept.context must be an object (the AgentContext the interceptor receives)';
+      if (!isPlainObject(params.context)) return 'intercept.context must be an object (the AgentContext the interceptor receives)';
       return null;
     case 'resolve':
-      if (!isObject(params.request)) return 'resolve.request must be an object (the §9 ApprovalRequest)';
-      if (!isObject(params.request.context)) return 'resolve.request.context must be an object';
+      if (!isPlainObject(params.request)) return 'resolve.request must be an object (the §9 ApprovalRequest)';
+      if (!isPlainObject(params.request.context)) return 'resolve.request.context must be an object';
       return null;
     case 'model':
       if (typeof params.model_id !== 'string') return 'model.model_id must be a string';

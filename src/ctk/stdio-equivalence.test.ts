@@ -2,12 +2,12 @@
 // `agent-hooks-ctk reference-host --stdio` agree vector for vector on the whole suite.
 import t from 'tap';
 import path from 'node:path';
-import { PACKAGE_ROOT } from '../../version.js';
-import { defaultVectorPaths, loadVectors } from '../../ctk/load.js';
-import { runSuite } from '../../ctk/runner.js';
-import { createReferenceHarness } from '../reference-harness.js';
-import type { Harness } from '../contract.js';
-import { createStdioHarness } from './client.js';
+import { PACKAGE_ROOT } from '../version.js';
+import { defaultVectorPaths, loadVectors } from './load.js';
+import { runSuite } from './runner.js';
+import { createReferenceHarness } from '../harness/reference-harness.js';
+import type { Harness } from '../harness/contract.js';
+import { createStdioHarness } from '../harness/stdio/client.js';
 
 const stdioCommand = [process.execPath, path.join(PACKAGE_ROOT, 'bin/agent-hooks-ctk.js'), 'reference-host', '--stdio']
   .map((a) => JSON.stringify(a))

@@ -3,7 +3,7 @@ import type { Harness } from '../../harness/contract.js';
 import { createReferenceHarness, referenceSurface } from '../../harness/reference-harness.js';
 import { executeVector } from '../runner.js';
 import type { Vector } from '../vector.js';
-import { firstDivergence, type Divergence } from './compare.js';
+import { firstDivergence, type Divergence } from './trace-diff.js';
 import { normalizeExecution } from './normalize.js';
 
 export async function checkCaseOnce(host: Harness, v: Vector): Promise<Divergence | undefined> {

@@ -7,11 +7,14 @@ import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { parse } from 'lossless-json';
 import { canonicalize as otherJcs } from 'json-canonicalize';
-import { PACKAGE_ROOT } from '../version.js';
-import { canonicalProjection, jcsSha256 } from './identity.js';
-import { ContextInvalidError } from './errors.js';
-import { INTERCEPTION_POINTS } from './types.js';
-import { readGoldenFile } from '../ctk/golden/file.js';
+import { PACKAGE_ROOT } from '../../version.js';
+import { canonicalProjection, jcsSha256 } from '../../core/identity.js';
+import { ContextInvalidError } from '../../core/errors.js';
+import { INTERCEPTION_POINTS } from '../../core/types.js';
+import { readGoldenFile } from './file.js';
+import { validateEnvelope } from '../../core/envelope.js';
+import { validateContextSchema } from '../../core/schemas.js';
+import type { JsonObject } from '../../core/types.js';
 
 const GOLDEN = path.join(PACKAGE_ROOT, 'golden', 'identity.json');
 const golden = readGoldenFile(GOLDEN);
@@ -131,4 +134,20 @@ t.test('UTF-16 member order is what both canonicalizers produce; -0 is 0', async
   const neg0 = positive.find((x) => x.id === 'number-negative-zero-in-arrays')!;
   t.equal(((rawCtx.get(neg0.id)!.target as { n: Token }).n).text, '-0', 'the file really carries -0');
   t.match(expectOf(neg0).canonical_json, /"n":0[,}]/, '-0 canonicalizes as 0');
+});
+
+t.test('schema and envelope agree on the golden identity fixtures', async (t) => {
+  const errs = (r: { ok: true } | { ok: false; errors: string[] }): string => (r.ok ? '' : r.errors.join(' | '));
+  for (const f of golden.fixtures.filter((x) => x.expect.kind === 'identity')) {
+    t.ok(validateEnvelope(f.ctx).ok, `${f.id}: envelope`);
+    const r = validateContextSchema(f.ctx);
+    // One fixture deliberately carries an unknown top-level member: the envelope tolerates it, the closed schema does not.
+    if (f.id.includes('unknown-member')) t.match(errs(r), /unknown member "x_vendor_debug"/, f.id);
+    else t.ok(r.ok, `${f.id}: ${errs(r)}`);
+  }
+  // Value-domain rejections (numbers, surrogates, depth) and the §4.2 alias are not expressible in JSON Schema; everything else is.
+  const domain = /2\^53|exceeds|string-encode|non-finite|surrogate|nesting|target must equal/;
+  for (const f of golden.fixtures.filter((x) => x.expect.kind === 'error' && !domain.test(x.remediation_contains ?? ''))) {
+    t.notOk(validateContextSchema(f.ctx as JsonObject).ok, `${f.id}: the schema rejects it too`);
+  }
 });

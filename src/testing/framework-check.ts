@@ -7,8 +7,10 @@ import type { Harness, HostSurface } from '../harness/contract.js';
 import { validateSurface } from '../harness/surface.js';
 import { defaultVectorPaths, loadVectors } from '../ctk/load.js';
 import { runSuite } from '../ctk/runner.js';
+import { skipOf, type Skip } from '../ctk/skip.js';
+import type { LoadedVector } from '../ctk/vector.js';
 import { PACKAGE_ROOT } from '../version.js';
-import { claimStaleness } from './claim-current.js';
+import { claimStaleness } from '../report/claim-current.js';
 
 export interface FrameworkCheck {
   passed: number;
@@ -22,10 +24,10 @@ export interface FrameworkCheck {
   samples: { failed: Array<[string, string[]]>; passed: number; total: number } | { skipped: string };
 }
 
-async function runWith(createHarness: () => Harness, surface: HostSurface, paths: string[], label: string) {
+async function runWith(createHarness: () => Harness, surface: HostSurface, vectors: readonly LoadedVector[], label: string) {
   const harness = createHarness();
   try {
-    return await runSuite(loadVectors(paths), { harness, surface, harnessLabel: label, timeoutMs: 30_000 });
+    return await runSuite(vectors, { harness, surface, harnessLabel: label, timeoutMs: 30_000 });
   } finally {
     await harness.close?.();
   }
@@ -35,16 +37,19 @@ export async function checkFrameworkHarness(framework: string, createHarness: ()
   const label = `integrations/${framework}/ctk-harness`;
   const surface = validateSurface(described, `${label} describe()`); // defaults filled, as `run` does (§13.1)
   const failuresOf = (r: Awaited<ReturnType<typeof runWith>>) => r.results.filter((x) => x.status === 'fail').map((x): [string, string[]] => [x.id, x.failures.map((f) => `${f.check}: ${f.message}`)]);
-  const report = await runWith(createHarness, surface, defaultVectorPaths(), label);
-  const notDeclared = Object.keys(surface.not_declared ?? {});
-  // §13.1: a vector gated on another posture value is answered by the posture the surface declares.
-  const explained = (reason = ''): boolean => reason.startsWith('host does not declare posture ') || notDeclared.some((c) => reason.includes(c));
-  const unexplainedSkips = report.results.filter((r) => r.status === 'skip' && !explained(r.reason)).map((r) => `${r.id}: ${r.reason}`);
+  const suite = loadVectors(defaultVectorPaths());
+  const report = await runWith(createHarness, surface, suite, label);
+  const notDeclared = new Set(Object.keys(surface.not_declared ?? {}));
+  // §13.1: a vector gated on another posture value is answered by the posture the surface declares; any other skip
+  // names what the surface lacks, and not_declared must say why.
+  const explained = (skip: Skip | undefined): boolean => skip !== undefined && (skip.kind === 'posture' || notDeclared.has(skip.member));
+  const byId = new Map(suite.map((lv) => [lv.vector.id, lv]));
+  const unexplainedSkips = report.results.filter((r) => r.status === 'skip' && !explained(skipOf(byId.get(r.id)!, surface))).map((r) => `${r.id}: ${r.reason}`);
   const stale = await claimStaleness(path.join(PACKAGE_ROOT, 'reports', 'claims', framework, 'report.json'), path.join(PACKAGE_ROOT, 'CLAIMS.md'), report);
   const samplesDir = path.join(PACKAGE_ROOT, '..', 'shared', 'sample-vectors');
   let samples: FrameworkCheck['samples'] = { skipped: `no published samples at ${samplesDir}` };
   if (existsSync(samplesDir)) {
-    const s = await runWith(createHarness, surface, [samplesDir], label);
+    const s = await runWith(createHarness, surface, loadVectors([samplesDir]), label);
     samples = { failed: failuresOf(s), passed: s.summary.passed, total: s.summary.total };
   }
   return { passed: report.summary.passed, failed: failuresOf(report), unexplainedSkips, stale, samples };

@@ -3,10 +3,10 @@
 import t from 'tap';
 import path from 'node:path';
 import { POSTURES, POSTURE_NAMES, type Postures } from '../core/postures.js';
-import { loadVectors } from '../ctk/load.js';
-import { runSuite } from '../ctk/runner.js';
-import { createReferenceHarness } from './reference-harness.js';
-import type { Harness } from './contract.js';
+import { loadVectors } from './load.js';
+import { runSuite } from './runner.js';
+import { createReferenceHarness } from '../harness/reference-harness.js';
+import type { Harness } from '../harness/contract.js';
 
 const suite = loadVectors([path.resolve('vectors')]);
 

@@ -5,9 +5,10 @@ import { PACKAGE_ROOT } from '../../version.js';
 import type { JsonObject } from '../../core/types.js';
 import { createReferenceHarness, referenceSurface } from '../../harness/reference-harness.js';
 import { executeVector, type Execution } from '../runner.js';
-import { cloneJson } from '../json.js';
+import { deepClone } from '../../core/json.js';
 import type { Vector } from '../vector.js';
-import { firstDivergence, generalize, requirementCatalogue } from './compare.js';
+import { firstDivergence, generalize } from './trace-diff.js';
+import { requirementsById } from '../coverage.js';
 import { normalizeExecution } from './normalize.js';
 import { generateCase } from './generate.js';
 import { generationSpace } from './space.js';
@@ -65,7 +66,7 @@ t.test('the first difference is named by its field and by the requirement and cl
   records(host)[at]!.decided_by = null;
   const d = firstDivergence(norm(host, v), norm(ref, v), v)!;
   t.match(d, { path: `records[${at}].decided_by`, field: 'records[*].decided_by', host: null, reference: 0, requirement: 'REQ-10.3-decided-by', clause: '10.3' });
-  t.equal(d.requirement_text, requirementCatalogue().byId.get('REQ-10.3-decided-by')!.text);
+  t.equal(d.requirement_text, requirementsById().get('REQ-10.3-decided-by')!.text);
 });
 
 t.test('a combined verdict that differs is found emission by emission, before its consequences', async (t) => {
@@ -129,7 +130,7 @@ t.test('parallel tool calls: emissions of different tool calls may interleave (Â
     },
   });
   const ref = await run(v);
-  const host = cloneJson(ref as unknown as JsonObject) as unknown as Execution;
+  const host = deepClone(ref as unknown as JsonObject) as unknown as Execution;
   // Reverse the tool emissions, contexts and invocations as a host running the calls the other way round would.
   const tool = (r: JsonObject) => String(r.interception_point).endsWith('_tool_call');
   const reorder = <T>(list: T[], isTool: (x: T) => boolean): T[] => {
@@ -154,10 +155,10 @@ t.test('a host harness failure is a divergence at "harness", clause 13.2', async
 });
 
 t.test('every requirement the comparison can name is in vectors/requirements.yaml', async (t) => {
-  const source = readFileSync(path.join(PACKAGE_ROOT, 'src', 'ctk', 'fuzz', 'compare.ts'), 'utf8');
+  const source = readFileSync(path.join(PACKAGE_ROOT, 'src', 'ctk', 'fuzz', 'trace-diff.ts'), 'utf8');
   const ids = [...new Set([...source.matchAll(/'(REQ-[^']+)'/g)].map((m) => m[1]!))];
   t.ok(ids.length > 40, `${ids.length} requirement ids named`);
-  const known = requirementCatalogue().byId;
+  const known = requirementsById();
   t.same(ids.filter((id) => !known.has(id)), []);
 });
 

@@ -2,8 +2,8 @@
 // (src/ctk/load.ts, src/ctk/json.ts), reduced to (id, file, digest). Deliberately no schema check:
 // a file that no longer parses or has no string id is reported, not thrown, because to verify-report
 // it is a vector that no longer matches (exit 1), not bad input.
-import { display, findVectorFiles, readVectorJson, VectorLoadError } from '../ctk/load.js';
-import { vectorDigest } from './digest.js';
+import { display, findVectorFiles, readVectorJson, VectorLoadError } from './load.js';
+import { vectorDigest } from '../results/digest.js';
 
 export interface VectorFingerprint {
   id: string;

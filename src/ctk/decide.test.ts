@@ -1,9 +1,10 @@
 import t from 'tap';
 import type { ApprovalRequest, JsonObject } from '../core/types.js';
 import { jcsSha256 } from '../core/identity.js';
-import { applyMutateFault, createScriptedInterceptors, createScriptedResolver, decideInterceptor, decideResolver } from './script.js';
+import { applyMutateFault, createScriptedInterceptors, createScriptedResolver, decideInterceptor, decideResolver } from './decide.js';
 import { createMockModel, createMockTools, newMockLog } from './mocks.js';
-import { LosslessNumber, jsonEqual, parseLossless } from './json.js';
+import { LosslessNumber, parseLossless } from './json.js';
+import { deepEqual } from '../core/json.js';
 import type { InterceptorRule, Vector } from './vector.js';
 import { baseVector } from './test-vectors.test.util.js';
 
@@ -97,11 +98,11 @@ t.test('mock tools: when_args clauses top-down; unknown tool or no clause → er
   t.same(log.tool_invocations.map((x) => x.id), ['1', '2', '3', '4']);
 });
 
-t.test('jsonEqual: lossless numbers compare by exact numeric value', async (t) => {
-  t.ok(jsonEqual(new LosslessNumber('12345678901234567891'), new LosslessNumber('12345678901234567891')));
-  t.notOk(jsonEqual(new LosslessNumber('9007199254740993'), 9007199254740992), 'no rounding to a double');
-  t.ok(jsonEqual(new LosslessNumber('1.50'), 1.5));
-  t.ok(jsonEqual(parseLossless('{"a":[1,{"b":100e-2}]}'), { a: [1, { b: 1 }] }));
-  t.notOk(jsonEqual({ a: 1 }, { a: 1, b: 2 }));
-  t.notOk(jsonEqual([1], { 0: 1 }));
+t.test('deepEqual: lossless numbers compare by exact numeric value', async (t) => {
+  t.ok(deepEqual(new LosslessNumber('12345678901234567891'), new LosslessNumber('12345678901234567891')));
+  t.notOk(deepEqual(new LosslessNumber('9007199254740993'), 9007199254740992), 'no rounding to a double');
+  t.ok(deepEqual(new LosslessNumber('1.50'), 1.5));
+  t.ok(deepEqual(parseLossless('{"a":[1,{"b":100e-2}]}'), { a: [1, { b: 1 }] }));
+  t.notOk(deepEqual({ a: 1 }, { a: 1, b: 2 }));
+  t.notOk(deepEqual([1], { 0: 1 }));
 });

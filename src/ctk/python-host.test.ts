@@ -5,14 +5,14 @@
 // byte-faithfully in both directions.
 import t from 'tap';
 import path from 'node:path';
-import { PACKAGE_ROOT } from '../../version.js';
+import { PACKAGE_ROOT } from '../version.js';
 import { isLosslessNumber, type LosslessNumber } from 'lossless-json';
-import { defaultVectorPaths, loadVectors, vectorFromValue } from '../../ctk/load.js';
-import type { LoadedVector } from '../../ctk/vector.js';
-import { runSuite, runVector } from '../../ctk/runner.js';
-import { runCampaign } from '../../ctk/fuzz/fuzz.js';
-import { createOracle } from '../../ctk/fuzz/oracle.js';
-import { createStdioHarness } from './client.js';
+import { defaultVectorPaths, loadVectors, vectorFromValue } from './load.js';
+import type { LoadedVector } from './vector.js';
+import { runSuite, runVector } from './runner.js';
+import { runCampaign } from './fuzz/fuzz.js';
+import { createOracle } from './fuzz/oracle.js';
+import { createStdioHarness } from '../harness/stdio/client.js';
 
 const host = JSON.stringify(path.join(PACKAGE_ROOT, 'examples/python-host/host.py'));
 const command = `python3 ${host}`;

@@ -1,8 +1,8 @@
 // Test helper: hand-made ConformanceReports for the reporter, claim and verify tests.
 import type { HostSurface } from '../harness/contract.js';
-import type { ConformanceReport, Failure, VectorResult } from './model.js';
-import { suiteDigest } from './digest.js';
-import { summarizeParts } from '../ctk/runner.js';
+import type { ConformanceReport, Failure, VectorResult } from '../results/model.js';
+import { suiteDigest } from '../results/digest.js';
+import { summarizeParts } from '../results/tally.js';
 
 export function surface(overrides: Partial<HostSurface> = {}): HostSurface {
   return {

@@ -2,13 +2,11 @@
 // order (emissions, then what the host did with them, then what interceptors saw, then records), named by its
 // field path and by the requirement of vectors/requirements.yaml it touches (and so by that requirement's clause).
 // A divergence says the host differs from the reference host; it does not prove the host wrong.
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { parse as parseYaml } from 'yaml';
-import { PACKAGE_ROOT } from '../../version.js';
+import { requirementsById } from '../coverage.js';
 import { HOST_ERROR } from '../../core/reasons.js';
 import { TARGET_FIELD, type InterceptionPoint, type Json, type JsonObject } from '../../core/types.js';
-import { brief, isLosslessNumber, jsonEqual } from '../json.js';
+import { brief, isLosslessNumber } from '../json.js';
+import { deepEqual } from '../../core/json.js';
 import { usesUnprojectable, type Vector } from '../vector.js';
 import { UNREPORTED, type NormalizedTrace } from './normalize.js';
 
@@ -87,15 +85,15 @@ export function firstDivergence(hostTrace: NormalizedTrace, reference: Normalize
   for (let i = 0; i < Math.min(host.records.length, reference.records.length); i++) {
     const h = obj(host.records[i]);
     const r = obj(reference.records[i]);
-    if (!jsonEqual(h?.interception_point, r?.interception_point)) break;
+    if (!deepEqual(h?.interception_point, r?.interception_point)) break;
     for (const member of ['decision', 'reason']) {
       const hv = obj(h?.verdict)?.[member];
       const rv = obj(r?.verdict)?.[member];
-      if (!jsonEqual(hv, rv)) return name(`records[${i}].verdict.${member}`, hv, rv, scope);
+      if (!deepEqual(hv, rv)) return name(`records[${i}].verdict.${member}`, hv, rv, scope);
     }
   }
   for (const section of SECTIONS) {
-    if (jsonEqual(host[section], reference[section])) continue; // the common case, cheaply
+    if (deepEqual(host[section], reference[section])) continue; // the common case, cheaply
     const [h, r] = alignOptional(section, host[section] as unknown as Json, reference[section] as unknown as Json, vector);
     const diff = firstDiff(h, r, section);
     if (diff) return name(diff.path, diff.host, diff.ref, scope);
@@ -173,7 +171,7 @@ export function firstDiff(h: Json | undefined, r: Json | undefined, at: string):
     }
     return undefined;
   }
-  return jsonEqual(h, r) ? undefined : { path: at, host: h, ref: r };
+  return deepEqual(h, r) ? undefined : { path: at, host: h, ref: r };
 }
 
 /**
@@ -219,22 +217,6 @@ export function generalize(p: string): string {
   return p.replace(/\[\d+\]/g, '[*]');
 }
 
-// ------------------------------------------------------------------------------------ requirement lookup
-
-interface Catalogue {
-  byId: Map<string, { clause: string; text: string }>;
-}
-let catalogue: Catalogue | undefined;
-
-/** vectors/requirements.yaml, id → {clause, text}. */
-export function requirementCatalogue(file = path.join(PACKAGE_ROOT, 'vectors', 'requirements.yaml')): Catalogue {
-  if (catalogue && file === path.join(PACKAGE_ROOT, 'vectors', 'requirements.yaml')) return catalogue;
-  const doc = parseYaml(readFileSync(file, 'utf8')) as { requirements?: Array<{ id: string; clause: string | number; text: string }> };
-  const byId = new Map((doc.requirements ?? []).map((r) => [r.id, { clause: String(r.clause), text: r.text }]));
-  catalogue = { byId };
-  return catalogue;
-}
-
 interface Scope {
   host: NormalizedTrace;
   reference: NormalizedTrace;
@@ -247,8 +229,8 @@ function name(p: string, host: Json | undefined, ref: Json | undefined, scope: S
   const field = generalize(p);
   const requirement = refine(requirementFor(p, host, ref, scope), p, scope.vector);
   if (requirement === null) return { path: p, field, host, reference: ref, requirement: null, clause: '13.2', requirement_text: HARNESS_FAILURE_TEXT };
-  const entry = requirementCatalogue().byId.get(requirement);
-  if (!entry) throw new Error(`fuzz: requirement ${requirement} is not in vectors/requirements.yaml (the lookup table in compare.ts is stale)`);
+  const entry = requirementsById().get(requirement);
+  if (!entry) throw new Error(`fuzz: requirement ${requirement} is not in vectors/requirements.yaml (the lookup table in trace-diff.ts is stale)`);
   return { path: p, field, host, reference: ref, requirement, clause: entry.clause, requirement_text: entry.text };
 }
 
@@ -478,7 +460,7 @@ function recordRequirement(p: string, host: Json | undefined, ref: Json | undefi
       for (let k = 0; k < Math.max(hs.length, rs.length); k++) {
         const hr = obj(hs[k])?.reason;
         const rr = obj(rs[k])?.reason;
-        if (jsonEqual(hr, rr)) continue;
+        if (deepEqual(hr, rr)) continue;
         for (const reason of [rr, hr]) if (typeof reason === 'string' && BY_REASON[reason]) return BY_REASON[reason]!;
         break;
       }

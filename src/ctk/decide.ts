@@ -4,7 +4,7 @@ import type { ApprovalRequest, JsonObject } from '../core/types.js';
 import { getDotted } from '../core/paths.js';
 import { jcsSha256 } from '../core/identity.js';
 import type { InterceptorAction, ResolverAction, ScriptedInterceptor, ScriptedResolver } from '../harness/contract.js';
-import { cloneJson, jsonEqual } from './json.js';
+import { deepClone, deepEqual } from '../core/json.js';
 import { interceptorRuleLists, type ApprovalRule, type InterceptorRule, type Vector } from './vector.js';
 
 /** GRAMMAR.md §3 match: every dotted path resolves in the context and deep-equals the value. */
@@ -12,7 +12,7 @@ export function matches(match: JsonObject | undefined, context: unknown): boolea
   if (!match) return true;
   for (const [path, expected] of Object.entries(match)) {
     const got = getDotted(context as JsonObject, path);
-    if (!got.found || !jsonEqual(got.value, expected)) return false;
+    if (!got.found || !deepEqual(got.value, expected)) return false;
   }
   return true;
 }
@@ -24,7 +24,7 @@ export function decideInterceptor(rules: readonly InterceptorRule[], context: Js
   if (!rule) return { kind: 'return', value: { decision: 'allow' } };
   switch (rule.fault) {
     case undefined:
-      return { kind: 'return', value: cloneJson(rule.return ?? null) };
+      return { kind: 'return', value: deepClone(rule.return ?? null) };
     case 'raise':
       return { kind: 'raise', message: 'ctk: scripted interceptor fault' };
     case 'malformed_verdict':
@@ -59,8 +59,8 @@ export function createScriptedInterceptors(vector: Vector, recording: JsonObject
       index,
       name: `ctk-${index}`,
       async decide(context: JsonObject): Promise<InterceptorAction> {
-        if (index === 0) recording.push(cloneJson(context));
-        own?.push(index === 0 ? recording[recording.length - 1]! : cloneJson(context));
+        if (index === 0) recording.push(deepClone(context));
+        own?.push(index === 0 ? recording[recording.length - 1]! : deepClone(context));
         return decideInterceptor(rules, context);
       },
     };
@@ -77,7 +77,7 @@ export function createScriptedResolver(vector: Vector, log: ResolverLog): Script
   if (rules.length === 0) return null;
   return {
     async decide(request: ApprovalRequest): Promise<ResolverAction> {
-      log.requests.push(cloneJson(request));
+      log.requests.push(deepClone(request));
       return decideResolver(rules, request);
     },
   };
@@ -101,6 +101,6 @@ export function decideResolver(rules: readonly ApprovalRule[], request: Approval
     }
   }
   const value: JsonObject = { outcome: resolve.outcome, context_identity: identity };
-  if (resolve.verdict !== undefined) value.verdict = cloneJson(resolve.verdict);
+  if (resolve.verdict !== undefined) value.verdict = deepClone(resolve.verdict);
   return { kind: 'return', value };
 }

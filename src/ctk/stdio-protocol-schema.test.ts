@@ -4,11 +4,11 @@ import t from 'tap';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { PACKAGE_ROOT } from '../../version.js';
-import { defaultVectorPaths, loadVectors } from '../../ctk/load.js';
-import { runSuite } from '../../ctk/runner.js';
-import { toPlainJson } from '../../ctk/json.js';
-import { createStdioHarness } from './client.js';
+import { PACKAGE_ROOT } from '../version.js';
+import { defaultVectorPaths, loadVectors } from './load.js';
+import { runSuite } from './runner.js';
+import { toPlainJson } from './json.js';
+import { createStdioHarness } from '../harness/stdio/client.js';
 
 const schema = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'schema/harness-protocol.schema.json'), 'utf8')) as Record<string, unknown>;
 const ajv = new Ajv2020({ strict: false, allErrors: true });

@@ -1,0 +1,95 @@
+// Counting a run's results: tallies, per-part summaries and groups, and the run's overall verdict. The one place
+// pass/fail/skip counts are made, so the report's summary, every format, the exit code and the claim agree.
+import type { ConformanceReport, PartSummary, VectorResult } from './model.js';
+
+/** GRAMMAR.md §1: vectors without a part group under "core". */
+export const DEFAULT_PART = 'core';
+
+export function partName(part: string | undefined): string {
+  return part && part.length > 0 ? part : DEFAULT_PART;
+}
+
+export interface Counts {
+  passed: number;
+  failed: number;
+  skipped: number;
+}
+
+function count(results: readonly VectorResult[]): Counts {
+  const c: Counts = { passed: 0, failed: 0, skipped: 0 };
+  for (const r of results) {
+    if (r.status === 'pass') c.passed++;
+    else if (r.status === 'fail') c.failed++;
+    else c.skipped++;
+  }
+  return c;
+}
+
+export interface Tally extends Counts {
+  total: number;
+  /** Vectors that ran: passed + failed (§13.1: the applicable ones). */
+  applicable: number;
+}
+
+export function tally(results: readonly VectorResult[]): Tally {
+  const { passed, failed, skipped } = count(results);
+  return { total: results.length, passed, failed, skipped, applicable: passed + failed };
+}
+
+/** The report's `summary` member: the tally in the order report.json states it. */
+export function summaryOf(results: readonly VectorResult[]): ConformanceReport['summary'] {
+  const { total, passed, failed, skipped } = tally(results);
+  return { total, passed, failed, skipped };
+}
+
+/** Results by key, each group in result order, the groups in order of first appearance after any `seed` keys. */
+function groupBy(results: readonly VectorResult[], key: (r: VectorResult) => string, seed: readonly string[] = []): Map<string, VectorResult[]> {
+  const groups = new Map<string, VectorResult[]>(seed.map((k) => [k, []]));
+  for (const r of results) {
+    const k = key(r);
+    const g = groups.get(k);
+    if (g) g.push(r);
+    else groups.set(k, [r]);
+  }
+  return groups;
+}
+
+/** The report's `parts` member: one count per part, in part-name order (UTF-16 code units). */
+export function summarizeParts(results: readonly VectorResult[]): PartSummary[] {
+  return [...groupBy(results, (r) => r.part)]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([part, rs]) => ({ part, ...count(rs) }));
+}
+
+export interface PartGroup extends Counts {
+  part: string;
+  results: VectorResult[];
+}
+
+/**
+ * The results grouped by part: the report's part order first, then any other part in result order.
+ * Counts are recomputed from the results so every format agrees with the vectors actually listed.
+ */
+export function groupByPart(report: ConformanceReport): PartGroup[] {
+  const groups = groupBy(report.results, (r) => partName(r.part), (report.parts ?? []).map((p) => partName(p.part)));
+  return [...groups]
+    .filter(([, results]) => results.length > 0)
+    .map(([part, results]) => ({ part, results, ...count(results) }));
+}
+
+export type RunVerdict = 'pass' | 'fail' | 'none';
+
+/**
+ * The run's overall verdict, the exit code's and every format's: pass only when at least one vector ran and none
+ * failed (a run in which nothing applicable ran is not a pass). `word` and `detail` say it in one plain line:
+ * "PASS: 3/3 applicable vectors passed, 0 failed, 1 skipped".
+ */
+export function verdictOf(report: ConformanceReport): { state: RunVerdict; word: string; detail: string } {
+  const t = tally(report.results);
+  if (t.applicable === 0) return { state: 'none', word: 'NOTHING RAN', detail: `0 vectors applicable, ${t.skipped} skipped` };
+  return {
+    state: t.failed === 0 ? 'pass' : 'fail',
+    word: t.failed === 0 ? 'PASS' : 'FAIL',
+    detail: `${t.passed}/${t.applicable} applicable vectors passed, ${t.failed} failed, ${t.skipped} skipped`,
+  };
+}
