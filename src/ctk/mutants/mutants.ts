@@ -424,6 +424,17 @@ const ISSUE_18: readonly Mutant[] = [
     },
     alter: modelAdapter((r) => (r.content === '' ? { ...r, content: null } : r)),
   }),
+  // Structured content (§4.2: string | object), which a text-only adapter flattens.
+  adapted('structured-input-stringified', '4.2', 'the host\'s input seam turns an input whose content is a JSON object into its JSON text', {
+    alter: (s) => {
+      const flat = (i: { content: Json; role: string }) => (isPlainObject(i.content) ? { ...i, content: textOf(i.content) } : i);
+      const { input, inputs } = s.scenario;
+      return { ...s, scenario: { ...s.scenario, ...(input ? { input: flat(input) } : {}), ...(inputs ? { inputs: inputs.map(flat) } : {}) } };
+    },
+  }),
+  adapted('structured-answer-stringified', '4.2', 'the host\'s model adapter turns a response whose content is a JSON object into its JSON text', {
+    alter: modelAdapter((r) => (isPlainObject(r.content) ? { ...r, content: textOf(r.content) } : r)),
+  }),
   // §10.3: a failing tool whose error value JSON cannot carry (the announcement's third bug class).
   toolAdapter('tool-error-unprojectable-stringified', '10.3', 'a failing tool whose error value cannot be projected is passed on as its text: an ordinary tool error instead of the §10.3 host projection failure', (r) =>
     r.is_error && !plainJson(r.value) ? { ...r, value: textOf(r.value) } : r,
