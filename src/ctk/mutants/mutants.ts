@@ -108,6 +108,12 @@ const recordEdit = (edit: (r: InterceptionRecord) => InterceptionRecord): HostPa
   buildRecord: (input, project) => edit(D.buildRecord(input, project)),
 });
 
+/** The report of a host that never emitted `point`: its records and identity pairs left out. */
+function withoutRecordsAt(report: RunReport, point: InterceptionPoint): RunReport {
+  const keep = report.records.map((r) => (r as JsonObject).interception_point !== point);
+  return { ...report, records: report.records.filter((_, i) => keep[i]) as RunReport['records'], identities: report.identities.filter((_, i) => keep[i]) };
+}
+
 /** §6.1a mutant: after a denied agent_startup the host never emits agent_shutdown. */
 function noShutdownAfterStartupDeny(): Mutant {
   return {
@@ -138,13 +144,7 @@ function noShutdownAfterStartupDeny(): Mutant {
         },
         run: async (): Promise<RunReport> => {
           const report = await inner.run();
-          if (!startupDenied) return report;
-          const keep = report.records.map((r) => (r as JsonObject).interception_point !== 'agent_shutdown');
-          return {
-            ...report,
-            records: report.records.filter((_, i) => keep[i]) as RunReport['records'],
-            identities: report.identities.filter((_, i) => keep[i]),
-          };
+          return startupDenied ? withoutRecordsAt(report, 'agent_shutdown') : report;
         },
       };
     },
@@ -350,9 +350,7 @@ function nullAnswerWithoutOutput(): Mutant {
         },
         run: async (): Promise<RunReport> => {
           const report = await inner.run();
-          if (!nullAnswer) return report;
-          const keep = report.records.map((r) => (r as JsonObject).interception_point !== 'output');
-          return { ...report, records: report.records.filter((_, i) => keep[i]) as RunReport['records'], identities: report.identities.filter((_, i) => keep[i]) };
+          return nullAnswer ? withoutRecordsAt(report, 'output') : report;
         },
       };
     },
