@@ -54,11 +54,16 @@ function mockModel(run: RunSetup): Model {
   };
 }
 
-/** A scripted response as SDK output items: the assistant text (JSON text for an object), then the function calls. */
+/**
+ * A scripted response as SDK output items: the assistant text (JSON text for an object), then the function calls. A
+ * response without calls is the model's answer (GRAMMAR.md §2.2), and the SDK ends a turn only on an assistant
+ * message: an answer with null content is an empty message, or the SDK would call the model again and again.
+ */
 function outputItems(r: ModelResponseShape): AgentOutputItem[] {
   const output: AgentOutputItem[] = [];
-  if (r.content !== null && r.content !== undefined) {
-    const text = typeof r.content === 'string' ? r.content : JSON.stringify(r.content);
+  const answer = (r.tool_calls ?? []).length === 0;
+  if ((r.content !== null && r.content !== undefined) || answer) {
+    const text = typeof r.content === 'string' ? r.content : r.content === null || r.content === undefined ? '' : JSON.stringify(r.content);
     output.push({ type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text }] });
   }
   for (const tc of r.tool_calls ?? []) output.push({ type: 'function_call', callId: tc.id, name: tc.name, arguments: JSON.stringify(tc.args ?? {}), status: 'completed' });

@@ -125,6 +125,11 @@ function checkResolvedExpectations(input: AssertionInput): Failure[] {
   }
   if (e.record_count !== undefined && records.length !== e.record_count)
     f.push({ clause, check: 'expect.record_count', path: 'records', expected: e.record_count, got: records.length, message: `the host produced ${records.length} records, expected ${e.record_count}` });
+  // §6.3: host-synthesized messages (and every other record member) carry no target-derived content.
+  for (const s of e.records_must_not_contain ?? []) {
+    const at = records.findIndex((r) => stringifyLossless(r).includes(s));
+    if (at !== -1) f.push({ clause, check: 'expect.records_must_not_contain', path: `records[${at}]`, expected: `no ${JSON.stringify(s)}`, got: brief(records[at], 200), message: `record ${at} (${String(records[at]!.interception_point)}) contains ${JSON.stringify(s)}` });
+  }
 
   if (e.model_call_count !== undefined && mocks.model_calls.length !== e.model_call_count)
     f.push({ clause, check: 'expect.model_call_count', path: 'model_calls', expected: e.model_call_count, got: mocks.model_calls.length, message: `the mock model was called ${mocks.model_calls.length} times, expected ${e.model_call_count}` });
@@ -146,6 +151,8 @@ function checkResolvedExpectations(input: AssertionInput): Failure[] {
   f.push(...checkReleaseAndPersistence(vector, report));
 
   for (const overrun of mocks.overruns) f.push({ clause: '13.2', check: 'mock.model', path: 'model_calls', message: overrun });
+  // §12.2: the CTK's own observation of the concurrency probe (GRAMMAR.md §2, `rendezvous`).
+  for (const missed of mocks.rendezvous) f.push({ clause: '12.2', check: 'mock.tools.rendezvous', path: 'tool_invocations', message: missed });
   return f;
 }
 

@@ -81,6 +81,23 @@ t.test('semantic rules the schema cannot state', async (t) => {
   t.match(checkVector({ ...v, composition: { profile: 'parallel/unanimous', on_transform_conflict: 'deny' } }), /\/composition\/on_transform_conflict: profile parallel\/unanimous never consults on_transform_conflict/, '§7.2: unanimous consults on_disagreement only');
 });
 
+t.test('the §12.2 probe and the §6.3 check: rules the schema cannot state (GRAMMAR.md §12)', async (t) => {
+  const v = baseVector() as { scenario: { tools: Array<{ behavior: object[] }> }; expect: object };
+  const withRendezvous = (parallel: boolean) => ({
+    ...v,
+    scenario: { ...v.scenario, parallel_tools: parallel, tools: [{ name: 'multiplier', behavior: [{ return: 'x', rendezvous: { group: 'g', parties: 2 } }] }] },
+  });
+  t.equal(checkVector(withRendezvous(true)), undefined);
+  t.match(checkVector(withRendezvous(false)), /\/scenario\/tools\/0\/behavior\/0\/rendezvous: needs scenario.parallel_tools true/);
+  t.match(checkVector({ ...withRendezvous(true), scenario: { ...withRendezvous(true).scenario, tools: [{ name: 'm', behavior: [{ return: 'x', rendezvous: { group: 'g', parties: 1 } }] }] } }), /rendezvous\/parties: must be >= 2/);
+  t.ok(loaded(withRendezvous(true) as never).requiredCapabilities.includes('parallel_tool_calls'), 'a rendezvous implies parallel_tool_calls');
+  const denyWith = (reason: string) => ({ ...v, interceptor_script: [{ at: 'output', return: { decision: 'deny', reason } }] });
+  const forbid = (o: object, s: string[]) => ({ ...o, expect: { ...v.expect, records_must_not_contain: s } });
+  t.equal(checkVector(forbid(denyWith('probe:held'), ['forty-two'])), undefined);
+  t.match(checkVector(forbid(denyWith('probe:forty-two'), ['forty-two'])), /\/expect\/records_must_not_contain\/0: "forty-two" occurs in the vector's interceptor or approval script/);
+  t.match(checkVector(forbid(v, [''])), /records_must_not_contain\/0: must NOT have fewer than 1 characters/);
+});
+
 t.test('vector-level postures name registered postures and values only (§13.1)', async (t) => {
   const v = baseVector();
   t.equal(checkVector({ ...v, postures: { tool_seam_host_error: 'terminate' } }), undefined);

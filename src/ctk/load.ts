@@ -10,7 +10,7 @@ import { PROFILE_KNOBS, type Knob, type Profile } from '../core/types.js';
 import { vectorDigest } from '../results/digest.js';
 import { partName } from '../results/tally.js';
 import { tryParseDottedPath } from '../core/paths.js';
-import { JsonSyntaxError, parseLossless, toPlainJson } from './json.js';
+import { JsonSyntaxError, parseLossless, stringifyLossless, toPlainJson } from './json.js';
 import { decodeUtf8, Utf8Error } from '../core/utf8.js';
 import { impliedCapabilities, usesStream, type ExpectedInterception, type ExpectedRecord, type LoadedVector, type Vector } from './vector.js';
 import { byPostureProblem } from './posture-cases.js';
@@ -224,6 +224,11 @@ function semanticProblem(v: Vector): string | undefined {
     const values: readonly string[] = POSTURES[name].values;
     if (!values.includes(value)) return `/postures/${name}: ${JSON.stringify(value)} is not one of ${values.join(', ')} (${POSTURES[name].clause})`;
   }
+  // §6.3: what no record may contain must not be something a scripted verdict or resolution could put there itself.
+  const scripts = stringifyLossless([v.interceptor_script ?? null, v.interceptor_scripts ?? null, v.approval_script ?? null]);
+  for (const [i, s] of (v.expect.records_must_not_contain ?? []).entries()) {
+    if (scripts.includes(s)) return `/expect/records_must_not_contain/${i}: ${JSON.stringify(s)} occurs in the vector's interceptor or approval script, whose verdicts a record may carry as written`;
+  }
   const byOutcome = v.expect.run_outcome_by_posture;
   if (byOutcome && byOutcome.outcomes.continue !== undefined && byOutcome.outcomes.continue !== v.expect.run_outcome)
     return `/expect/run_outcome_by_posture/outcomes/continue: "${byOutcome.outcomes.continue}" must equal expect.run_outcome "${v.expect.run_outcome}" (HARNESS.md §4)`;
@@ -272,6 +277,13 @@ function streamingProblem(v: Vector): string | undefined {
       const r = b.return as unknown;
       if (b.unprojectable !== undefined && (r === null || typeof r !== 'object' || Array.isArray(r)))
         return `/scenario/tools/${i}/behavior/${j}/unprojectable: needs an object "return" to add the unprojectable member to (HARNESS.md §4)`;
+    }
+  }
+  for (const [i, tool] of (v.scenario.tools ?? []).entries()) {
+    for (const [j, b] of tool.behavior.entries()) {
+      // §12.2 probe: invocations can only meet if the host is asked to run them concurrently.
+      if (b.rendezvous !== undefined && v.scenario.parallel_tools !== true)
+        return `/scenario/tools/${i}/behavior/${j}/rendezvous: needs scenario.parallel_tools true (a rendezvous probes concurrent tool calls, GRAMMAR.md §2)`;
     }
   }
   const stream = usesStream(v);

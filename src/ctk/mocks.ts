@@ -1,9 +1,10 @@
 // The CTK's mock model and mock tools (GRAMMAR.md §2.1). The runner asserts on these logs,
 // never on what the host says it did.
 import type { Json, JsonObject } from '../core/types.js';
-import type { ModelStream, ModelStreamChunk, Scenario, UnprojectableKind } from '../harness/contract.js';
+import type { ModelStream, ModelStreamChunk, Rendezvous, Scenario, UnprojectableKind } from '../harness/contract.js';
 import type { ModelRequest, ModelResponse, ToolCallRequest, ToolCallResult } from '../core/agent-io.js';
 import { deepClone, deepEqual } from '../core/json.js';
+import { stringifyLossless } from './json.js';
 
 /** What the CTK observed of one streamed response: how far the host consumed it. */
 export interface StreamObservation {
@@ -24,11 +25,13 @@ export interface MockLog {
   streams: StreamObservation[];
   /** Things the host did that the script did not foresee (reported as failures or notes). */
   overruns: string[];
+  /** §12.2 probe: every tool invocation that waited at its rendezvous in vain (the host ran its tool calls one by one). */
+  rendezvous: string[];
   notes: string[];
 }
 
 export function newMockLog(): MockLog {
-  return { model_calls: [], tool_invocations: [], streams: [], overruns: [], notes: [] };
+  return { model_calls: [], tool_invocations: [], streams: [], overruns: [], rendezvous: [], notes: [] };
 }
 
 /**
@@ -108,21 +111,63 @@ export function unprojectable(value: Json, kind: UnprojectableKind): Json {
     case 'function':
       out.ctk_unprojectable = () => 'ctk';
       break;
-    case 'throwing_getter':
+    case 'throwing_getter': {
+      // The exception text quotes the value, as many a framework's does: a host that records it leaks target
+      // content (§6.3: an exception type name is acceptable, an exception string is not).
+      const text = `ctk: scripted getter fault reading ${stringifyLossless(value)}`;
       Object.defineProperty(out, 'ctk_unprojectable', {
         enumerable: true,
         get() {
-          throw new TypeError('ctk: scripted getter fault');
+          throw new TypeError(text);
         },
       });
       break;
+    }
   }
   return out as unknown as Json;
+}
+
+/** The bounded wait of a `rendezvous` clause when the vector sets none (GRAMMAR.md §2). */
+export const RENDEZVOUS_WITHIN_MS = 2000;
+
+/**
+ * §12.2 probe (GRAMMAR.md §2, `rendezvous`): invocations of one group wait for each other; once `parties` are in
+ * flight together they all return. One that waits `within_ms` in vain returns anyway and logs why: a host declaring
+ * parallel_tool_calls that runs the calls one after another can never gather them.
+ */
+function createRendezvous(log: MockLog): (r: Rendezvous, call: { id: string; name: string }) => Promise<void> {
+  const groups = new Map<string, Array<() => void>>();
+  return (r, call) =>
+    new Promise<void>((resolve) => {
+      const waiting = groups.get(r.group) ?? [];
+      groups.set(r.group, waiting);
+      const within = r.within_ms ?? RENDEZVOUS_WITHIN_MS;
+      let timer: NodeJS.Timeout | undefined;
+      const release = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      waiting.push(release);
+      if (waiting.length >= r.parties) {
+        groups.delete(r.group); // the next batch of this group gathers afresh
+        for (const go of waiting) go();
+        return;
+      }
+      timer = setTimeout(() => {
+        const present = waiting.length;
+        waiting.splice(waiting.indexOf(release), 1);
+        log.rendezvous.push(
+          `tool "${call.name}" (call ${call.id}) waited ${within} ms at rendezvous "${r.group}" for ${r.parties} invocations in flight together, but only ${present} ${present === 1 ? 'was' : 'were'}: the host declares parallel_tool_calls yet ran these tool calls one after another`,
+        );
+        resolve();
+      }, within);
+    });
 }
 
 /** Tools per `behavior`: first clause whose when_args deep-equals the args, or without when_args. */
 export function createMockTools(scenario: Scenario, log: MockLog): (call: ToolCallRequest) => Promise<ToolCallResult> {
   const tools = scenario.tools ?? [];
+  const meet = createRendezvous(log);
   return async (call) => {
     log.tool_invocations.push(deepClone({ id: call?.id, name: call?.name, args: call?.args }) as { id: string; name: string; args: Json });
     const tool = tools.find((t) => t.name === call?.name);
@@ -135,6 +180,7 @@ export function createMockTools(scenario: Scenario, log: MockLog): (call: ToolCa
       log.notes.push(`tool "${tool.name}" has no behaviour clause for args ${JSON.stringify(call.args)}`);
       return { value: 'ctk: no scripted behaviour', is_error: true };
     }
+    if (clause.rendezvous) await meet(clause.rendezvous, { id: String(call.id), name: tool.name });
     const value = deepClone(clause.return);
     return { value: clause.unprojectable ? unprojectable(value, clause.unprojectable) : value, is_error: clause.is_error === true };
   };

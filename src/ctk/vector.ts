@@ -69,6 +69,8 @@ export interface Expect {
   /** GRAMMAR.md §5.7, §9.2: the caller-visible text the host released (exact), and substrings never persisted. */
   released_output?: Json;
   persisted_must_not_contain?: string[];
+  /** Extension (§6.3, §10.3): substrings no record the host reports may contain (GRAMMAR.md §5.5). */
+  records_must_not_contain?: string[];
 }
 
 export interface Vector {
@@ -130,7 +132,7 @@ export function impliedCapabilities(vector: Vector): string[] {
     if ('fault' in rule.resolve && rule.resolve.fault === 'hang') caps.add('hang_faults');
   }
   if (vector.scenario.inputs !== undefined) caps.add('multi_turn');
-  if (vector.scenario.parallel_tools === true) caps.add('parallel_tool_calls');
+  if (vector.scenario.parallel_tools === true || usesRendezvous(vector)) caps.add('parallel_tool_calls');
   // A stream, or the released/persisted report members, need a host that mediates streams (GRAMMAR.md §1.1, §9.3):
   // `streaming` unless the vector is an incremental one (incremental_output, which implies streaming).
   const reportsRelease = vector.expect.released_output !== undefined || vector.expect.persisted_must_not_contain !== undefined;
@@ -183,3 +185,8 @@ export type PostureCaseMember = (typeof POSTURE_CASE_MEMBERS)[number];
 
 /** One posture value's expectations, checked exactly like the same top-level `expect` members. */
 export type PostureCase = Partial<Pick<Expect, PostureCaseMember>>;
+
+/** Does any tool clause wait at a `rendezvous` (the §12.2 concurrency probe, GRAMMAR.md §2)? */
+export function usesRendezvous(vector: Vector): boolean {
+  return (vector.scenario.tools ?? []).some((t) => t.behavior.some((b) => b.rendezvous !== undefined));
+}

@@ -118,12 +118,18 @@ export function isModelStream(reply: ModelResponse | ModelStream): reply is Mode
 export const UNPROJECTABLE_KINDS = ['cycle', 'bigint', 'function', 'throwing_getter'] as const;
 export type UnprojectableKind = (typeof UNPROJECTABLE_KINDS)[number];
 
+/**
+ * CTK extension (parallel_tool_calls probe, GRAMMAR.md §2): the mock tool invocation waits for `parties` invocations
+ * of the same `group` to be in flight together, at most `within_ms` (default 2000), before it returns (§12.2).
+ */
+export type Rendezvous = { group: string; parties: number; within_ms?: number };
+
 /** Scenario as the vector states it (GRAMMAR.md §2: the published members plus the CTK extensions). */
 export interface Scenario {
   input?: { content: Json; role: string };
   /** Extension (multi_turn): several input → … → output cycles in one session. */
   inputs?: Array<{ content: Json; role: string }>;
-  tools?: Array<{ name: string; schema?: Json; behavior: Array<{ when_args?: Json; return: Json; is_error?: boolean; unprojectable?: UnprojectableKind }> }>;
+  tools?: Array<{ name: string; schema?: Json; behavior: Array<{ when_args?: Json; return: Json; is_error?: boolean; unprojectable?: UnprojectableKind; rendezvous?: Rendezvous }> }>;
   model_script?: Array<{ respond: JsonObject }>;
   /** Extension (parallel_tool_calls): run a response's tool calls concurrently. */
   parallel_tools?: boolean;

@@ -9,6 +9,7 @@ import type { Slot } from '../../host/dispatch.js';
 import { createReferenceHarness } from '../../harness/reference-harness.js';
 import type { Postures } from '../../core/postures.js';
 import { isModelStream, type Harness, type ModelStream, type RunReport, type RunSetup, type ScriptedInterceptor } from '../../harness/contract.js';
+import type { ModelResponse, ToolCallResult } from '../../core/agent-io.js';
 import type { StreamMediation } from '../../host/loop.js';
 import type { StreamChunk } from '../../host/stream.js';
 
@@ -108,6 +109,12 @@ const recordEdit = (edit: (r: InterceptionRecord) => InterceptionRecord): HostPa
   buildRecord: (input, project) => edit(D.buildRecord(input, project)),
 });
 
+/** The report of a host that never emitted `point`: its records and identity pairs left out. */
+function withoutRecordsAt(report: RunReport, point: InterceptionPoint): RunReport {
+  const keep = report.records.map((r) => (r as JsonObject).interception_point !== point);
+  return { ...report, records: report.records.filter((_, i) => keep[i]) as RunReport['records'], identities: report.identities.filter((_, i) => keep[i]) };
+}
+
 /** §6.1a mutant: after a denied agent_startup the host never emits agent_shutdown. */
 function noShutdownAfterStartupDeny(): Mutant {
   return {
@@ -138,13 +145,7 @@ function noShutdownAfterStartupDeny(): Mutant {
         },
         run: async (): Promise<RunReport> => {
           const report = await inner.run();
-          if (!startupDenied) return report;
-          const keep = report.records.map((r) => (r as JsonObject).interception_point !== 'agent_shutdown');
-          return {
-            ...report,
-            records: report.records.filter((_, i) => keep[i]) as RunReport['records'],
-            identities: report.identities.filter((_, i) => keep[i]),
-          };
+          return startupDenied ? withoutRecordsAt(report, 'agent_shutdown') : report;
         },
       };
     },
@@ -255,6 +256,209 @@ function postToolArgsUntransformed(): HostPartsOverride {
     },
   };
 }
+
+// --- issue 18: the blind spots of a framework host (tool values, empty answers, unprojectable failures, §6.3, §12.2) ---
+
+/**
+ * A mutant whose host is the reference host with `parts` overridden and its run setup altered (`alter`): the host's
+ * own tool or model adapter misbehaving (it sits between the CTK's mocks and the loop), never the CTK.
+ */
+function adapted(id: string, clause: string, description: string, o: { parts?: HostPartsOverride; alter: (s: RunSetup) => RunSetup }): Mutant {
+  return {
+    id,
+    clause,
+    description,
+    harness: () => {
+      const inner = createReferenceHarness(o.parts ? { parts: o.parts } : {});
+      return { ...inner, setup: (s: RunSetup) => inner.setup(o.alter(s)) };
+    },
+  };
+}
+
+/** The host's tool adapter rewrites each result before the loop sees it. */
+function toolAdapter(id: string, clause: string, description: string, edit: (r: ToolCallResult) => ToolCallResult): Mutant {
+  return adapted(id, clause, description, { alter: (s) => ({ ...s, tools: async (call) => edit(await s.tools(call)) }) });
+}
+
+/** The host's model adapter rewrites each whole (unstreamed) response before the loop sees it. */
+const modelAdapter = (edit: (r: ModelResponse) => ModelResponse) => (s: RunSetup): RunSetup => ({
+  ...s,
+  model: async (request) => {
+    const reply = await s.model(request);
+    return isModelStream(reply) ? reply : edit(reply);
+  },
+});
+
+const isAnswer = (r: ModelResponse) => (r.tool_calls ?? []).length === 0;
+
+/** Could JSON carry `v` as it is (no cycle, BigInt, function, symbol, undefined item, throwing getter)? */
+function plainJson(v: unknown, seen = new Set<object>()): boolean {
+  if (v === null || ['string', 'number', 'boolean'].includes(typeof v)) return true;
+  if (typeof v !== 'object' || seen.has(v)) return false;
+  if ((v as { isLosslessNumber?: boolean }).isLosslessNumber === true) return true;
+  seen.add(v);
+  try {
+    return Array.isArray(v) ? v.every((x) => x !== undefined && plainJson(x, seen)) : Object.keys(v).every((k) => plainJson((v as Record<string, unknown>)[k], seen));
+  } catch {
+    return false; // a getter threw
+  } finally {
+    seen.delete(v);
+  }
+}
+
+/** What a careless adapter makes of a value: JSON.stringify's text, or String() when that throws. */
+function textOf(v: unknown): string {
+  try {
+    return JSON.stringify(v) ?? String(v);
+  } catch {
+    return String(v);
+  }
+}
+
+/** Below the top level, objects and arrays become their String() text (a shallow projection). */
+function shallow(v: Json): Json {
+  const flat = (x: Json): Json => (x !== null && typeof x === 'object' && !(x as { isLosslessNumber?: boolean }).isLosslessNumber ? String(x) : x);
+  if (Array.isArray(v)) return v.map(flat);
+  if (isPlainObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, flat(x as Json)]));
+  return v;
+}
+
+/** §6.3 mutant: a lone surrogate's location names the member names it sits under (the payload-free walk, undone). */
+function surrogatePath(v: unknown, at: string): string | undefined {
+  if (typeof v === 'string') return /[\uD800-\uDFFF]/.test(v.replace(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g, '')) ? at : undefined;
+  if (Array.isArray(v)) for (const [i, x] of v.entries()) { const p = surrogatePath(x, `${at}[${i}]`); if (p) return p; }
+  else if (isPlainObject(v)) for (const [k, x] of Object.entries(v)) { const p = surrogatePath(x, `${at}.${k}`); if (p) return p; }
+  return undefined;
+}
+
+/** §3.1 mutant: the host returns a null answer without an output emission (it records none for it). */
+function nullAnswerWithoutOutput(): Mutant {
+  return {
+    id: 'null-answer-skips-output',
+    clause: '3.1',
+    description: 'a model answer with null content and no tool calls is returned without an output emission (no output record)',
+    harness: () => {
+      let nullAnswer = false;
+      const inner = createReferenceHarness();
+      return {
+        ...inner,
+        setup: (s: RunSetup) => {
+          nullAnswer = false;
+          return inner.setup(modelAdapter((r) => {
+            if (isAnswer(r) && r.content === null) nullAnswer = true;
+            return r;
+          })(s));
+        },
+        run: async (): Promise<RunReport> => {
+          const report = await inner.run();
+          return nullAnswer ? withoutRecordsAt(report, 'output') : report;
+        },
+      };
+    },
+  };
+}
+
+/** §6.3 mutant: an interceptor's exception text goes into the interceptor_failed record. */
+function interceptorExceptionRecorded(): Mutant {
+  let text = '';
+  const capture = (i: ScriptedInterceptor): ScriptedInterceptor => ({
+    index: i.index,
+    name: i.name,
+    decide: async (ctx: JsonObject) => {
+      const action = await i.decide(ctx);
+      if (action.kind === 'raise') text = action.message ?? '';
+      return action;
+    },
+  });
+  return adapted('interceptor-exception-text-recorded', '6.3', 'the interceptor_failed record quotes the exception the interceptor raised (its text, not only its type name)', {
+    parts: { mapInterceptorFailure: (f) => (f.kind === 'raise' ? { ...D.mapInterceptorFailure(f), message: `interceptor raised ${f.errorType}: ${text}` } : D.mapInterceptorFailure(f)) },
+    alter: (s) => ({ ...s, interceptors: s.interceptors.map(capture) }),
+  });
+}
+
+/** §6.3 mutant: a host projection failure's record quotes the exception the projection hit. */
+function projectionExceptionRecorded(): Mutant {
+  let text = '';
+  return adapted('projection-failure-records-exception-text', '6.3', 'a host projection failure records the text of the exception the projection hit (a getter fault quoting the value)', {
+    parts: { hostFailureVerdict: (message) => D.hostFailureVerdict(text ? `${message}: ${text}` : message) },
+    alter: (s) => ({
+      ...s,
+      tools: async (call) => {
+        const r = await s.tools(call);
+        try {
+          JSON.stringify(r.value);
+        } catch (e) {
+          text = (e as Error).message;
+        }
+        return r;
+      },
+    }),
+  });
+}
+
+const ISSUE_18: readonly Mutant[] = [
+  // Tool values of every JSON type (§4.2 post_tool_call target, §4.2 message content).
+  parts('tool-value-unwrapped', '4.2', 'a tool value that is neither a string nor an object enters the messages as it is, so the next pre_model_call context is invalid', {
+    incorporateToolResult: (post) => (post.proceed ? post.target : D.blockedToolMessage(post.verdict)),
+  }),
+  toolAdapter('tool-value-json-text', '4.2', 'the host hands post_tool_call the JSON text of a tool value that is not a string, instead of the value', (r) => (typeof r.value === 'string' || r.is_error ? r : { ...r, value: textOf(r.value) })),
+  toolAdapter('tool-falsy-value-nulled', '4.2', 'a falsy tool value (0, "", false) is read as null (value || null)', (r) => ({ ...r, value: r.value || null })),
+  toolAdapter('tool-null-value-is-error', '4.2', 'a tool that returns null is reported as a failing tool (is_error true)', (r) => (r.value === null ? { ...r, is_error: true } : r)),
+  toolAdapter('tool-value-shallow', '4.2', 'objects and arrays nested in a tool value reach post_tool_call as their String() text (a shallow projection)', (r) => (plainJson(r.value) ? { ...r, value: shallow(r.value) } : r)),
+  toolAdapter('tool-error-value-stringified', '4.2', 'a failing tool\'s error value that is not a string reaches post_tool_call as its JSON text, not as the value', (r) => (r.is_error && typeof r.value !== 'string' && plainJson(r.value) ? { ...r, value: textOf(r.value) } : r)),
+  // Answers with empty or null content and no tool calls (§3.1: output is emitted; a verdict, never an error, ends the turn).
+  adapted('null-answer-errors', '3.1', 'a model answer with null content and no tool calls makes the host\'s model adapter fail: the run ends in error instead of reaching output', {
+    alter: modelAdapter((r) => {
+      if (isAnswer(r) && r.content === null) throw new TypeError('the answer has no content');
+      return r;
+    }),
+  }),
+  nullAnswerWithoutOutput(),
+  adapted('empty-answer-nulled', '4.2', 'an answer of "" is read as no answer (content || null), so output cannot carry it and fails closed', {
+    parts: {
+      assembleStream: async (stream) => {
+        const a = await D.assembleStream(stream);
+        return a.outcome === 'complete' && a.response.content === '' ? { ...a, response: { ...a.response, content: null } } : a;
+      },
+    },
+    alter: modelAdapter((r) => (r.content === '' ? { ...r, content: null } : r)),
+  }),
+  // Structured content (§4.2: string | object), which a text-only adapter flattens.
+  adapted('structured-input-stringified', '4.2', 'the host\'s input seam turns an input whose content is a JSON object into its JSON text', {
+    alter: (s) => {
+      const flat = (i: { content: Json; role: string }) => (isPlainObject(i.content) ? { ...i, content: textOf(i.content) } : i);
+      const { input, inputs } = s.scenario;
+      return { ...s, scenario: { ...s.scenario, ...(input ? { input: flat(input) } : {}), ...(inputs ? { inputs: inputs.map(flat) } : {}) } };
+    },
+  }),
+  adapted('structured-answer-stringified', '4.2', 'the host\'s model adapter turns a response whose content is a JSON object into its JSON text', {
+    alter: modelAdapter((r) => (isPlainObject(r.content) ? { ...r, content: textOf(r.content) } : r)),
+  }),
+  // §10.3: a failing tool whose error value JSON cannot carry (the announcement's third bug class).
+  toolAdapter('tool-error-unprojectable-stringified', '10.3', 'a failing tool whose error value cannot be projected is passed on as its text: an ordinary tool error instead of the §10.3 host projection failure', (r) =>
+    r.is_error && !plainJson(r.value) ? { ...r, value: textOf(r.value) } : r,
+  ),
+  // §6.3: host-synthesized messages carry no target-derived content.
+  parts('host-deny-quotes-target', '6.3', 'a host-synthesized deny\'s record message quotes the target of the emission it failed', {
+    buildRecord: (input, project) => {
+      const r = D.buildRecord(input, project);
+      const target = input.context && 'target' in input.context ? input.context.target : undefined;
+      if (!r.verdict.reason?.startsWith('host_error:') || target === undefined) return r;
+      return { ...r, verdict: { ...r.verdict, message: `${r.verdict.message ?? r.verdict.reason} (target: ${textOf(target)})` } };
+    },
+  }),
+  interceptorExceptionRecorded(),
+  parts('domain-location-names-members', '6.3', 'a §4.4 violation is located by the member names it sits under (payload member names in the record)', {
+    validateContext: (ctx, bounds) => {
+      const r = D.validateContext(ctx, bounds);
+      const at = r.ok ? undefined : surrogatePath(ctx, 'context');
+      return r.ok || at === undefined ? r : { ok: false, detail: `the context holds a lone Unicode surrogate at ${at}` };
+    },
+  }),
+  projectionExceptionRecorded(),
+  // §12.2: a host that declares parallel_tool_calls but runs one response's tool calls one after another.
+  configured('parallel-declared-serial', '12.2', 'the host declares parallel_tool_calls but runs one response\'s tool calls one after another', (s) => ({ ...s, scenario: { ...s.scenario, parallel_tools: false } })),
+];
 
 /** Every mutant, incident classes from the announcement first. */
 export const MUTANTS: readonly Mutant[] = [
@@ -574,4 +778,5 @@ export const MUTANTS: readonly Mutant[] = [
   incremental('incremental-releases-raw-chunk', '12.1a', 'incremental mediation releases the raw chunk instead of the verdicted (transformed) content', {
     segmentRelease: (s) => (s.post.proceed ? s.chunk : ''),
   }),
+  ...ISSUE_18,
 ];

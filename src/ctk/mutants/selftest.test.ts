@@ -45,6 +45,24 @@ t.test('every mutant is killed by the project suite and the whole suite passes o
   t.equal(result.mutants.length, MUTANTS.length);
 });
 
+t.test('issue 18: each bug class a framework host had fails the default suite, and the failure says what went wrong', async (t) => {
+  const cases: Array<[mutant: string, vector: string, check: string, message: RegExp]> = [
+    ['tool-value-unwrapped', 'AH-CTK-471', 'expect.run_outcome', /run outcome was "blocked", expected completed/],
+    ['null-answer-errors', 'AH-CTK-483', 'expect.run_outcome', /run outcome was "error", expected completed/],
+    ['tool-error-unprojectable-stringified', 'AH-CTK-485', 'expect.by_posture.cases.continue.records[0].assert', /verdict\.decision differs/],
+    ['parallel-declared-serial', 'AH-CTK-461', 'mock.tools.rendezvous', /declares parallel_tool_calls yet ran these tool calls one after another/],
+    ['host-deny-quotes-target', 'AH-CTK-495', 'expect.records_must_not_contain', /record 5 \(post_tool_call\) contains "LEDGER-ENTRY-77"/],
+  ];
+  for (const [id, vector, check, message] of cases) {
+    const harness = MUTANTS.find((m) => m.id === id)!.harness();
+    const { result } = await runVector(byId(vector), { harness, surface: await harness.describe(), harnessLabel: 'test', timeoutMs: 10_000 });
+    t.equal(result.status, 'fail', `${id} fails ${vector}`);
+    const f = result.failures.find((x) => x.check.startsWith(check));
+    t.ok(f, `${id} on ${vector}: a ${check} failure`);
+    t.match(f?.message, message, `${id} on ${vector}: the failure says what went wrong`);
+  }
+});
+
 t.test('a guard that throws lets the refund run on its mutant, and the incident vector says so', async (t) => {
   const mutant = MUTANTS.find((m) => m.id === 'guard-throws-action-runs')!;
   const harness = mutant.harness();

@@ -1,0 +1,42 @@
+// The mock tools' §12.2 probe (GRAMMAR.md §2, `rendezvous`): invocations in flight together all return; one that
+// waits in vain returns after its bounded wait and logs why, so a serial host fails with a message that says so.
+import t from 'tap';
+import { createMockTools, newMockLog, unprojectable } from './mocks.js';
+import type { Scenario } from '../harness/contract.js';
+
+const scenario = (within_ms: number): Scenario => ({
+  tools: [
+    { name: 'a', behavior: [{ return: 'from-a', rendezvous: { group: 'g', parties: 2, within_ms } }] },
+    { name: 'b', behavior: [{ return: 'from-b', rendezvous: { group: 'g', parties: 2, within_ms } }] },
+  ],
+  parallel_tools: true,
+});
+
+t.test('invocations of one group in flight together return together, and nothing is logged', async (t) => {
+  const log = newMockLog();
+  const tools = createMockTools(scenario(5_000), log);
+  const started = Date.now();
+  const results = await Promise.all([tools({ id: 'c1', name: 'a', args: {} }), tools({ id: 'c2', name: 'b', args: {} })]);
+  t.same(results.map((r) => r.value), ['from-a', 'from-b']);
+  t.ok(Date.now() - started < 5_000, 'neither waited out its bound');
+  t.same(log.rendezvous, []);
+  // The group gathers afresh for the next batch.
+  await Promise.all([tools({ id: 'c3', name: 'b', args: {} }), tools({ id: 'c4', name: 'a', args: {} })]);
+  t.same(log.rendezvous, []);
+  t.equal(log.tool_invocations.length, 4);
+});
+
+t.test('invocations one after another each wait out the bound, return anyway, and say the host ran them serially', async (t) => {
+  const log = newMockLog();
+  const tools = createMockTools(scenario(30), log);
+  t.equal((await tools({ id: 'c1', name: 'a', args: {} })).value, 'from-a');
+  t.equal((await tools({ id: 'c2', name: 'b', args: {} })).value, 'from-b');
+  t.equal(log.rendezvous.length, 2);
+  t.match(log.rendezvous[0], /tool "a" \(call c1\) waited 30 ms at rendezvous "g" for 2 invocations in flight together, but only 1 was: the host declares parallel_tool_calls yet ran these tool calls one after another/);
+  t.match(log.rendezvous[1], /tool "b" \(call c2\)/);
+});
+
+t.test('a throwing getter\'s exception text quotes the value (what a host must keep out of its records, §6.3)', async (t) => {
+  const v = unprojectable({ ledger: 'LEDGER-ENTRY-77' }, 'throwing_getter') as unknown as Record<string, unknown>;
+  t.throws(() => v.ctk_unprojectable, /scripted getter fault reading \{"ledger":"LEDGER-ENTRY-77"\}/);
+});
