@@ -175,9 +175,13 @@ export function createAiSdkSession(hooks: HookSession): AiSdkHookSession {
     const accepted = await hooks.input(input, { holds: holdsText(AI_SDK), labelled: (l) => (inputLabels = l) });
     if (typeof accepted.content !== 'string') throw inexpressible('an input transform made the content an object');
     const providerOptions = labelOptions(inputLabels, last.providerOptions as never);
-    messages[messages.length - 1] = { role: last.role, content: accepted.content, ...(providerOptions ? { providerOptions } : {}) } as ModelMessage;
+    // §4.3: the accepted input, its role included. "system" is a system message (which the AI SDK takes among the
+    // messages only with allowSystemInMessages); "user" and "external" a user message (the AI SDK has no third-party role).
+    const role = accepted.role === input.role ? last.role : accepted.role === 'system' ? 'system' : 'user';
+    if (role === 'system') call.allowSystemInMessages = true;
+    messages[messages.length - 1] = { role, content: accepted.content, ...(providerOptions ? { providerOptions } : {}) } as ModelMessage;
     // A plain prompt stays a plain prompt (the AI SDK validates message lists, not strings); the accepted input either way (§4.3).
-    if (plainPrompt && !providerOptions) call.prompt = accepted.content;
+    if (plainPrompt && !providerOptions && role === 'user') call.prompt = accepted.content;
     else {
       delete call.prompt;
       call.messages = messages;

@@ -190,7 +190,9 @@ export function createOpenAIAgentsSession(hooks: HookSession): OpenAIAgentsHookS
       let inputLabels: LabelSet = {};
       const accepted = await hooks.input({ content: itemText(last.content), role: options.inputRole ?? last.role }, { holds: holdsText(OPENAI_AGENTS), labelled: (l) => (inputLabels = l) });
       if (typeof accepted.content !== 'string') throw inexpressible('an input transform made the content an object'); // not reached: holdsText
-      items[items.length - 1] = withLabels({ ...last, content: accepted.content } as AgentInputItem, inputLabels); // the accepted input (§4.3), its labels (§5.4)
+      // §4.3: the accepted input, its role included ("external" goes as a user message: the SDK has no third-party role); §5.4 its labels.
+      const role = accepted.role === (options.inputRole ?? last.role) ? last.role : accepted.role === 'system' ? 'system' : 'user';
+      items[items.length - 1] = withLabels({ ...last, role, content: accepted.content } as AgentInputItem, inputLabels);
       const runner = options.runner ?? new Runner();
       let result;
       try {
