@@ -3,7 +3,7 @@
 // bench/frameworks.ts times both.
 import { BaseLlm, BasePlugin, BaseTool, InMemorySessionService, LlmAgent, Runner, setLogger, type LlmResponse } from '@google/adk';
 import type { Emitter } from 'agent-hooks-ctk/host';
-import { agentHooks, type AdkHookSession } from './src/index.js';
+import { agentHooks, SILENT_LOGGER, type AdkHookSession } from './src/index.js';
 
 class BenchLlm extends BaseLlm {
   private call = 0;
@@ -56,15 +56,13 @@ class NoopPlugin extends BasePlugin {
   override async afterRunCallback() {}
 }
 
-const silent = { log() {}, debug() {}, info() {}, warn() {}, error() {}, setLogLevel() {} };
-
 /**
  * Four runs of the same world: plain (no plugin), noop (a plugin on the same callbacks that does nothing), hooked
  * (the integration; resolves to its number of emissions) and bare (the integration over `passThrough`, an emitter
  * that does nothing: the integration's own work without the emitter's).
  */
 export function googleAdkBenchRuns(payload: string, passThrough?: () => Emitter): { plain(): Promise<void>; noop(): Promise<void>; hooked(): Promise<number>; bare(): Promise<void>; contextBytes(): Promise<number> } {
-  setLogger(silent);
+  setLogger(SILENT_LOGGER);
   const tools = [new Lookup(payload)];
   const newMessage = { role: 'user', parts: [{ text: payload }] };
   /** A runner over a fresh in-memory session service (so sessions do not pile up over the rounds) and its session. */
