@@ -3,12 +3,12 @@
 import t, { type Test } from 'tap';
 import type { LanguageModelV4, LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import type { InterceptionRecord } from 'agent-hooks-ctk/core';
-import { Verdict, type Interceptor } from 'agent-hooks-ctk/host';
+import { enginesUnmet, Verdict, type Interceptor } from 'agent-hooks-ctk/host';
 import { AgentHooksBlocked, agentHooks, promptToMessages } from './index.js';
 import { refundScenario, ZERO_USAGE } from '../scenario.js';
 
-/** This package's framework needs Node >= 22 (ai@7 declares engines node >=22): on an older Node every test is skipped, saying so. */
-const skip = Number(process.versions.node.split('.')[0]) < 22 && `ai@7 declares engines node >=22; this is Node ${process.versions.node}`;
+/** This package's framework needs a newer Node than the CTK (its package.json engines): on an older Node every test is skipped, saying so. */
+const skip = enginesUnmet(import.meta.url);
 const test = (name: string, fn: (t: Test) => Promise<void>) => t.test(name, { skip }, fn);
 
 const turn = refundScenario;

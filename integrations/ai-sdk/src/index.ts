@@ -8,7 +8,7 @@ import { generateText as aiGenerateText, streamText as aiStreamText, wrapLanguag
 import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4Content, LanguageModelV4FinishReason, LanguageModelV4Middleware } from '@ai-sdk/provider';
 import { HOST_ERROR } from 'agent-hooks-ctk/core';
 import type { Json, JsonObject } from 'agent-hooks-ctk/core';
-import { AgentHooksInexpressible, attempt, findBlocked, frameworkHooks, holdsText, mergeLabels, STREAM_INCOMPLETE, ToolFailed, toolErrorValue, type AgentHooks, type FrameworkHooksOptions, type HookModelResponse, type HookSession, type LabelSet } from 'agent-hooks-ctk/host';
+import { AgentHooksInexpressible, attempt, findBlocked, frameworkHooks, holdsText, mergeLabels, runTool, STREAM_INCOMPLETE, ToolFailed, type AgentHooks, type FrameworkHooksOptions, type HookModelResponse, type HookSession, type LabelSet } from 'agent-hooks-ctk/host';
 import { createLabelBook, labelOptions } from './labels.js';
 import { assembleStreamParts, replayStream } from './stream.js';
 import { AI_SDK, contentToResponse, finishReasonFromSpec, inexpressible, messagesToPrompt, promptToMessages, responseToContent } from './messages.js';
@@ -136,14 +136,7 @@ export function createAiSdkSession(hooks: HookSession): AiSdkHookSession {
         execute: async (input: unknown, opts: { toolCallId: string }) => {
           const id = opts.toolCallId;
           // The session projects the value (§10.3): one JSON cannot carry never reaches the model.
-          const invoke = async (args: JsonObject) => {
-            try {
-              return { value: await execute(args as never, opts as never), is_error: false };
-            } catch (error) {
-              return { value: toolErrorValue(error), is_error: true };
-            }
-          };
-          const r = await hooks.toolCall({ id, name, args: (input ?? {}) as JsonObject }, invoke, { sourceLabels: labels.ofCall(id) });
+          const r = await hooks.toolCall({ id, name, args: (input ?? {}) as JsonObject }, (args) => runTool(() => execute(args as never, opts as never)), { sourceLabels: labels.ofCall(id) });
           // §6.2 / §6.1: a block, or a discarded result, reaches the model as a tool error.
           if (r.kind === 'blocked') throw new ToolBlocked(r.message);
           labels.onToolResult(id, r.labels); // §5.4
