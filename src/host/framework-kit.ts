@@ -10,6 +10,9 @@ import { fileURLToPath } from 'node:url';
 import type { Json, JsonObject } from '../core/index.js';
 import { AgentHooksBlocked, AgentHooksProjectionFailed, createFrameworkHookSession, type FrameworkHooksOptions, type HoldsTarget, type HookSession, type HookToolOutcome } from './session.js';
 
+import type { Emitter } from './emitter.js';
+import type { Interceptor } from './types.js';
+
 export { isEmptyLabels } from './labels.js';
 
 /** A framework as its integration names it: `id` is agent.framework (§4.1), `title` reads in a sentence ("the AI SDK"). */
@@ -214,6 +217,65 @@ export function enginesUnmet(from: string, version: string = process.versions.no
   const needs = /^>=\s*(\d+(?:\.\d+){0,2})$/.exec(manifest.engines?.node?.trim() ?? '')?.[1];
   if (needs === undefined || !nodeOlderThan(needs, version)) return false;
   return `${manifest.name ?? 'this package'} needs Node >= ${needs} (its package.json engines); this is Node ${version}`;
+}
+
+/**
+ * The interceptor of an integration's `./bench` rows (`npm run bench`): it allows everything and, given `sizes`,
+ * keeps the serialized size of every context it receives (each row reports the mean it measured).
+ */
+export function benchInterceptor(sizes?: number[]): Interceptor {
+  return { name: 'allow-all', intercept: (ctx) => (sizes?.push(Buffer.byteLength(JSON.stringify(ctx))), { decision: 'allow' }) };
+}
+
+/** What an integration's `./bench` factory returns: bench/frameworks.ts times each run. */
+export interface FrameworkBenchRuns {
+  plain(): Promise<void>;
+  noop(): Promise<void>;
+  hooked(): Promise<number>;
+  bare(): Promise<void>;
+  contextBytes(): Promise<number>;
+}
+
+/**
+ * An integration's `./bench` row. `plain` (the framework alone) and `noop` (its extension points doing nothing) are
+ * the integration's own; hooked (one allow interceptor, resolving to the number of emissions), bare (over
+ * `passThrough`, an emitter that does nothing: the integration's work without the emitter's) and contextBytes (the
+ * mean size of the contexts the interceptor received) each start a session and run `turn` in it, which throws unless
+ * the run answered as the bench expects.
+ */
+export function frameworkBenchRuns<S extends { readonly hooks: HookSession; close(): Promise<void> }, Tools extends RegisteredTools>(row: {
+  agentHooks: (options: FrameworkHooksOptions) => AgentHooks<S, Tools>;
+  tools: Tools;
+  turn: (session: S) => Promise<void>;
+  plain: () => Promise<void>;
+  noop: () => Promise<void>;
+  passThrough?: () => Emitter;
+}): FrameworkBenchRuns {
+  const agent = { id: 'bench-agent' };
+  const allowing = row.agentHooks({ agent, interceptors: [benchInterceptor()] });
+  const through = async (hooks: AgentHooks<S, Tools>): Promise<S> => {
+    const session = await hooks.startSession({ tools: row.tools, sessionId: 'bench-session' });
+    try {
+      await row.turn(session);
+    } finally {
+      await session.close();
+    }
+    return session;
+  };
+  return {
+    plain: row.plain,
+    noop: row.noop,
+    hooked: async () => (await through(allowing)).hooks.emitter.records().length,
+    async bare() {
+      if (!row.passThrough) throw new Error('bench: bare() needs a pass-through emitter');
+      await through(row.agentHooks({ agent, emitter: row.passThrough() }));
+    },
+    async contextBytes() {
+      const sizes: number[] = [];
+      await through(row.agentHooks({ agent, interceptors: [benchInterceptor(sizes)] }));
+      return sizes.reduce((a, b) => a + b, 0) / sizes.length;
+    },
+  };
 }
 
 /** The version of package `name` as installed where `from` (a module URL) resolves it, for a claim's host version (§13.3). */

@@ -21,7 +21,7 @@ async function suite(): Promise<void> {
     import('@mastra/core/tools'),
     import('@mastra/core/mastra'),
     import('@mastra/core/logger'),
-    import('zod'),
+    import('zod/v4'),
     import('./index.js'),
     import('./messages.js'),
   ]);
