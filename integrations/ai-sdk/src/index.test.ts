@@ -98,3 +98,11 @@ test('§5.2: a transform the AI SDK cannot hold is recorded as transform_invalid
   t.equal(seen.length, 0);
   t.match(records.find((r) => r.interception_point === 'pre_model_call'), { verdict: { decision: 'deny', reason: 'host_error:transform_invalid' }, decided_by: null });
 });
+
+test('§4.3: an input transform of the role takes effect on a plain prompt too: a system message, which the AI SDK then accepts', async (t) => {
+  for (const role of ['system', 'external']) {
+    const { seen, refunds } = await turn((ctx) => (ctx.interception_point === 'input' ? Verdict.transform('$target.role', role) : Verdict.allow()));
+    t.same(promptToMessages(seen[0]!.prompt), [{ role: role === 'system' ? 'system' : 'user', content: 'refund my order' }], `${role}: the first model call`);
+    t.same(refunds, [{ amount: 840 }], `${role}: the turn went on`);
+  }
+});
