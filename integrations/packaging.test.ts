@@ -143,6 +143,12 @@ t.test('packed tarballs install into an empty project; every package imports by 
     t.notOk(r.manifest.private, `${r.name} is not private`);
     t.notOk(Object.values({ ...r.manifest.dependencies, ...r.manifest.peerDependencies }).some((v) => /^(file|link|workspace):/.test(v)), `${r.name} depends on nothing by path`);
   }
+  // Each package states in engines the Node its registry row names (a row without one: the CTK's own floor).
+  const ctkEngines = (roots[0]!.manifest.engines as { node?: string } | undefined)?.node;
+  for (const i of integrations) {
+    const engines = (roots.find((r) => r.name === i.fw.package)!.manifest.engines as { node?: string } | undefined)?.node;
+    t.equal(engines, i.fw.node ? `>=${i.fw.node.version}` : ctkEngines, `${i.fw.package}: engines.node matches integrations/frameworks.ts`);
+  }
   // The user's project: our packages and the frameworks they take as peers (at the versions the repository tests).
   const lock = lockTree(roots);
   const dependencies: Record<string, string> = {};
@@ -157,6 +163,10 @@ t.test('packed tarballs install into an empty project; every package imports by 
   writeFileSync(path.join(project, 'package.json'), JSON.stringify(manifest, null, 2));
   writeFileSync(path.join(project, 'package-lock.json'), JSON.stringify({ name: 'pack-check', version: '0.0.0', lockfileVersion: 3, requires: true, packages: { '': { name: 'pack-check', version: '0.0.0', dependencies }, ...lock } }, null, 2));
 
+  // npm and npx, found on PATH, run on this Node (under scripts/node24.sh: Node 24, first on PATH), and so does the CLI they start.
+  const npmVersions = sh('npm', ['version', '--json'], project);
+  succeeded(t, npmVersions, 'npm version');
+  t.equal((JSON.parse(npmVersions.stdout || '{}') as { node?: string }).node, process.versions.node, `npm runs on this Node (${process.versions.node})`);
   if (!succeeded(t, sh('npm', ['ci', '--ignore-scripts'], project), 'npm ci --offline of the tarballs')) return;
   const tree = sh('npm', ['ls', '--all'], project);
   succeeded(t, tree, `npm ls: every declared dependency and peer is there, at a version in range`);
@@ -170,6 +180,10 @@ t.test('packed tarballs install into an empty project; every package imports by 
   const run = sh('npx', ['agent-hooks-ctk', 'run', '--reporter', 'json', '--out', 'out'], project);
   succeeded(t, run, `npx agent-hooks-ctk run (the package's own vectors, the reference host)`);
   t.notMatch(run.stderr, STACK, 'no stack trace');
+  if (run.status === 0) {
+    const report = JSON.parse(readFileSync(path.join(project, 'out', 'report.json'), 'utf8')) as { environment?: { node?: string } };
+    t.equal(report.environment?.node, process.version, `the CLI npx started ran on this Node (${process.version})`);
+  }
   const verify = sh('npx', ['agent-hooks-ctk', 'verify-report', 'out/report.json'], project);
   succeeded(t, verify, `verify-report against the package's own vectors, found by default`);
   const claim = sh('npx', ['agent-hooks-ctk', 'claim', 'out/report.json', '--vectors'], project);

@@ -2,7 +2,7 @@
 // generateText loop, without the integration and with it (one allow interceptor). bench/frameworks.ts times both.
 import { generateText, jsonSchema, stepCountIs, tool, wrapLanguageModel, type ToolSet } from 'ai';
 import type { LanguageModelV4, LanguageModelV4Content } from '@ai-sdk/provider';
-import type { Emitter } from 'agent-hooks-ctk/host';
+import { frameworkBenchRuns, type Emitter, type FrameworkBenchRuns } from 'agent-hooks-ctk/host';
 import { agentHooks } from './src/index.js';
 
 const zero = { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 };
@@ -28,47 +28,25 @@ function model(payload: string): LanguageModelV4 {
 }
 
 /**
- * Four runs of the same world: plain, noop (a pass-through model middleware and tool wrappers: the AI SDK's own cost
- * of the extension points), hooked (the integration; resolves to its number of emissions) and bare (the integration
- * over `passThrough`, an emitter that does nothing: the integration's own work without the emitter's).
+ * The four runs of frameworkBenchRuns: plain, noop (a pass-through model middleware and tool wrappers: the AI SDK's own
+ * cost of the extension points), hooked and bare (the integration, with one allow interceptor and over `passThrough`).
  */
-export function aiSdkBenchRuns(payload: string, passThrough?: () => Emitter): { plain(): Promise<void>; noop(): Promise<void>; hooked(): Promise<number>; bare(): Promise<void>; contextBytes(): Promise<number> } {
+export function aiSdkBenchRuns(payload: string, passThrough?: () => Emitter): FrameworkBenchRuns {
   const tools: ToolSet = { lookup: tool({ inputSchema: jsonSchema({ type: 'object' }), execute: async () => payload }) };
   const args = { tools, prompt: payload, stopWhen: stepCountIs(4), maxRetries: 0 };
-  const hooks = agentHooks({ agent: { id: 'bench-agent' }, interceptors: [{ name: 'allow-all', intercept: () => ({ decision: 'allow' }) }] });
-  return {
-    /** The mean serialized context size the interceptor of one hooked run receives. */
-    async contextBytes() {
-      const sizes: number[] = [];
-      const measuring = agentHooks({ agent: { id: 'bench-agent' }, interceptors: [{ name: 'allow-all', intercept: (ctx) => (sizes.push(Buffer.byteLength(JSON.stringify(ctx))), { decision: 'allow' }) }] });
-      const session = await measuring.startSession({ tools, sessionId: 'bench-session' });
-      await session.generateText({ ...args, model: model(payload) });
-      await session.close();
-      return sizes.reduce((a, b) => a + b, 0) / sizes.length;
-    },
-    async plain() {
-      const r = await generateText({ ...args, model: model(payload) });
-      if (r.text !== payload) throw new Error('bench: plain AI SDK run did not answer');
-    },
+  const answered = (text: unknown, what: string) => {
+    if (text !== payload) throw new Error(`bench: ${what} AI SDK run did not answer`);
+  };
+  return frameworkBenchRuns({
+    agentHooks,
+    tools,
+    passThrough,
+    turn: async (session) => answered((await session.generateText({ ...args, model: model(payload) })).text, 'hooked'),
+    plain: async () => answered((await generateText({ ...args, model: model(payload) })).text, 'plain'),
     async noop() {
       const noopTools: ToolSet = { lookup: { ...tools.lookup!, execute: (input: unknown, opts: never) => tools.lookup!.execute!(input, opts) } as ToolSet[string] };
       const wrapped = wrapLanguageModel({ model: model(payload), middleware: { specificationVersion: 'v4', wrapGenerate: ({ doGenerate }) => doGenerate() } });
-      const r = await generateText({ ...args, tools: noopTools, model: wrapped });
-      if (r.text !== payload) throw new Error('bench: no-op AI SDK run did not answer');
+      answered((await generateText({ ...args, tools: noopTools, model: wrapped })).text, 'no-op');
     },
-    async bare() {
-      if (!passThrough) throw new Error('bench: bare() needs a pass-through emitter');
-      const session = await agentHooks({ agent: { id: 'bench-agent' }, emitter: passThrough() }).startSession({ tools, sessionId: 'bench-session' });
-      const r = await session.generateText({ ...args, model: model(payload) });
-      await session.close();
-      if (r.text !== payload) throw new Error('bench: bare AI SDK run did not answer');
-    },
-    async hooked() {
-      const session = await hooks.startSession({ tools, sessionId: 'bench-session' });
-      const r = await session.generateText({ ...args, model: model(payload) });
-      await session.close();
-      if (r.text !== payload) throw new Error('bench: hooked AI SDK run did not answer');
-      return session.hooks.emitter.records().length;
-    },
-  };
+  });
 }

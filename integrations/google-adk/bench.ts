@@ -2,8 +2,8 @@
 // Runner.runAsync → LlmAgent loop, without the integration's plugin and with it (one allow interceptor).
 // bench/frameworks.ts times both.
 import { BaseLlm, BasePlugin, BaseTool, InMemorySessionService, LlmAgent, Runner, setLogger, type LlmResponse } from '@google/adk';
-import type { Emitter } from 'agent-hooks-ctk/host';
-import { agentHooks, type AdkHookSession } from './src/index.js';
+import { frameworkBenchRuns, type Emitter, type FrameworkBenchRuns } from 'agent-hooks-ctk/host';
+import { agentHooks, SILENT_LOGGER } from './src/index.js';
 
 class BenchLlm extends BaseLlm {
   private call = 0;
@@ -56,59 +56,36 @@ class NoopPlugin extends BasePlugin {
   override async afterRunCallback() {}
 }
 
-const silent = { log() {}, debug() {}, info() {}, warn() {}, error() {}, setLogLevel() {} };
-
 /**
- * Four runs of the same world: plain (no plugin), noop (a plugin on the same callbacks that does nothing), hooked
- * (the integration; resolves to its number of emissions) and bare (the integration over `passThrough`, an emitter
- * that does nothing: the integration's own work without the emitter's).
+ * The four runs of frameworkBenchRuns: plain (no plugin), noop (a plugin on the same callbacks that does nothing: ADK's
+ * own cost of the extension points), hooked and bare (the integration's plugin, with one allow interceptor and over
+ * `passThrough`). Each run has a runner over a fresh in-memory session service, so sessions do not pile up.
  */
-export function googleAdkBenchRuns(payload: string, passThrough?: () => Emitter): { plain(): Promise<void>; noop(): Promise<void>; hooked(): Promise<number>; bare(): Promise<void>; contextBytes(): Promise<number> } {
-  setLogger(silent);
+export function googleAdkBenchRuns(payload: string, passThrough?: () => Emitter): FrameworkBenchRuns {
+  setLogger(SILENT_LOGGER);
   const tools = [new Lookup(payload)];
   const newMessage = { role: 'user', parts: [{ text: payload }] };
-  /** A runner over a fresh in-memory session service (so sessions do not pile up over the rounds) and its session. */
   const runnerWith = async (plugins: BasePlugin[]) => {
     const sessionService = new InMemorySessionService();
     const runner = new Runner({ appName: 'bench', agent: new LlmAgent({ name: 'bench', model: new BenchLlm(payload), tools, disallowTransferToParent: true, disallowTransferToPeers: true }), sessionService, plugins });
     return { runner, sessionId: (await sessionService.createSession({ appName: 'bench', userId: 'u' })).id };
   };
-  /** One runAsync without the integration: the answer it ended on. */
-  async function direct(plugins: BasePlugin[]): Promise<unknown> {
+  /** One runAsync without the integration; it must end on the payload. */
+  async function direct(plugins: BasePlugin[], what: string): Promise<void> {
     const { runner, sessionId } = await runnerWith(plugins);
     let last: unknown;
     for await (const e of runner.runAsync({ userId: 'u', sessionId, newMessage })) last = e.content?.parts?.[0]?.text;
-    return last;
+    if (last !== payload) throw new Error(`bench: ${what} ADK run did not answer`);
   }
-  async function through(session: AdkHookSession): Promise<void> {
-    const { runner, sessionId } = await runnerWith([session.plugin]);
-    const turn = await session.run(runner, { userId: 'u', sessionId, newMessage });
-    await session.close();
-    if (turn.text !== payload) throw new Error('bench: hooked ADK run did not answer');
-  }
-  const hooks = agentHooks({ agent: { id: 'bench-agent' }, interceptors: [{ name: 'allow-all', intercept: () => ({ decision: 'allow' }) }] });
-  return {
-    /** The mean serialized context size the interceptor of one hooked run receives. */
-    async contextBytes() {
-      const sizes: number[] = [];
-      const measuring = agentHooks({ agent: { id: 'bench-agent' }, interceptors: [{ name: 'allow-all', intercept: (ctx) => (sizes.push(Buffer.byteLength(JSON.stringify(ctx))), { decision: 'allow' }) }] });
-      await through(await measuring.startSession({ tools, sessionId: 'bench-session' }));
-      return sizes.reduce((a, b) => a + b, 0) / sizes.length;
+  return frameworkBenchRuns({
+    agentHooks,
+    tools,
+    passThrough,
+    async turn(session) {
+      const { runner, sessionId } = await runnerWith([session.plugin]);
+      if ((await session.run(runner, { userId: 'u', sessionId, newMessage })).text !== payload) throw new Error('bench: hooked ADK run did not answer');
     },
-    async plain() {
-      if ((await direct([])) !== payload) throw new Error('bench: plain ADK run did not answer');
-    },
-    async noop() {
-      if ((await direct([new NoopPlugin()])) !== payload) throw new Error('bench: no-op ADK run did not answer');
-    },
-    async bare() {
-      if (!passThrough) throw new Error('bench: bare() needs a pass-through emitter');
-      await through(await agentHooks({ agent: { id: 'bench-agent' }, emitter: passThrough() }).startSession({ tools, sessionId: 'bench-session' }));
-    },
-    async hooked() {
-      const session = await hooks.startSession({ tools, sessionId: 'bench-session' });
-      await through(session);
-      return session.hooks.emitter.records().length;
-    },
-  };
+    plain: () => direct([], 'plain'),
+    noop: () => direct([new NoopPlugin()], 'no-op'),
+  });
 }

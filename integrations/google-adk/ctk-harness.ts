@@ -2,17 +2,12 @@
 // LlmAgent loop (its request processors, function-call handling, in-memory session service) under the integration's
 // plugin. Only the model (a BaseLlm answering with the CTK's mock model) and the tools (BaseTools whose runAsync calls
 // the CTK's mock tools) are mocked.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { BaseLlm, BaseTool, InMemorySessionService, LlmAgent, Runner, setLogger, type LlmRequest, type LlmResponse, type RunAsyncToolRequest } from '@google/adk';
-import { createSessionHarness, frameworkSurface, wholeResponse, type Harness, type HostSurface, type RunSetup } from 'agent-hooks-ctk';
-import { agentHooks, finishReasonFromSpec, requestToSpec, ROLE_KEY, ToolFailed } from './src/index.js';
+import { createSessionHarness, frameworkSurface, installedVersion, javascriptNotDeclared, ownVersion, wholeResponse, type Harness, type HostSurface, type RunSetup } from 'agent-hooks-ctk';
+import { agentHooks, finishReasonFromSpec, requestToSpec, ROLE_KEY, SILENT_LOGGER, ToolFailed } from './src/index.js';
 
-const require = createRequire(import.meta.url);
-const versionOf = (file: string): string => (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
-/** The installed ADK and this adapter, for the claim (§13.3). */
-export const ADK_VERSION = versionOf(require.resolve('@google/adk/package.json'));
-const ADAPTER_VERSION = versionOf(new URL('./package.json', import.meta.url.replace(/\/dist\/[^/]*$/, '/x')).pathname);
+/** The installed ADK, for the claim (§13.3). */
+export const ADK_VERSION = installedVersion('@google/adk', import.meta.url);
 
 /** Model calls one turn may make (RunConfig.maxLlmCalls): the reference loop's bound. */
 const MAX_LLM_CALLS = 32;
@@ -21,17 +16,15 @@ const MAX_LLM_CALLS = 32;
 export function googleAdkSurface(): HostSurface {
   return frameworkSurface({
     name: 'google-adk',
-    version: `${ADAPTER_VERSION} (@google/adk@${ADK_VERSION})`,
+    version: `${ownVersion(import.meta.url)} (@google/adk@${ADK_VERSION})`,
     capabilities: ['model_calls', 'tool_calls', 'multi_turn', 'raw_interceptor_return', 'hang_faults', 'projection_faults'],
     not_declared: {
       parallel_tool_calls: "ADK's LlmAgent runs one response's function calls one after another (handleFunctionCallList awaits each before the next)",
       structured_model_content: "a genai Content's parts are text, function calls and media: a model cannot return a JSON object as its content",
       structured_input_content: "Runner.runAsync's newMessage is a genai Content whose parts are text or media: an input cannot be a JSON object",
-      int64_json: 'JavaScript numbers (JSON.parse, genai function-call args) round integers beyond 2^53-1',
-      bigint_json: 'JavaScript numbers (JSON.parse, genai function-call args) round integers beyond 2^53-1',
       streaming: 'under StreamingMode.SSE one model call reaches afterModelCallback as several responses (each text chunk as a partial, then non-partial ones: text flushed before function calls, the calls, a final aggregate), each yielded to the caller as an event, and no callback marks the end of a call: a plugin cannot mediate one whole response per call (§12.1), so the integration fails a partial response closed',
       result_labels_resurfacing: 'not implemented: the integration does not persist §5.4 result labels with ADK events, so they do not resurface',
-      incremental_output: 'the integration buffers: nothing is released before the output verdict (§12.1a)',
+      ...javascriptNotDeclared('JSON.parse, genai function-call args'),
     },
   });
 }
@@ -69,10 +62,8 @@ class CtkMockTool extends BaseTool {
   }
 }
 
-const silent = { log() {}, debug() {}, info() {}, warn() {}, error() {}, setLogLevel() {} };
-
 export function createHarness(): Harness {
-  setLogger(silent); // ADK logs every error a plugin raises; the CTK reads the records instead
+  setLogger(SILENT_LOGGER); // ADK logs every error a plugin raises; the CTK reads the records instead
   return createSessionHarness({
     surface: googleAdkSurface,
     async start(run, options) {

@@ -1,11 +1,11 @@
 // `npm run bench` rows for the LangChain integration: one session (a tool call, then the answer) through the real
 // createAgent loop, without the integration's middleware and with it (one allow interceptor). bench/frameworks.ts times both.
-import { createAgent, createMiddleware, tool } from 'langchain';
+import { createAgent, createMiddleware, tool, type AgentMiddleware } from 'langchain';
 import { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { AIMessage } from '@langchain/core/messages';
 import type { ChatResult } from '@langchain/core/outputs';
 import { z } from 'zod';
-import type { Emitter } from 'agent-hooks-ctk/host';
+import { frameworkBenchRuns, type Emitter, type FrameworkBenchRuns } from 'agent-hooks-ctk/host';
 import { agentHooks, finalText } from './src/index.js';
 
 class BenchModel extends BaseChatModel {
@@ -30,49 +30,24 @@ class BenchModel extends BaseChatModel {
 }
 
 /**
- * Four runs of the same world: plain (no middleware), noop (a middleware on the same four hooks that does nothing:
- * LangChain's own cost of the extension points), hooked (the integration; resolves to its number of emissions) and
- * bare (the integration over `passThrough`, an emitter that does nothing: the integration's own work without the emitter's).
+ * The four runs of frameworkBenchRuns: plain (no middleware), noop (a middleware on the same four hooks that does
+ * nothing: LangChain's own cost of the extension points), hooked and bare (the integration's middleware, with one
+ * allow interceptor and over `passThrough`).
  */
-export function langchainBenchRuns(payload: string, passThrough?: () => Emitter): { plain(): Promise<void>; noop(): Promise<void>; hooked(): Promise<number>; bare(): Promise<void>; contextBytes(): Promise<number> } {
+export function langchainBenchRuns(payload: string, passThrough?: () => Emitter): FrameworkBenchRuns {
   const lookup = tool(async () => payload, { name: 'lookup', description: 'lookup', schema: z.looseObject({}) });
-  const hooks = agentHooks({ agent: { id: 'bench-agent' }, interceptors: [{ name: 'allow-all', intercept: () => ({ decision: 'allow' }) }] });
   const input = { messages: [{ role: 'user', content: payload }] };
   const noop = createMiddleware({ name: 'Noop', beforeAgent: async () => undefined, afterAgent: async () => undefined, wrapModelCall: (req, handler) => handler(req), wrapToolCall: (req, handler) => handler(req) });
-  return {
-    /** The mean serialized context size the interceptor of one hooked run receives. */
-    async contextBytes() {
-      const sizes: number[] = [];
-      const measuring = agentHooks({ agent: { id: 'bench-agent' }, interceptors: [{ name: 'allow-all', intercept: (ctx) => (sizes.push(Buffer.byteLength(JSON.stringify(ctx))), { decision: 'allow' }) }] });
-      const session = await measuring.startSession({ tools: [lookup], sessionId: 'bench-session' });
-      const agent = createAgent({ model: new BenchModel(payload), tools: [lookup], middleware: [session.middleware] });
-      await agent.invoke(input);
-      await session.close();
-      return sizes.reduce((a, b) => a + b, 0) / sizes.length;
-    },
-    async plain() {
-      const agent = createAgent({ model: new BenchModel(payload), tools: [lookup] });
-      if (finalText(await agent.invoke(input)) !== payload) throw new Error('bench: plain LangChain run did not answer');
-    },
-    async noop() {
-      const agent = createAgent({ model: new BenchModel(payload), tools: [lookup], middleware: [noop] });
-      if (finalText(await agent.invoke(input)) !== payload) throw new Error('bench: no-op LangChain run did not answer');
-    },
-    async bare() {
-      if (!passThrough) throw new Error('bench: bare() needs a pass-through emitter');
-      const session = await agentHooks({ agent: { id: 'bench-agent' }, emitter: passThrough() }).startSession({ tools: [lookup], sessionId: 'bench-session' });
-      const agent = createAgent({ model: new BenchModel(payload), tools: [lookup], middleware: [session.middleware] });
-      const text = finalText(await agent.invoke(input));
-      await session.close();
-      if (text !== payload) throw new Error('bench: bare LangChain run did not answer');
-    },
-    async hooked() {
-      const session = await hooks.startSession({ tools: [lookup], sessionId: 'bench-session' });
-      const agent = createAgent({ model: new BenchModel(payload), tools: [lookup], middleware: [session.middleware] });
-      const text = finalText(await agent.invoke(input));
-      await session.close();
-      if (text !== payload) throw new Error('bench: hooked LangChain run did not answer');
-      return session.hooks.emitter.records().length;
-    },
+  const run = async (middleware: AgentMiddleware[], what: string) => {
+    const agent = createAgent({ model: new BenchModel(payload), tools: [lookup], middleware });
+    if (finalText(await agent.invoke(input)) !== payload) throw new Error(`bench: ${what} LangChain run did not answer`);
   };
+  return frameworkBenchRuns({
+    agentHooks,
+    tools: [lookup],
+    passThrough,
+    turn: (session) => run([session.middleware], 'hooked'),
+    plain: () => run([], 'plain'),
+    noop: () => run([noop], 'no-op'),
+  });
 }

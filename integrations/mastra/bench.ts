@@ -5,9 +5,9 @@ import { Agent } from '@mastra/core/agent';
 import { noopLogger } from '@mastra/core/logger';
 import { Mastra } from '@mastra/core/mastra';
 import { createTool } from '@mastra/core/tools';
-import { z } from 'zod';
-import type { Emitter } from 'agent-hooks-ctk/host';
-import { agentHooks, type CallableModel, type MastraHookSession } from './src/index.js';
+import { z } from 'zod/v4';
+import { frameworkBenchRuns, type Emitter, type FrameworkBenchRuns } from 'agent-hooks-ctk/host';
+import { agentHooks, type CallableModel } from './src/index.js';
 import type { ContentPart } from './src/messages.js';
 
 const usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
@@ -31,11 +31,11 @@ function model(payload: string): CallableModel {
 }
 
 /**
- * Four runs of the same world: plain (no processors, the model and tools as they are), noop (pass-through
- * processors, model and tool wrappers: Mastra's own cost of the extension points), hooked (the integration; resolves
- * to its number of emissions) and bare (the integration over `passThrough`, an emitter that does nothing).
+ * The four runs of frameworkBenchRuns: plain (no processors, the model and tools as they are), noop (pass-through
+ * processors, model and tool wrappers: Mastra's own cost of the extension points), hooked and bare (the integration,
+ * with one allow interceptor and over `passThrough`).
  */
-export function mastraBenchRuns(payload: string, passThrough?: () => Emitter): { plain(): Promise<void>; noop(): Promise<void>; hooked(): Promise<number>; bare(): Promise<void>; contextBytes(): Promise<number> } {
+export function mastraBenchRuns(payload: string, passThrough?: () => Emitter): FrameworkBenchRuns {
   const tools = { lookup: createTool({ id: 'lookup', description: 'lookup', inputSchema: z.looseObject({}), execute: async () => payload }) };
   const settings = { maxSteps: 4, modelSettings: { maxRetries: 0 } };
   const messages = [{ role: 'user' as const, content: payload }];
@@ -45,42 +45,23 @@ export function mastraBenchRuns(payload: string, passThrough?: () => Emitter): {
     return agent;
   };
   const answer = async (agent: Agent, what: string) => {
-    const r = await agent.generate(messages as never, settings as never);
-    if (r.text !== payload) throw new Error(`bench: ${what} Mastra run did not answer`);
+    if ((await agent.generate(messages as never, settings as never)).text !== payload) throw new Error(`bench: ${what} Mastra run did not answer`);
   };
-  const through = async (session: MastraHookSession): Promise<void> => {
-    const agent = agentWith({ model: session.wrapModel(model(payload)), tools: session.wrapTools(tools as never), inputProcessors: [session.inputProcessor], outputProcessors: [session.outputProcessor] });
-    const turn = await session.turn(() => agent.generate(messages as never, settings as never));
-    await session.close();
-    if (turn.text !== payload) throw new Error('bench: hooked Mastra run did not answer');
-  };
-  const hooks = agentHooks({ agent: { id: 'bench-agent' }, interceptors: [{ name: 'allow-all', intercept: () => ({ decision: 'allow' }) }] });
   const pass = { id: 'noop', processInput: async ({ messages: m }: { messages: unknown[] }) => m, processOutputResult: async ({ messages: m }: { messages: unknown[] }) => m };
-  return {
-    /** The mean serialized context size the interceptor of one hooked run receives. */
-    async contextBytes() {
-      const sizes: number[] = [];
-      const measuring = agentHooks({ agent: { id: 'bench-agent' }, interceptors: [{ name: 'allow-all', intercept: (ctx) => (sizes.push(Buffer.byteLength(JSON.stringify(ctx))), { decision: 'allow' }) }] });
-      await through(await measuring.startSession({ tools, sessionId: 'bench-session' }));
-      return sizes.reduce((a, b) => a + b, 0) / sizes.length;
+  return frameworkBenchRuns({
+    agentHooks,
+    tools,
+    passThrough,
+    async turn(session) {
+      const agent = agentWith({ model: session.wrapModel(model(payload)), tools: session.wrapTools(tools as never), inputProcessors: [session.inputProcessor], outputProcessors: [session.outputProcessor] });
+      if ((await session.turn(() => agent.generate(messages as never, settings as never))).text !== payload) throw new Error('bench: hooked Mastra run did not answer');
     },
-    async plain() {
-      await answer(agentWith({ model: model(payload), tools }), 'plain');
-    },
+    plain: () => answer(agentWith({ model: model(payload), tools }), 'plain'),
     async noop() {
       const m = model(payload);
       const wrapped: CallableModel = { ...m, doGenerate: (o) => m.doGenerate(o), doStream: (o) => m.doStream(o) };
       const t = { lookup: Object.assign(Object.create(Object.getPrototypeOf(tools.lookup) as object), tools.lookup, { execute: (i: never, c: never) => tools.lookup.execute!(i, c) }) };
       await answer(agentWith({ model: wrapped, tools: t, inputProcessors: [pass], outputProcessors: [pass] }), 'no-op');
     },
-    async bare() {
-      if (!passThrough) throw new Error('bench: bare() needs a pass-through emitter');
-      await through(await agentHooks({ agent: { id: 'bench-agent' }, emitter: passThrough() }).startSession({ tools, sessionId: 'bench-session' }));
-    },
-    async hooked() {
-      const session = await hooks.startSession({ tools, sessionId: 'bench-session' });
-      await through(session);
-      return session.hooks.emitter.records().length;
-    },
-  };
+  });
 }

@@ -2,25 +2,18 @@
 // (agent.generate, or agent.stream when the vector's model streams; its processors, tool-call steps and message list)
 // under the integration. Only the model (a LanguageModelV2 answering with the CTK's mock model) and the tools
 // (createTool tools whose execute calls the CTK's mock tools) are mocked. Mastra needs Node >= 22.13.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { Agent } from '@mastra/core/agent';
 import { noopLogger } from '@mastra/core/logger';
 import { Mastra } from '@mastra/core/mastra';
 import { createTool } from '@mastra/core/tools';
-import { z } from 'zod';
-import { createSessionHarness, frameworkSurface, isModelStream, type Harness, type HostSurface, type ModelStreamChunk, type RunSetup } from 'agent-hooks-ctk';
-export { mastraNodeUnsupported } from './src/node.js';
+import { z } from 'zod/v4';
+import { createSessionHarness, enginesUnmet, frameworkSurface, installedVersion, isModelStream, javascriptNotDeclared, ownVersion, wholeResponse, type Harness, type HostSurface, type ModelStreamChunk, type RunSetup } from 'agent-hooks-ctk';
 import { agentHooks, finishReasonFromSpec, promptToMessages, ROLE_KEY, ToolFailed, type CallableModel } from './src/index.js';
 import type { ContentPart, Prompt } from './src/messages.js';
-import { mastraNodeUnsupported } from './src/node.js';
 import type { StreamPart } from './src/stream.js';
 
-const require = createRequire(import.meta.url);
-const versionOf = (file: string): string => (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
-/** The installed Mastra and this adapter, for the claim (§13.3). */
-export const MASTRA_VERSION = versionOf(require.resolve('@mastra/core/package.json'));
-const ADAPTER_VERSION = versionOf(new URL('./package.json', import.meta.url.replace(/\/dist\/[^/]*$/, '/x')).pathname);
+/** The installed Mastra, for the claim (§13.3). */
+export const MASTRA_VERSION = installedVersion('@mastra/core', import.meta.url);
 
 /** Model calls one turn may make (maxSteps): the reference loop's bound. */
 const MAX_STEPS = 32;
@@ -29,15 +22,13 @@ const MAX_STEPS = 32;
 export function mastraSurface(): HostSurface {
   return frameworkSurface({
     name: 'mastra',
-    version: `${ADAPTER_VERSION} (@mastra/core@${MASTRA_VERSION})`,
+    version: `${ownVersion(import.meta.url)} (@mastra/core@${MASTRA_VERSION})`,
     capabilities: ['model_calls', 'tool_calls', 'parallel_tool_calls', 'multi_turn', 'raw_interceptor_return', 'hang_faults', 'projection_faults', 'streaming'],
     not_declared: {
       structured_model_content: "a Mastra model's result content is text, reasoning, files and tool calls (the AI SDK's LanguageModelV2): a model cannot return a JSON object as its content",
       structured_input_content: "agent.generate's messages are text (or text, image and file parts): an input cannot be a JSON object",
-      int64_json: 'JavaScript numbers (JSON.parse, the tool-call input parser) round integers beyond 2^53-1',
-      bigint_json: 'JavaScript numbers (JSON.parse, the tool-call input parser) round integers beyond 2^53-1',
       result_labels_resurfacing: 'not implemented: the integration does not persist §5.4 result labels with Mastra messages, so they do not resurface',
-      incremental_output: 'the integration buffers: nothing is released before the output verdict (§12.1a)',
+      ...javascriptNotDeclared('JSON.parse, the tool-call input parser'),
     },
   });
 }
@@ -76,8 +67,7 @@ function mockModel(run: RunSetup): CallableModel {
     modelId: 'mock',
     supportedUrls: {},
     async doGenerate({ prompt }) {
-      const r = await call(prompt);
-      if (isModelStream(r)) throw new Error('the CTK mock model streamed to agent.generate (a harness bug)');
+      const r = wholeResponse(await call(prompt));
       const content: ContentPart[] = [];
       if (typeof r.content === 'string') content.push({ type: 'text', text: r.content });
       else if (r.content !== null) content.push({ type: 'text', text: JSON.stringify(r.content) });
@@ -93,26 +83,19 @@ function mockModel(run: RunSetup): CallableModel {
   };
 }
 
+/** Mastra tools whose execute calls the CTK's mock tools; an error result is thrown as the tool failing. */
+function mockTools(run: RunSetup) {
+  const execute = (name: string) => async (input: unknown, context: { agent?: { toolCallId?: string } }) => {
+    const r = await run.tools({ id: context?.agent?.toolCallId ?? '', name, args: input as never });
+    if (r.is_error) throw new ToolFailed(r.value);
+    return r.value;
+  };
+  return Object.fromEntries((run.scenario.tools ?? []).map((t) => [t.name, createTool({ id: t.name, description: `CTK mock tool ${t.name}`, inputSchema: z.looseObject({}), execute: execute(t.name) })]));
+}
+
 export function createHarness(): Harness {
-  const unsupported = mastraNodeUnsupported();
-  if (unsupported) throw new Error(unsupported);
-  /** Mastra tools whose execute calls the CTK's mock tools; an error result is thrown as the tool failing. */
-  const mockTools = (run: RunSetup) =>
-    Object.fromEntries(
-      (run.scenario.tools ?? []).map((t) => [
-        t.name,
-        createTool({
-          id: t.name,
-          description: `CTK mock tool ${t.name}`,
-          inputSchema: z.looseObject({}),
-          execute: async (input: unknown, context: { agent?: { toolCallId?: string } }) => {
-            const r = await run.tools({ id: context?.agent?.toolCallId ?? '', name: t.name, args: input as never });
-            if (r.is_error) throw new ToolFailed(r.value);
-            return r.value;
-          },
-        }),
-      ]),
-    );
+  const unmet = enginesUnmet(import.meta.url); // Mastra loads on an older Node, then fails in its own ways
+  if (unmet) throw new Error(unmet);
   return createSessionHarness({
     surface: mastraSurface,
     async start(run, options) {

@@ -7,10 +7,15 @@ import type { ValidateFunction } from 'ajv';
 const requireHere = createRequire(import.meta.url);
 
 export function loadGeneratedValidators(name: 'schema-validators' | 'vector-validator'): Record<string, ValidateFunction> {
+  let mod: Validators;
   try {
-    return requireHere(`./generated/${name}.cjs`) as Record<string, ValidateFunction>;
+    mod = requireHere(`./generated/${name}.cjs`) as Validators;
   } catch (error) {
     if ((error as { code?: unknown }).code !== 'MODULE_NOT_FOUND') throw error;
-    return requireHere(`./generated/${name}.cts`) as Record<string, ValidateFunction>;
+    mod = requireHere(`./generated/${name}.cts`) as Validators;
   }
+  // Under tsx on Node 24 the .cts (which tsx also finds for ./x.cjs) comes back as an ES module namespace: {__esModule, default}.
+  return mod.__esModule === true && mod.default !== undefined ? mod.default : mod;
 }
+
+type Validators = Record<string, ValidateFunction> & { __esModule?: boolean; default?: Record<string, ValidateFunction> };

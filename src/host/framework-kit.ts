@@ -1,13 +1,17 @@
 // What every framework integration (integrations/*) needs on top of the hook session (session.ts), written once:
 // the §4.2 message shape and content rule, the §5.2 "value could not be set" checks, the error for a transform the
-// framework has no form for, the tool-failure value, the startSession() entry point, and version look-ups for the
-// claim (§13.3). An integration keeps only its framework's conversions and extension points.
+// framework has no form for (and a latch for frameworks that rewrap the hooks' errors), a tool's run and arguments,
+// the tool-failure value, the startSession() entry point, version look-ups for the claim (§13.3) and the Node check
+// against a package's engines. An integration keeps only its framework's conversions and extension points.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Json, JsonObject } from '../core/index.js';
-import { createFrameworkHookSession, type FrameworkHooksOptions, type HoldsTarget, type HookSession } from './session.js';
+import { AgentHooksBlocked, AgentHooksProjectionFailed, createFrameworkHookSession, type FrameworkHooksOptions, type HoldsTarget, type HookSession, type HookToolOutcome } from './session.js';
+
+import type { Emitter } from './emitter.js';
+import type { Interceptor } from './types.js';
 
 export { isEmptyLabels } from './labels.js';
 
@@ -38,6 +42,45 @@ export class AgentHooksInexpressible extends Error {
     this.name = 'AgentHooksInexpressible';
     this.framework = framework.id;
   }
+}
+
+/** Whether `error` is the hooks' own (a block, a §10.3 projection failure, a transform the framework cannot hold). */
+export function isHooksFailure(error: unknown): error is AgentHooksBlocked | AgentHooksProjectionFailed | AgentHooksInexpressible {
+  return error instanceof AgentHooksBlocked || error instanceof AgentHooksProjectionFailed || error instanceof AgentHooksInexpressible;
+}
+
+/**
+ * For a framework that rewraps, or swallows, what its extension points throw (ADK turns a plugin's error into a plain
+ * Error or an error event, Mastra into an error part): `guard` runs one hook step and keeps the hooks' own failure,
+ * so the turn can rethrow it as itself; once it is kept, every later step of the turn rethrows it without emitting
+ * (a framework retrying after a block must not emit again). `reset()` starts a turn.
+ */
+export interface FailureLatch {
+  guard<T>(step: () => Promise<T>): Promise<T>;
+  /** The hooks' failure of this turn, if any. */
+  readonly failure: Error | undefined;
+  reset(): void;
+}
+
+export function failureLatch(): FailureLatch {
+  let failure: Error | undefined;
+  return {
+    async guard(step) {
+      if (failure) throw failure;
+      try {
+        return await step();
+      } catch (error) {
+        if (isHooksFailure(error)) failure ??= error;
+        throw error;
+      }
+    },
+    get failure() {
+      return failure;
+    },
+    reset() {
+      failure = undefined;
+    },
+  };
 }
 
 /** The reason a rebuild fails (its error's message, payload-free in the integrations), or null when it succeeds. */
@@ -87,6 +130,33 @@ export function toolErrorValue(error: unknown): unknown {
   return error instanceof Error ? error.message : String(error);
 }
 
+/**
+ * A tool's own run as the hook session's `invoke` outcome: its value as it gave it (the session projects it, §10.3),
+ * or, when it throws, is_error with toolErrorValue(error). The hooks' own failures propagate.
+ */
+export async function runTool(execute: () => unknown): Promise<HookToolOutcome> {
+  try {
+    return { value: await execute(), is_error: false };
+  } catch (error) {
+    if (isHooksFailure(error)) throw error;
+    return { value: toolErrorValue(error), is_error: true };
+  }
+}
+
+/**
+ * A tool call's arguments as the §4.2 args object: JSON text parsed (a non-object wrapped as {value}; text that is not
+ * JSON kept under `unparsed`, the framework's word for it), an object as it is, anything else {}.
+ */
+export function toolArgs(input: unknown, unparsed = 'unparsed_input'): JsonObject {
+  if (typeof input !== 'string') return (typeof input === 'object' && input !== null && !Array.isArray(input) ? input : {}) as JsonObject;
+  try {
+    const v = JSON.parse(input || '{}') as Json;
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? v : ({ value: v } as JsonObject);
+  } catch {
+    return { [unparsed]: input } as JsonObject;
+  }
+}
+
 /** The tools an agent registers (agent_init.tools_registered, §4.2): names, named tools, or a name → tool record. */
 export type RegisteredTools = ReadonlyArray<string | { name: string }> | Readonly<Record<string, unknown>>;
 
@@ -128,6 +198,86 @@ export function javascriptNotDeclared(parser: string): Record<'int64_json' | 'bi
   return { int64_json: numbers, bigint_json: numbers, incremental_output: 'the integration buffers: nothing is released before the output verdict (§12.1a)' };
 }
 
+/** Whether Node `version` is older than `needs` ("22", "22.13", "22.13.1": missing parts are 0). */
+export function nodeOlderThan(needs: string, version: string = process.versions.node): boolean {
+  const have = version.split('.').map(Number);
+  const want = needs.split('.').map(Number);
+  for (let i = 0; i < want.length; i++) {
+    if ((have[i] ?? 0) !== want[i]) return (have[i] ?? 0) < want[i]!;
+  }
+  return false;
+}
+
+/**
+ * Why this Node falls short of the `engines.node` (">=X[.Y[.Z]]") of the package the module at `from` belongs to, or
+ * false when it does not: the skip reason of an integration's own tests, and the error its harness fails with.
+ */
+export function enginesUnmet(from: string, version: string = process.versions.node): string | false {
+  const manifest = nearestManifest(from);
+  const needs = /^>=\s*(\d+(?:\.\d+){0,2})$/.exec(manifest.engines?.node?.trim() ?? '')?.[1];
+  if (needs === undefined || !nodeOlderThan(needs, version)) return false;
+  return `${manifest.name ?? 'this package'} needs Node >= ${needs} (its package.json engines); this is Node ${version}`;
+}
+
+/**
+ * The interceptor of an integration's `./bench` rows (`npm run bench`): it allows everything and, given `sizes`,
+ * keeps the serialized size of every context it receives (each row reports the mean it measured).
+ */
+export function benchInterceptor(sizes?: number[]): Interceptor {
+  return { name: 'allow-all', intercept: (ctx) => (sizes?.push(Buffer.byteLength(JSON.stringify(ctx))), { decision: 'allow' }) };
+}
+
+/** What an integration's `./bench` factory returns: bench/frameworks.ts times each run. */
+export interface FrameworkBenchRuns {
+  plain(): Promise<void>;
+  noop(): Promise<void>;
+  hooked(): Promise<number>;
+  bare(): Promise<void>;
+  contextBytes(): Promise<number>;
+}
+
+/**
+ * An integration's `./bench` row. `plain` (the framework alone) and `noop` (its extension points doing nothing) are
+ * the integration's own; hooked (one allow interceptor, resolving to the number of emissions), bare (over
+ * `passThrough`, an emitter that does nothing: the integration's work without the emitter's) and contextBytes (the
+ * mean size of the contexts the interceptor received) each start a session and run `turn` in it, which throws unless
+ * the run answered as the bench expects.
+ */
+export function frameworkBenchRuns<S extends { readonly hooks: HookSession; close(): Promise<void> }, Tools extends RegisteredTools>(row: {
+  agentHooks: (options: FrameworkHooksOptions) => AgentHooks<S, Tools>;
+  tools: Tools;
+  turn: (session: S) => Promise<void>;
+  plain: () => Promise<void>;
+  noop: () => Promise<void>;
+  passThrough?: () => Emitter;
+}): FrameworkBenchRuns {
+  const agent = { id: 'bench-agent' };
+  const allowing = row.agentHooks({ agent, interceptors: [benchInterceptor()] });
+  const through = async (hooks: AgentHooks<S, Tools>): Promise<S> => {
+    const session = await hooks.startSession({ tools: row.tools, sessionId: 'bench-session' });
+    try {
+      await row.turn(session);
+    } finally {
+      await session.close();
+    }
+    return session;
+  };
+  return {
+    plain: row.plain,
+    noop: row.noop,
+    hooked: async () => (await through(allowing)).hooks.emitter.records().length,
+    async bare() {
+      if (!row.passThrough) throw new Error('bench: bare() needs a pass-through emitter');
+      await through(row.agentHooks({ agent, emitter: row.passThrough() }));
+    },
+    async contextBytes() {
+      const sizes: number[] = [];
+      await through(row.agentHooks({ agent, interceptors: [benchInterceptor(sizes)] }));
+      return sizes.reduce((a, b) => a + b, 0) / sizes.length;
+    },
+  };
+}
+
 /** The version of package `name` as installed where `from` (a module URL) resolves it, for a claim's host version (§13.3). */
 export function installedVersion(name: string, from: string): string {
   const require = createRequire(from);
@@ -148,19 +298,25 @@ export function installedVersion(name: string, from: string): string {
 
 /** The version of the package the module at `from` belongs to (the nearest package.json above it). */
 export function ownVersion(from: string): string {
+  return nearestManifest(from).version;
+}
+
+type Manifest = { name?: string; version: string; engines?: { node?: string } };
+
+function nearestManifest(from: string): Manifest {
   let dir = path.dirname(fileURLToPath(from));
   for (;;) {
     const manifest = readManifest(dir);
-    if (manifest) return manifest.version;
+    if (manifest) return manifest;
     const up = path.dirname(dir);
     if (up === dir) throw new Error(`agent-hooks: no package.json above ${fileURLToPath(from)}`);
     dir = up;
   }
 }
 
-function readManifest(dir: string): { name?: string; version: string } | undefined {
+function readManifest(dir: string): Manifest | undefined {
   try {
-    return JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name?: string; version: string };
+    return JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as Manifest;
   } catch {
     return undefined;
   }

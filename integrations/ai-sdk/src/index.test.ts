@@ -3,12 +3,12 @@
 import t, { type Test } from 'tap';
 import type { LanguageModelV4, LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import type { InterceptionRecord } from 'agent-hooks-ctk/core';
-import { Verdict, type Interceptor } from 'agent-hooks-ctk/host';
+import { enginesUnmet, Verdict, type Interceptor } from 'agent-hooks-ctk/host';
 import { AgentHooksBlocked, agentHooks, promptToMessages } from './index.js';
 import { refundScenario, ZERO_USAGE } from '../scenario.js';
 
-/** This package's framework needs Node >= 22 (ai@7 declares engines node >=22): on an older Node every test is skipped, saying so. */
-const skip = Number(process.versions.node.split('.')[0]) < 22 && `ai@7 declares engines node >=22; this is Node ${process.versions.node}`;
+/** This package's framework needs a newer Node than the CTK (its package.json engines): on an older Node every test is skipped, saying so. */
+const skip = enginesUnmet(import.meta.url);
 const test = (name: string, fn: (t: Test) => Promise<void>) => t.test(name, { skip }, fn);
 
 const turn = refundScenario;
@@ -97,4 +97,12 @@ test('§5.2: a transform the AI SDK cannot hold is recorded as transform_invalid
   t.ok(result instanceof AgentHooksBlocked, 'the model call does not go out');
   t.equal(seen.length, 0);
   t.match(records.find((r) => r.interception_point === 'pre_model_call'), { verdict: { decision: 'deny', reason: 'host_error:transform_invalid' }, decided_by: null });
+});
+
+test('§4.3: an input transform of the role takes effect on a plain prompt too: a system message, which the AI SDK then accepts', async (t) => {
+  for (const role of ['system', 'external']) {
+    const { seen, refunds } = await turn((ctx) => (ctx.interception_point === 'input' ? Verdict.transform('$target.role', role) : Verdict.allow()));
+    t.same(promptToMessages(seen[0]!.prompt), [{ role: role === 'system' ? 'system' : 'user', content: 'refund my order' }], `${role}: the first model call`);
+    t.same(refunds, [{ amount: 840 }], `${role}: the turn went on`);
+  }
 });

@@ -8,7 +8,7 @@ import { generateText as aiGenerateText, streamText as aiStreamText, wrapLanguag
 import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4Content, LanguageModelV4FinishReason, LanguageModelV4Middleware } from '@ai-sdk/provider';
 import { HOST_ERROR } from 'agent-hooks-ctk/core';
 import type { Json, JsonObject } from 'agent-hooks-ctk/core';
-import { AgentHooksInexpressible, attempt, findBlocked, frameworkHooks, holdsText, mergeLabels, STREAM_INCOMPLETE, ToolFailed, toolErrorValue, type AgentHooks, type FrameworkHooksOptions, type HookModelResponse, type HookSession, type LabelSet } from 'agent-hooks-ctk/host';
+import { AgentHooksInexpressible, attempt, findBlocked, frameworkHooks, holdsText, mergeLabels, runTool, STREAM_INCOMPLETE, ToolFailed, type AgentHooks, type FrameworkHooksOptions, type HookModelResponse, type HookSession, type LabelSet } from 'agent-hooks-ctk/host';
 import { createLabelBook, labelOptions } from './labels.js';
 import { assembleStreamParts, replayStream } from './stream.js';
 import { AI_SDK, contentToResponse, finishReasonFromSpec, inexpressible, messagesToPrompt, promptToMessages, responseToContent } from './messages.js';
@@ -136,14 +136,7 @@ export function createAiSdkSession(hooks: HookSession): AiSdkHookSession {
         execute: async (input: unknown, opts: { toolCallId: string }) => {
           const id = opts.toolCallId;
           // The session projects the value (§10.3): one JSON cannot carry never reaches the model.
-          const invoke = async (args: JsonObject) => {
-            try {
-              return { value: await execute(args as never, opts as never), is_error: false };
-            } catch (error) {
-              return { value: toolErrorValue(error), is_error: true };
-            }
-          };
-          const r = await hooks.toolCall({ id, name, args: (input ?? {}) as JsonObject }, invoke, { sourceLabels: labels.ofCall(id) });
+          const r = await hooks.toolCall({ id, name, args: (input ?? {}) as JsonObject }, (args) => runTool(() => execute(args as never, opts as never)), { sourceLabels: labels.ofCall(id) });
           // §6.2 / §6.1: a block, or a discarded result, reaches the model as a tool error.
           if (r.kind === 'blocked') throw new ToolBlocked(r.message);
           labels.onToolResult(id, r.labels); // §5.4
@@ -175,9 +168,13 @@ export function createAiSdkSession(hooks: HookSession): AiSdkHookSession {
     const accepted = await hooks.input(input, { holds: holdsText(AI_SDK), labelled: (l) => (inputLabels = l) });
     if (typeof accepted.content !== 'string') throw inexpressible('an input transform made the content an object');
     const providerOptions = labelOptions(inputLabels, last.providerOptions as never);
-    messages[messages.length - 1] = { role: last.role, content: accepted.content, ...(providerOptions ? { providerOptions } : {}) } as ModelMessage;
+    // §4.3: the accepted input, its role included. "system" is a system message (which the AI SDK takes among the
+    // messages only with allowSystemInMessages); "user" and "external" a user message (the AI SDK has no third-party role).
+    const role = accepted.role === input.role ? last.role : accepted.role === 'system' ? 'system' : 'user';
+    if (role === 'system') call.allowSystemInMessages = true;
+    messages[messages.length - 1] = { role, content: accepted.content, ...(providerOptions ? { providerOptions } : {}) } as ModelMessage;
     // A plain prompt stays a plain prompt (the AI SDK validates message lists, not strings); the accepted input either way (§4.3).
-    if (plainPrompt && !providerOptions) call.prompt = accepted.content;
+    if (plainPrompt && !providerOptions && role === 'user') call.prompt = accepted.content;
     else {
       delete call.prompt;
       call.messages = messages;

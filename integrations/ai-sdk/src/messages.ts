@@ -9,7 +9,7 @@ import type {
   LanguageModelV4ToolResultOutput,
 } from '@ai-sdk/provider';
 import type { Json, JsonObject } from 'agent-hooks-ctk/core';
-import { AgentHooksInexpressible, asContent, type FrameworkName, type HookModelResponse, type SpecMessage } from 'agent-hooks-ctk/host';
+import { AgentHooksInexpressible, asContent, toolArgs, type FrameworkName, type HookModelResponse, type SpecMessage } from 'agent-hooks-ctk/host';
 
 /** The AI SDK as the integration names it (agent.framework, and in its errors). */
 export const AI_SDK: FrameworkName = { id: 'ai-sdk', title: 'the AI SDK' };
@@ -142,18 +142,9 @@ export function contentToResponse(content: LanguageModelV4Content[], finish: Lan
     content: textOf(content),
     tool_calls: content
       .filter((p) => p.type === 'tool-call')
-      .map((p) => ({ id: p.toolCallId, name: p.toolName, args: parseArgs(p.input) })),
+      .map((p) => ({ id: p.toolCallId, name: p.toolName, args: toolArgs(p.input) })),
     finish_reason: finishReasonToSpec(finish),
   };
-}
-
-function parseArgs(input: string): JsonObject {
-  try {
-    const v = JSON.parse(input || '{}') as Json;
-    return typeof v === 'object' && v !== null && !Array.isArray(v) ? v : ({ value: v } as JsonObject);
-  } catch {
-    return { unparsed_input: input } as JsonObject;
-  }
 }
 
 /** The result content the loop acts on after post_model_call (§4.3); parts §4.2 does not carry are kept. */

@@ -6,10 +6,10 @@ import t from 'tap';
 import { BaseLlm, BaseTool, InMemorySessionService, LlmAgent, Runner, setLogger, StreamingMode, type LlmRequest, type LlmResponse, type RunAsyncToolRequest } from '@google/adk';
 import type { Json } from 'agent-hooks-ctk/core';
 import { Verdict, type Interceptor } from 'agent-hooks-ctk/host';
-import { AgentHooksBlocked, agentHooks, requestToSpec, ToolFailed, toFunctionResponse, toolMessageContent } from './index.js';
+import { AgentHooksBlocked, agentHooks, requestToSpec, SILENT_LOGGER, ToolFailed, toFunctionResponse, toolMessageContent } from './index.js';
 import { specToRequest, specToResponse, responseToSpec } from './messages.js';
 
-setLogger({ log() {}, debug() {}, info() {}, warn() {}, error() {}, setLogLevel() {} });
+setLogger(SILENT_LOGGER);
 
 type Reply = { text?: string | null; calls?: Array<{ id: string; name: string; args?: Record<string, unknown> }> } | Error;
 

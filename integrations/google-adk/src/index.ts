@@ -10,38 +10,23 @@
 //   agent_startup / _shutdown    startSession() / close(): an ADK runner has no session lifecycle of its own.
 import { BasePlugin, isFinalResponse, type Event, type LlmRequest, type LlmResponse, type Runner, type BaseTool } from '@google/adk';
 import { HOST_ERROR, type Json, type JsonObject } from 'agent-hooks-ctk/core';
-import { AgentHooksBlocked, AgentHooksProjectionFailed, createFrameworkHookSession, STREAM_INCOMPLETE, type FrameworkHooksOptions, type HoldsTarget, type HookSession } from 'agent-hooks-ctk/host';
-import { AgentHooksInexpressible, requestToSpec, responseToSpec, ROLE_KEY, specToRequest, specToResponse, textOf, toFunctionResponse, type Content } from './messages.js';
+import { attempt, failureLatch, frameworkHooks, holdsText, runTool, STREAM_INCOMPLETE, type AgentHooks, type FrameworkHooksOptions, type HookSession } from 'agent-hooks-ctk/host';
+import { ADK, requestToSpec, responseToSpec, ROLE_KEY, specToRequest, specToResponse, textOf, toFunctionResponse, type Content } from './messages.js';
 
-export { AgentHooksBlocked, AgentHooksProjectionFailed, findBlocked } from 'agent-hooks-ctk/host';
-export { AgentHooksInexpressible, requestToSpec, responseToSpec, finishReasonFromSpec, ROLE_KEY, toFunctionResponse, toolMessageContent } from './messages.js';
+export { AgentHooksBlocked, AgentHooksInexpressible, AgentHooksProjectionFailed, findBlocked, ToolFailed, type StartSessionOptions } from 'agent-hooks-ctk/host';
+export { requestToSpec, responseToSpec, finishReasonFromSpec, ROLE_KEY, toFunctionResponse, toolMessageContent } from './messages.js';
 
 /** The framework name every context carries (§4.1 agent.framework). */
-export const FRAMEWORK = 'google-adk';
+export const FRAMEWORK = ADK.id;
 
 /** The plugin's name in ADK's plugin manager. */
 export const PLUGIN_NAME = 'agent_hooks';
 
-/** Thrown by a tool to fail with a JSON value (§4.2 tool_result is_error: true, value): the session projects it (§10.3). */
-// shared glue candidate
-export class ToolFailed extends Error {
-  readonly value: unknown;
-  constructor(value: unknown) {
-    super('tool failed');
-    this.name = 'ToolFailed';
-    this.value = value;
-  }
-}
+/** For ADK's setLogger: ADK logs every error a plugin raises (each block of the hooks among them); the records say it all. */
+export const SILENT_LOGGER = { log() {}, debug() {}, info() {}, warn() {}, error() {}, setLogLevel() {} };
 
 /** The emitter's options (interceptors, resolver, onRecord, composition, mode, …) plus toolConcurrency; agent.framework defaults to "google-adk". */
 export type AgentHooksOptions = FrameworkHooksOptions;
-
-export interface StartSessionOptions {
-  /** The names of the tools the agent registers (agent_init.tools_registered, §4.2); tool objects work too. */
-  tools?: ReadonlyArray<string | { name: string }>;
-  /** §4.1 session.id; default a random UUID. */
-  sessionId?: string;
-}
 
 /** One runAsync through the plugin: the verdicted answer (null when the model answered with no content) and every event. */
 export interface AdkTurn {
@@ -52,7 +37,7 @@ export interface AdkTurn {
 export interface AdkHookSession {
   readonly hooks: HookSession;
   /** Register first: `new Runner({agent, sessionService, plugins: [session.plugin, ...others]})`. */
-  readonly plugin: BasePlugin;
+  readonly plugin: AgentHooksPlugin;
   /**
    * runner.runAsync(params) to its end, then the verdicted answer. A deny that ends the turn throws AgentHooksBlocked
    * (ADK rewraps errors thrown in plugins; this rethrows the hooks' own); a failed model call throws an Error.
@@ -62,58 +47,33 @@ export interface AdkHookSession {
   close(): Promise<void>;
 }
 
-export interface AgentHooks {
-  /** agent_startup, then the plugin for the session's runner. */
-  startSession(options?: StartSessionOptions): Promise<AdkHookSession>;
+/** startSession({ tools, sessionId }): agent_startup (the tools' names registered, §4.2), then the plugin for the session's runner. */
+export function agentHooks(options: AgentHooksOptions): AgentHooks<AdkHookSession, ReadonlyArray<string | { name: string }>> {
+  return frameworkHooks(ADK, options, createAdkSession);
 }
 
-export function agentHooks(options: AgentHooksOptions): AgentHooks {
+/** The plugin and run() over an existing hook session (startSession() is the usual way in). */
+export function createAdkSession(hooks: HookSession): AdkHookSession {
+  const plugin = new AgentHooksPlugin(hooks);
   return {
-    async startSession(start = {}) {
-      const hooks = createFrameworkHookSession(FRAMEWORK, options, start.sessionId);
-      await hooks.start((start.tools ?? []).map((t) => (typeof t === 'string' ? t : t.name)));
-      const plugin = new AgentHooksPlugin(hooks);
-      return {
-        hooks,
-        plugin,
-        async run(runner, params) {
-          plugin.beginRun();
-          const events: Event[] = [];
-          try {
-            for await (const event of runner.runAsync(params)) events.push(event);
-          } catch (error) {
-            throw plugin.takeFailure() ?? error;
-          }
-          const failure = plugin.takeFailure();
-          if (failure) throw failure;
-          const failed = events.find((e) => e.errorCode !== undefined);
-          if (failed) throw new Error(`google-adk: the run ended in error (${failed.errorCode}${failed.errorMessage ? `: ${failed.errorMessage}` : ''})`);
-          return { text: plugin.answer(), events };
-        },
-        close: () => hooks.close(),
-      };
+    hooks,
+    plugin,
+    async run(runner, params) {
+      plugin.beginRun();
+      const events: Event[] = [];
+      try {
+        for await (const event of runner.runAsync(params)) events.push(event);
+      } catch (error) {
+        throw plugin.latch.failure ?? error;
+      }
+      if (plugin.latch.failure) throw plugin.latch.failure;
+      const failed = events.find((e) => e.errorCode !== undefined);
+      if (failed) throw new Error(`google-adk: the run ended in error (${failed.errorCode}${failed.errorMessage ? `: ${failed.errorMessage}` : ''})`);
+      return { text: plugin.answer(), events };
     },
+    close: () => hooks.close(),
   };
 }
-
-/** The reason a rebuild fails (§5.2 "value could not be set"), or null when ADK can hold the value. */
-// shared glue candidate
-function attempt(rebuild: () => unknown): string | null {
-  try {
-    rebuild();
-    return null;
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  }
-}
-
-/** input / output: ADK's message content here is text. */
-// shared glue candidate
-function holdsText(point: string): HoldsTarget {
-  return (target) => (typeof (target as JsonObject | null)?.content === 'string' ? null : `ADK holds text in the ${point} message`);
-}
-
-const isHooksFailure = (e: unknown): e is Error => e instanceof AgentHooksBlocked || e instanceof AgentHooksProjectionFailed || e instanceof AgentHooksInexpressible;
 
 /** The final response of an agent: what the turn answers (§4.2 output). */
 function isAnswer(event: Event): boolean {
@@ -123,7 +83,7 @@ function isAnswer(event: Event): boolean {
 /** The ADK plugin over a hook session (startSession() is the usual way in). */
 export class AgentHooksPlugin extends BasePlugin {
   /** The hooks' own failure in this run: ADK turns errors thrown in plugins into plain Errors (or error events). */
-  private failure: Error | undefined;
+  readonly latch = failureLatch();
   /** The model call between its pre_model_call and its response (so onModelErrorCallback knows the call failed). */
   private inFlight: string | undefined;
   private answered = false;
@@ -136,18 +96,11 @@ export class AgentHooksPlugin extends BasePlugin {
 
   /** Resets the per-run state (AdkHookSession.run calls it). */
   beginRun(): void {
-    this.failure = undefined;
+    this.latch.reset();
     this.inFlight = undefined;
     this.answered = false;
     this.released = null;
     this.runFailed = false;
-  }
-
-  /** The hooks' failure of the last run, if any (cleared). */
-  takeFailure(): Error | undefined {
-    const f = this.failure;
-    this.failure = undefined;
-    return f;
   }
 
   /** The last run's answer as the output emission left it. */
@@ -155,12 +108,11 @@ export class AgentHooksPlugin extends BasePlugin {
     return this.released;
   }
 
-  /** Runs one hook step; a failure of the hooks is remembered before ADK rewraps it. */
+  /** Runs one hook step through the latch; any failure of a step ends the run without an answer. */
   private async guard<T>(step: () => Promise<T>): Promise<T> {
     try {
-      return await step();
+      return await this.latch.guard(step);
     } catch (error) {
-      if (isHooksFailure(error)) this.failure ??= error;
       this.runFailed = true;
       throw error;
     }
@@ -171,7 +123,7 @@ export class AgentHooksPlugin extends BasePlugin {
       const parts = userMessage.parts ?? [];
       const declared = parts.find((p) => p.partMetadata?.[ROLE_KEY] !== undefined)?.partMetadata?.[ROLE_KEY];
       const input = { content: textOf(parts) ?? '', role: typeof declared === 'string' ? declared : 'user' };
-      const accepted = await this.hooks.input(input, { holds: holdsText('input') });
+      const accepted = await this.hooks.input(input, { holds: holdsText(ADK, 'input') });
       if (accepted === input) return undefined;
       // §4.3: the transformed input (its content and its role) is the message that enters the session and reaches the model.
       const { [ROLE_KEY]: _role, ...meta } = parts.find((p) => p.partMetadata)?.partMetadata ?? {};
@@ -218,7 +170,7 @@ export class AgentHooksPlugin extends BasePlugin {
 
   override async onModelErrorCallback(): Promise<LlmResponse | undefined> {
     // ADK routes every error of a model step here, the hooks' own included: those end the run.
-    if (this.failure) throw this.failure;
+    if (this.latch.failure) throw this.latch.failure;
     this.runFailed = true;
     const modelId = this.inFlight;
     this.inFlight = undefined;
@@ -229,16 +181,8 @@ export class AgentHooksPlugin extends BasePlugin {
   override async beforeToolCallback({ tool, toolArgs, toolContext }: { tool: BaseTool; toolArgs: Record<string, unknown>; toolContext: Parameters<BaseTool['runAsync']>[0]['toolContext'] }): Promise<Record<string, unknown> | undefined> {
     return this.guard(async () => {
       const id = toolContext.functionCallId ?? '';
-      const r = await this.hooks.toolCall({ id, name: tool.name, args: toolArgs as JsonObject }, async (args) => {
-        try {
-          // The tool's own value: the session projects it (§10.3), so one JSON cannot carry never reaches the model.
-          return { value: await tool.runAsync({ args, toolContext }), is_error: false };
-        } catch (error) {
-          if (error instanceof ToolFailed) return { value: error.value, is_error: true };
-          if (error instanceof Error) return { value: error.message, is_error: true };
-          throw error; // not an Error: the session records it as a tool error by its type
-        }
-      });
+      // The tool's own value: the session projects it (§10.3), so one JSON cannot carry never reaches the model.
+      const r = await this.hooks.toolCall({ id, name: tool.name, args: toolArgs as JsonObject }, (args) => runTool(() => tool.runAsync({ args, toolContext })));
       // §6.2 / §6.1: a block, or a discarded result, reaches the model as a tool error; else the verdicted value.
       return r.kind === 'blocked' ? toFunctionResponse(r.message, true) : toFunctionResponse(r.value, r.is_error);
     });
@@ -249,7 +193,7 @@ export class AgentHooksPlugin extends BasePlugin {
     return this.guard(async () => {
       this.answered = true;
       const content = textOf(event.content) ?? '';
-      const released = await this.hooks.output(content, { holds: holdsText('output') });
+      const released = await this.hooks.output(content, { holds: holdsText(ADK, 'output') });
       this.released = released;
       // §4.3 / §12.1a: what the caller receives, and the session keeps, is the verdicted answer.
       return released === content ? undefined : { ...event, content: { role: 'model', parts: [{ text: released as string }] } };
@@ -260,7 +204,7 @@ export class AgentHooksPlugin extends BasePlugin {
     if (this.answered || this.runFailed) return;
     // A model answer with no content and no tool calls: ADK makes no event of it, the turn still answers null (§4.2).
     await this.guard(async () => {
-      this.released = await this.hooks.output(null, { holds: (t) => ((t as JsonObject | null)?.content === null || typeof (t as JsonObject | null)?.content === 'string' ? null : 'ADK holds text in the output message') });
+      this.released = await this.hooks.output(null, { holds: (t) => ((t as JsonObject | null)?.content === null ? null : holdsText(ADK, 'output')(t)) });
     });
   }
 }

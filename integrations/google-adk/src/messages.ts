@@ -5,35 +5,18 @@
 // response rebuilt from it is what ADK runs on; one ADK has no form for fails closed (AgentHooksInexpressible).
 import type { LlmRequest, LlmResponse } from '@google/adk';
 import type { Json, JsonObject } from 'agent-hooks-ctk/core';
-import type { HookModelResponse } from 'agent-hooks-ctk/host';
+import { AgentHooksInexpressible, asContent, type FrameworkName, type HookModelResponse, type SpecMessage } from 'agent-hooks-ctk/host';
 
 export type Content = LlmRequest['contents'][number];
 export type Part = NonNullable<Content['parts']>[number];
 
-export interface SpecMessage {
-  role: string;
-  content: Json;
-}
+/** ADK as the integration names it (agent.framework, and in its errors). */
+export const ADK: FrameworkName = { id: 'google-adk', title: 'ADK' };
+
+export const inexpressible = (what: string) => new AgentHooksInexpressible(ADK, what);
 
 /** A part's partMetadata member recording the §4.2 input role of a user message whose role is not "user" (e.g. "external"). */
 export const ROLE_KEY = 'agent_hooks_role';
-
-/** A transformed value ADK has no form for: the integration fails the action closed rather than guess. */
-// shared glue candidate
-export class AgentHooksInexpressible extends Error {
-  constructor(what: string) {
-    super(`agent-hooks (google-adk): ${what}; ADK cannot carry it, so the action fails closed`);
-    this.name = 'AgentHooksInexpressible';
-  }
-}
-
-/** §4.2 tool message content is string | object: any other JSON is wrapped as {value}, as the reference loop does. */
-// shared glue candidate
-export function asContent(value: Json): Json {
-  if (typeof value === 'string') return value;
-  if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value;
-  return { value } as JsonObject;
-}
 
 /**
  * ADK's function response keys for a value that is not an object: `{result: v}` (and `{results: [...]}` for an
@@ -108,7 +91,7 @@ export function requestToSpec(request: LlmRequest): SpecMessage[] {
 }
 
 function mustBeText(content: Json, where: string): string {
-  if (typeof content !== 'string') throw new AgentHooksInexpressible(`a pre_model_call transform put non-text content in ${where}`);
+  if (typeof content !== 'string') throw inexpressible(`a pre_model_call transform put non-text content in ${where}`);
   return content;
 }
 
@@ -135,7 +118,7 @@ function contentFromSpec(c: Content, mine: SpecMessage[]): Content {
   }
   if (typeof content === 'string') return { ...c, parts: [...(content === '' ? [] : [{ text: content }]), ...others((p) => p.text === undefined || p.thought === true)] };
   const calls = (content as JsonObject | null)?.tool_calls;
-  if (!Array.isArray(calls)) throw new AgentHooksInexpressible('an assistant message became neither text nor {tool_calls}');
+  if (!Array.isArray(calls)) throw inexpressible('an assistant message became neither text nor {tool_calls}');
   return {
     ...c,
     parts: [
@@ -155,9 +138,9 @@ function contentFromSpec(c: Content, mine: SpecMessage[]): Content {
  */
 export function specToRequest(messages: Json, request: LlmRequest): { contents: Content[]; systemInstruction?: string } {
   const before = requestToSpec(request);
-  if (!Array.isArray(messages) || messages.length !== before.length) throw new AgentHooksInexpressible('a pre_model_call transform changed the number of messages');
+  if (!Array.isArray(messages) || messages.length !== before.length) throw inexpressible('a pre_model_call transform changed the number of messages');
   const spec = messages as unknown as SpecMessage[];
-  if (spec.some((m, i) => !isPlainObject(m) || m.role !== before[i]!.role)) throw new AgentHooksInexpressible('a pre_model_call transform changed a message role');
+  if (spec.some((m, i) => !isPlainObject(m) || m.role !== before[i]!.role)) throw inexpressible('a pre_model_call transform changed a message role');
   let i = 0;
   const out: { contents: Content[]; systemInstruction?: string } = { contents: [] };
   if (systemText(request) !== null) {
@@ -200,7 +183,7 @@ export function responseToSpec(response: LlmResponse): HookModelResponse {
  */
 export function specToResponse(response: HookModelResponse, original: LlmResponse): LlmResponse {
   const c = response.content;
-  if (c !== null && typeof c !== 'string') throw new AgentHooksInexpressible('a post_model_call transform made the response content an object');
+  if (c !== null && typeof c !== 'string') throw inexpressible('a post_model_call transform made the response content an object');
   const calls = Array.isArray(response.tool_calls) ? response.tool_calls : [];
   const kept = (original.content?.parts ?? []).filter((p) => p.text === undefined && !p.functionCall);
   // ADK leaves a Content whose first part is empty text out of later requests: '' goes as text only when it is the whole answer.

@@ -66,10 +66,11 @@ export function agentHooksMiddleware(hooks: HookSession): AgentMiddleware {
       if (accepted === input && isEmptyLabels(labels)) return undefined;
       const text = accepted.content;
       if (typeof text !== 'string') throw inexpressible('an input transform made the content an object');
-      // §4.3: the transformed input replaces the message (same id) before the first model call; §5.4 its labels go with it.
-      const replaced = SystemMessage.isInstance(last)
-        ? new SystemMessage({ content: text, id: last.id, additional_kwargs: withLabels(last.additional_kwargs, labels) })
-        : new HumanMessage({ content: text, id: last.id, additional_kwargs: withLabels(last.additional_kwargs, labels) });
+      // §4.3: the transformed input, its role included, replaces the message (same id) before the first model call: a
+      // SystemMessage for "system", else a HumanMessage ("external" recorded under INPUT_ROLE_KEY); §5.4 its labels go with it.
+      const { [INPUT_ROLE_KEY]: _role, ...kwargs } = (last.additional_kwargs ?? {}) as Record<string, unknown>;
+      const additional_kwargs = withLabels(accepted.role === 'system' || accepted.role === 'user' ? kwargs : { ...kwargs, [INPUT_ROLE_KEY]: accepted.role }, labels);
+      const replaced = accepted.role === 'system' ? new SystemMessage({ content: text, id: last.id, additional_kwargs }) : new HumanMessage({ content: text, id: last.id, additional_kwargs });
       return { messages: [replaced] };
     },
     wrapModelCall: async (request, handler) => {

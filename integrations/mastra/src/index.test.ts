@@ -5,11 +5,10 @@
 // older Node every test here skips, saying so.
 import t from 'tap';
 import type { Json } from 'agent-hooks-ctk/core';
-import { Verdict, type Interceptor } from 'agent-hooks-ctk/host';
-import { mastraNodeUnsupported } from './node.js';
+import { enginesUnmet, Verdict, type Interceptor } from 'agent-hooks-ctk/host';
 import type { ContentPart, Prompt } from './messages.js';
 
-const unsupported = mastraNodeUnsupported();
+const unsupported = enginesUnmet(import.meta.url);
 if (unsupported) {
   t.test('the Mastra integration', { skip: unsupported }, async () => {});
 } else {
@@ -22,7 +21,7 @@ async function suite(): Promise<void> {
     import('@mastra/core/tools'),
     import('@mastra/core/mastra'),
     import('@mastra/core/logger'),
-    import('zod'),
+    import('zod/v4'),
     import('./index.js'),
     import('./messages.js'),
   ]);

@@ -7,15 +7,15 @@
 //   output                       an output processor (processOutputResult), before generate() returns;
 //   agent_startup / _shutdown    startSession() / close(): a Mastra agent has no session lifecycle of its own.
 import { HOST_ERROR, type Json, type JsonObject } from 'agent-hooks-ctk/core';
-import { AgentHooksBlocked, AgentHooksProjectionFailed, createFrameworkHookSession, STREAM_INCOMPLETE, type FrameworkHooksOptions, type HoldsTarget, type HookModelResponse, type HookSession } from 'agent-hooks-ctk/host';
-import { AgentHooksInexpressible, contentToResponse, finishReasonFromSpec, messagesToPrompt, promptToMessages, responseToContent, ROLE_KEY, type ContentPart, type FinishReason, type Prompt } from './messages.js';
+import { attempt, failureLatch, frameworkHooks, holdsText, runTool, STREAM_INCOMPLETE, ToolFailed, type AgentHooks, type FrameworkHooksOptions, type HoldsTarget, type HookModelResponse, type HookSession } from 'agent-hooks-ctk/host';
+import { contentToResponse, finishReasonFromSpec, inexpressible, MASTRA, messagesToPrompt, promptToMessages, responseToContent, ROLE_KEY, type ContentPart, type FinishReason, type Prompt } from './messages.js';
 import { assembleStreamParts, replayStream, type StreamPart } from './stream.js';
 
-export { AgentHooksBlocked, AgentHooksProjectionFailed, findBlocked } from 'agent-hooks-ctk/host';
-export { AgentHooksInexpressible, promptToMessages, finishReasonFromSpec, ROLE_KEY } from './messages.js';
+export { AgentHooksBlocked, AgentHooksInexpressible, AgentHooksProjectionFailed, findBlocked, ToolFailed, type StartSessionOptions } from 'agent-hooks-ctk/host';
+export { promptToMessages, finishReasonFromSpec, ROLE_KEY } from './messages.js';
 
 /** The framework name every context carries (§4.1 agent.framework). */
-export const FRAMEWORK = 'mastra';
+export const FRAMEWORK = MASTRA.id;
 
 /** The emitter's options (interceptors, resolver, onRecord, composition, mode, …) plus toolConcurrency; agent.framework defaults to "mastra". */
 export type AgentHooksOptions = FrameworkHooksOptions;
@@ -47,33 +47,6 @@ export interface HooksProcessor {
 /** Mastra's stored message (MastraDBMessage), as far as this integration reads it. */
 export type DbMessage = { role: string; content: { parts: Array<{ type: string; text?: string; providerOptions?: Record<string, unknown>; providerMetadata?: Record<string, unknown> }>; [k: string]: unknown }; [k: string]: unknown };
 
-/** Thrown by a tool to fail with a JSON value (§4.2 tool_result is_error: true, value): the session projects it (§10.3). */
-// shared glue candidate (the AI SDK integration has the same class)
-export class ToolFailed extends Error {
-  readonly value: unknown;
-  constructor(value: unknown) {
-    super(typeof value === 'string' ? value : safeStringify(value));
-    this.name = 'ToolFailed';
-    this.value = value;
-  }
-}
-
-/** The message of a failed tool's value; a value JSON cannot carry is the session's to report (§10.3), not this text's. */
-function safeStringify(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return 'tool failed';
-  }
-}
-
-export interface StartSessionOptions {
-  /** The names of the tools the agent registers (agent_init.tools_registered, §4.2); a tool record works too. */
-  tools?: ReadonlyArray<string> | Record<string, unknown>;
-  /** §4.1 session.id; default a random UUID. */
-  sessionId?: string;
-}
-
 export interface MastraHookSession {
   readonly hooks: HookSession;
   /** Pass in `inputProcessors` (first). */
@@ -93,60 +66,23 @@ export interface MastraHookSession {
   close(): Promise<void>;
 }
 
-export interface AgentHooks {
-  /** agent_startup, then the processors and wrappers for the session's agent. */
-  startSession(options?: StartSessionOptions): Promise<MastraHookSession>;
+/** startSession({ tools, sessionId }): agent_startup (the tools' names registered, §4.2), then the processors and wrappers for the session's agent. */
+export function agentHooks(options: AgentHooksOptions): AgentHooks<MastraHookSession> {
+  return frameworkHooks(MASTRA, options, mastraHookSession);
 }
 
-export function agentHooks(options: AgentHooksOptions): AgentHooks {
-  return {
-    async startSession(start = {}) {
-      const hooks = createFrameworkHookSession(FRAMEWORK, options, start.sessionId);
-      const names = Array.isArray(start.tools) ? start.tools : Object.keys(start.tools ?? {});
-      await hooks.start([...names]);
-      return mastraHookSession(hooks);
-    },
-  };
-}
-
-/** The reason a rebuild fails (§5.2 "value could not be set"), or null when Mastra can hold the value. */
-// shared glue candidate
-function attempt(rebuild: () => unknown): string | null {
-  try {
-    rebuild();
-    return null;
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  }
-}
-
-/** input / output: Mastra's message content here is text. */
-// shared glue candidate
-function holdsText(point: string): HoldsTarget {
-  return (target) => (typeof (target as JsonObject | null)?.content === 'string' ? null : `Mastra holds text in the ${point} message`);
-}
-
-const isHooksFailure = (e: unknown): e is Error => e instanceof AgentHooksBlocked || e instanceof AgentHooksProjectionFailed || e instanceof AgentHooksInexpressible;
 const textOfParts = (parts: DbMessage['content']['parts']): string => parts.filter((p) => p.type === 'text').map((p) => p.text ?? '').join('');
 
 /** The processors and wrappers over an existing hook session (startSession() is the usual way in). */
 export function mastraHookSession(hooks: HookSession): MastraHookSession {
   /** Per turn: the hooks' own failure (Mastra may rewrap or swallow what a processor, model or tool throws). */
-  let failure: Error | undefined;
+  const latch = failureLatch();
+  const guard = latch.guard;
   /** The last model response as its post_model_call left it: the answer `output` carries (§4.2). */
   let answer: Json = null;
   let released: { text: Json } | undefined;
   /** A model call of this turn that failed: Mastra goes on to its output processors; the turn must end in error (§3.1). */
   let modelFailure: { error: unknown } | undefined;
-  const guard = async <T>(step: () => Promise<T>): Promise<T> => {
-    if (failure) throw failure; // a retry after a block must not emit again
-    try {
-      return await step();
-    } catch (error) {
-      if (isHooksFailure(error)) failure ??= error;
-      throw error;
-    }
-  };
 
   const inputProcessor: HooksProcessor = {
     id: 'agent-hooks-input',
@@ -157,7 +93,7 @@ export function mastraHookSession(hooks: HookSession): MastraHookSession {
         if (last) {
           const declared = last.content.parts.map((p) => (p.providerOptions?.[ROLE_KEY] ?? p.providerMetadata?.[ROLE_KEY]) as { role?: unknown } | undefined).find((o) => typeof o?.role === 'string')?.role as string | undefined;
           const input = { content: textOfParts(last.content.parts), role: declared ?? 'user' };
-          const accepted = await hooks.input(input, { holds: holdsText('input') });
+          const accepted = await hooks.input(input, { holds: holdsText(MASTRA, 'input') });
           if (accepted === input) return messages;
           const text = accepted.content as string;
           // §4.3: the transformed input (its content and its role) is the message the model calls receive.
@@ -173,7 +109,7 @@ export function mastraHookSession(hooks: HookSession): MastraHookSession {
         if (!system) throw new TypeError('agent-hooks (mastra): a turn starts from a user or system message (the input, §4.2)');
         const input = { content: typeof system.content === 'string' ? system.content : JSON.stringify(system.content), role: 'system' };
         // An input given as a system message stays one: Mastra keeps system messages apart from the conversation.
-        const holdsSystem: HoldsTarget = (t) => holdsText('input')(t) ?? ((t as JsonObject | null)?.role === 'system' ? null : 'Mastra holds an input given as a system message as a system message');
+        const holdsSystem: HoldsTarget = (t) => holdsText(MASTRA, 'input')(t) ?? ((t as JsonObject | null)?.role === 'system' ? null : 'Mastra holds an input given as a system message as a system message');
         const accepted = await hooks.input(input, { holds: holdsSystem });
         if (accepted === input) return messages;
         return { messages, systemMessages: systemMessages.map((m) => (m === system ? { ...m, content: accepted.content as string } : m)) };
@@ -186,7 +122,7 @@ export function mastraHookSession(hooks: HookSession): MastraHookSession {
       guard(async () => {
         if (modelFailure) return messages; // a failed model call is no answer: no output (§3.1)
         const content = answer;
-        const out = await hooks.output(content, { holds: (t) => ((t as JsonObject | null)?.content === null && content === null ? null : holdsText('output')(t)) });
+        const out = await hooks.output(content, { holds: (t) => ((t as JsonObject | null)?.content === null && content === null ? null : holdsText(MASTRA, 'output')(t)) });
         released = { text: out };
         if (out === content) return messages;
         // §4.3 / §12.1a: the caller receives the verdicted answer: the final step's text of the last assistant message is replaced.
@@ -241,7 +177,7 @@ export function mastraHookSession(hooks: HookSession): MastraHookSession {
           if (assembled.outcome === 'incomplete') {
             // A stream that ended without its finish cannot be assembled: host self-deny, never incorporated (§12.1).
             await afterCall(model, assembled.content, 'other', HOST_ERROR.streaming_unsupported);
-            throw new AgentHooksInexpressible('a model stream ended without its finish'); // not reached: the session blocks
+            throw inexpressible('a model stream ended without its finish'); // not reached: the session blocks
           }
           const acted = await afterCall(model, assembled.content, assembled.finish!.finishReason);
           return { ...result, stream: replayStream(assembled.head, acted.content, { ...assembled.finish!, finishReason: acted.finishReason }) };
@@ -262,18 +198,8 @@ export function mastraHookSession(hooks: HookSession): MastraHookSession {
       const name = tool.id ?? key;
       const wrappedExecute = async (input: unknown, context: { agent?: { toolCallId?: string } } | undefined) => {
         const id = context?.agent?.toolCallId ?? '';
-        const r = await guard(() =>
-          hooks.toolCall({ id, name, args: (input ?? {}) as JsonObject }, async (args) => {
-            try {
-              // The tool's own value: the session projects it (§10.3), so one JSON cannot carry never reaches the model.
-              return { value: await execute.call(tool, args, context), is_error: false };
-            } catch (error) {
-              if (error instanceof ToolFailed) return { value: error.value, is_error: true };
-              if (error instanceof Error) return { value: error.message, is_error: true };
-              throw error; // not an Error: the session records it as a tool error by its type
-            }
-          }),
-        );
+        // The tool's own value: the session projects it (§10.3), so one JSON cannot carry never reaches the model.
+        const r = await guard(() => hooks.toolCall({ id, name, args: (input ?? {}) as JsonObject }, (args) => runTool(() => execute.call(tool, args, context))));
         // §6.2 / §6.1: a block, or a discarded result, reaches the model as the tool's error (Mastra's error text).
         if (r.kind === 'blocked') throw new ToolFailed(r.message);
         if (r.is_error) throw new ToolFailed(r.value);
@@ -291,7 +217,7 @@ export function mastraHookSession(hooks: HookSession): MastraHookSession {
     wrapModel,
     wrapTools,
     async turn(run) {
-      failure = undefined;
+      latch.reset();
       answer = null;
       released = undefined;
       modelFailure = undefined;
@@ -299,9 +225,9 @@ export function mastraHookSession(hooks: HookSession): MastraHookSession {
       try {
         result = await run();
       } catch (error) {
-        throw failure ?? error;
+        throw latch.failure ?? error;
       }
-      if (failure) throw failure;
+      if (latch.failure) throw latch.failure;
       // Mastra turns a failed model call into an error part and carries on: the turn failed all the same.
       const failed = modelFailure as { error: unknown } | undefined;
       if (failed) throw failed.error instanceof Error ? failed.error : new Error(`mastra: the model call failed (${String(failed.error)})`);

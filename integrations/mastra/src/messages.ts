@@ -4,7 +4,7 @@
 // finish_reason}. A transform takes effect (§4.3): the prompt or result rebuilt from it is what runs; one the call
 // format has no form for fails closed (AgentHooksInexpressible).
 import type { Json, JsonObject } from 'agent-hooks-ctk/core';
-import type { HookModelResponse } from 'agent-hooks-ctk/host';
+import { AgentHooksInexpressible, asContent, toolArgs, type FrameworkName, type HookModelResponse, type SpecMessage } from 'agent-hooks-ctk/host';
 
 /** The parts of the call format this integration reads and writes (structurally: Mastra does not export them). */
 export type PromptPart = { type: string; text?: string; toolCallId?: string; toolName?: string; input?: unknown; output?: ToolOutput; providerOptions?: Record<string, unknown> };
@@ -15,30 +15,13 @@ export type ContentPart = { type: string; text?: string; toolCallId?: string; to
 /** The AI SDK 5 spelling (a string) or the AI SDK 6 one ({unified, raw}). */
 export type FinishReason = string | { unified: string; raw?: string };
 
-export interface SpecMessage {
-  role: string;
-  content: Json;
-}
+/** Mastra as the integration names it (agent.framework, and in its errors). */
+export const MASTRA: FrameworkName = { id: 'mastra', title: 'Mastra' };
+
+export const inexpressible = (what: string) => new AgentHooksInexpressible(MASTRA, what);
 
 /** A user message part's providerOptions member recording its §4.2 input role when that is not "user" (e.g. "external"). */
 export const ROLE_KEY = 'agent_hooks';
-
-/** A transformed value Mastra has no form for: the integration fails the action closed rather than guess. */
-// shared glue candidate
-export class AgentHooksInexpressible extends Error {
-  constructor(what: string) {
-    super(`agent-hooks (mastra): ${what}; Mastra cannot carry it, so the action fails closed`);
-    this.name = 'AgentHooksInexpressible';
-  }
-}
-
-/** §4.2 tool message content is string | object: any other JSON is wrapped as {value}, as the reference loop does. */
-// shared glue candidate
-export function asContent(value: Json): Json {
-  if (typeof value === 'string') return value;
-  if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value;
-  return { value } as JsonObject;
-}
 
 function toolOutputContent(output: ToolOutput | undefined): Json {
   if (!output) return { value: null };
@@ -84,7 +67,7 @@ export function promptToMessages(prompt: Prompt): SpecMessage[] {
 }
 
 function mustBeText(content: Json, where: string): string {
-  if (typeof content !== 'string') throw new AgentHooksInexpressible(`a pre_model_call transform put non-text content in ${where}`);
+  if (typeof content !== 'string') throw inexpressible(`a pre_model_call transform put non-text content in ${where}`);
   return content;
 }
 
@@ -96,9 +79,9 @@ function mustBeText(content: Json, where: string): string {
 export function messagesToPrompt(messages: Json, original: Prompt): Prompt {
   const kept = original.filter((m) => !(m.role === 'system' && m.content === ''));
   const before = promptToMessages(kept);
-  if (!Array.isArray(messages) || messages.length !== before.length) throw new AgentHooksInexpressible('a pre_model_call transform changed the number of messages');
+  if (!Array.isArray(messages) || messages.length !== before.length) throw inexpressible('a pre_model_call transform changed the number of messages');
   const spec = messages as unknown as SpecMessage[];
-  if (spec.some((s, i) => typeof s !== 'object' || s === null || s.role !== before[i]!.role)) throw new AgentHooksInexpressible('a pre_model_call transform changed a message role');
+  if (spec.some((s, i) => typeof s !== 'object' || s === null || s.role !== before[i]!.role)) throw inexpressible('a pre_model_call transform changed a message role');
   let i = 0;
   return kept.map((m): PromptMessage => {
     const own = m.role === 'tool' ? m.content.filter((p) => p.type === 'tool-result').length : 1;
@@ -117,7 +100,7 @@ export function messagesToPrompt(messages: Json, original: Prompt): Prompt {
         const c = mine[0]!.content;
         if (typeof c === 'string') return { ...m, content: [...(c === '' ? [] : [{ type: 'text', text: c }]), ...m.content.filter((p) => p.type !== 'text')] };
         const calls = (c as JsonObject | null)?.tool_calls;
-        if (!Array.isArray(calls)) throw new AgentHooksInexpressible('an assistant message became neither text nor {tool_calls}');
+        if (!Array.isArray(calls)) throw inexpressible('an assistant message became neither text nor {tool_calls}');
         return { ...m, content: [...m.content.filter((p) => p.type !== 'tool-call' && p.type !== 'text'), ...calls.map((tc) => ({ type: 'tool-call', toolCallId: String((tc as JsonObject)?.id ?? ''), toolName: String((tc as JsonObject)?.name ?? ''), input: (tc as JsonObject)?.args ?? {} }))] };
       }
       case 'tool': {
@@ -151,22 +134,11 @@ export function finishReasonFromSpec(reason: string, like?: FinishReason): Finis
   return unified === 'other' && reason !== 'other' ? reason : unified;
 }
 
-// shared glue candidate (the AI SDK integration parses tool-call input the same way)
-function parseArgs(input: unknown): JsonObject {
-  if (typeof input !== 'string') return (typeof input === 'object' && input !== null && !Array.isArray(input) ? input : {}) as JsonObject;
-  try {
-    const v = JSON.parse(input || '{}') as Json;
-    return typeof v === 'object' && v !== null && !Array.isArray(v) ? v : ({ value: v } as JsonObject);
-  } catch {
-    return { unparsed_input: input } as JsonObject;
-  }
-}
-
 /** A generate result's content as the §4.2 response (tool_calls [] when none; input JSON-parsed into args). */
 export function contentToResponse(content: readonly ContentPart[], finish: FinishReason | undefined): HookModelResponse {
   return {
     content: textOf(content),
-    tool_calls: content.filter((p) => p.type === 'tool-call').map((p) => ({ id: String(p.toolCallId ?? ''), name: String(p.toolName ?? ''), args: parseArgs(p.input) })),
+    tool_calls: content.filter((p) => p.type === 'tool-call').map((p) => ({ id: String(p.toolCallId ?? ''), name: String(p.toolName ?? ''), args: toolArgs(p.input) })),
     finish_reason: finishReasonToSpec(finish),
   };
 }
@@ -174,7 +146,7 @@ export function contentToResponse(content: readonly ContentPart[], finish: Finis
 /** The result content the loop acts on after post_model_call (§4.3); parts §4.2 does not carry are kept. */
 export function responseToContent(response: HookModelResponse, original: readonly ContentPart[]): ContentPart[] {
   const c = response.content;
-  if (c !== null && typeof c !== 'string') throw new AgentHooksInexpressible('a post_model_call transform made the response content an object');
+  if (c !== null && typeof c !== 'string') throw inexpressible('a post_model_call transform made the response content an object');
   const calls = Array.isArray(response.tool_calls) ? response.tool_calls : [];
   return [
     ...original.filter((p) => p.type !== 'text' && p.type !== 'tool-call'),

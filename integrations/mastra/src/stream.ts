@@ -11,7 +11,6 @@ export type StreamAssembly =
   | { outcome: 'errored'; error: unknown };
 
 /** Drains `stream`: text deltas joined into one text part, whole tool calls; complete iff a finish part arrived (§12.1). */
-// shared glue candidate (the AI SDK integration assembles its LanguageModelV3 streams the same way)
 export async function assembleStreamParts(stream: ReadableStream<StreamPart>): Promise<StreamAssembly> {
   let text: string | undefined;
   const calls: ContentPart[] = [];

@@ -3,13 +3,13 @@
 import t, { type Test } from 'tap';
 import { Agent, tool, type Model, type ModelRequest, type StreamEvent, type Tool } from '@openai/agents-core';
 import type { InterceptionRecord } from 'agent-hooks-ctk/core';
-import { Verdict, type Interceptor } from 'agent-hooks-ctk/host';
+import { enginesUnmet, Verdict, type Interceptor } from 'agent-hooks-ctk/host';
 import { AgentHooksBlocked, AgentHooksInexpressible, agentHooks, requestToMessages, ToolFailed } from './index.js';
 import { messagesToRequest } from './messages.js';
 import { refundScenario, refundTool, runner, scriptedModel } from '../scenario.js';
 
-/** This package's framework needs Node >= 22 (@openai/agents-core@0.20 depends on openai@7, which declares engines node >=22): on an older Node every test is skipped, saying so. */
-const skip = Number(process.versions.node.split('.')[0]) < 22 && `@openai/agents-core@0.20 depends on openai@7, which declares engines node >=22; this is Node ${process.versions.node}`;
+/** This package's framework needs a newer Node than the CTK (its package.json engines): on an older Node every test is skipped, saying so. */
+const skip = enginesUnmet(import.meta.url);
 const test = (name: string, fn: (t: Test) => Promise<void>) => t.test(name, { skip }, fn);
 
 const turn = refundScenario;

@@ -6,7 +6,7 @@
 //   agent_startup/_shutdown  startSession() / close(): the SDK has no agent lifecycle of its own.
 import { Agent, Runner, Usage, type AgentInputItem, type StreamEvent, type FunctionTool, type Model, type ModelRequest, type ModelResponse, type RunContext, type Tool } from '@openai/agents-core';
 import { HOST_ERROR, type Json } from 'agent-hooks-ctk/core';
-import { AgentHooksInexpressible, attempt, findBlocked, frameworkHooks, holdsText, isEmptyLabels, mergeLabels, STREAM_INCOMPLETE, toolErrorValue, type AgentHooks, type FrameworkHooksOptions, type HookModelResponse, type HookSession, type LabelSet } from 'agent-hooks-ctk/host';
+import { AgentHooksInexpressible, attempt, findBlocked, frameworkHooks, holdsText, isEmptyLabels, mergeLabels, runTool, STREAM_INCOMPLETE, type AgentHooks, type FrameworkHooksOptions, type HookModelResponse, type HookSession, type LabelSet } from 'agent-hooks-ctk/host';
 import { createLabelBook, labelsOf, stripLabels, withLabels } from './labels.js';
 import { inexpressible, itemText, messagesToRequest, OPENAI_AGENTS, parseArgs, requestToMessages, responseToSpec, specToResponse, toolOutputText } from './messages.js';
 
@@ -143,15 +143,9 @@ export function createOpenAIAgentsSession(hooks: HookSession): OpenAIAgentsHookS
       const sourceLabels = mergeLabels(labels.ofCall(id), labelsOf(details?.toolCall));
       const r = await hooks.toolCall(
         { id, name: inner.name, args: parseArgs(input) },
-        async (args) => {
-          try {
-            // §4.2: the tool receives the post-transform args. Its value goes to the session as it is: one JSON cannot
-            // carry is a §10.3 host projection failure there, never a silently coerced result.
-            return { value: await inner.invoke(runContext, JSON.stringify(args), details), is_error: false };
-          } catch (error) {
-            return { value: toolErrorValue(error), is_error: true };
-          }
-        },
+        // §4.2: the tool receives the post-transform args. Its value goes to the session as it is: one JSON cannot carry
+        // is a §10.3 host projection failure there, never a silently coerced result.
+        (args) => runTool(() => inner.invoke(runContext, JSON.stringify(args), details)),
         { sourceLabels },
       );
       // §6.2 / §6.1 / §10.3: a block, a discarded result or an unprojectable one reaches the model as the tool's output.
@@ -190,7 +184,9 @@ export function createOpenAIAgentsSession(hooks: HookSession): OpenAIAgentsHookS
       let inputLabels: LabelSet = {};
       const accepted = await hooks.input({ content: itemText(last.content), role: options.inputRole ?? last.role }, { holds: holdsText(OPENAI_AGENTS), labelled: (l) => (inputLabels = l) });
       if (typeof accepted.content !== 'string') throw inexpressible('an input transform made the content an object'); // not reached: holdsText
-      items[items.length - 1] = withLabels({ ...last, content: accepted.content } as AgentInputItem, inputLabels); // the accepted input (§4.3), its labels (§5.4)
+      // §4.3: the accepted input, its role included ("external" goes as a user message: the SDK has no third-party role); §5.4 its labels.
+      const role = accepted.role === (options.inputRole ?? last.role) ? last.role : accepted.role === 'system' ? 'system' : 'user';
+      items[items.length - 1] = withLabels({ ...last, role, content: accepted.content } as AgentInputItem, inputLabels);
       const runner = options.runner ?? new Runner();
       let result;
       try {

@@ -3,7 +3,7 @@
 // {content, tool_calls, finish_reason}. Transforms take effect (§4.3): the rebuilt request/response is what runs.
 import type { AgentInputItem, AgentOutputItem, ModelRequest, ModelResponse } from '@openai/agents-core';
 import type { Json, JsonObject } from 'agent-hooks-ctk/core';
-import { AgentHooksInexpressible, asContent, type FrameworkName, type HookModelResponse, type SpecMessage } from 'agent-hooks-ctk/host';
+import { AgentHooksInexpressible, asContent, toolArgs, type FrameworkName, type HookModelResponse, type SpecMessage } from 'agent-hooks-ctk/host';
 
 /** The Agents SDK as the integration names it (agent.framework, and in its errors). */
 export const OPENAI_AGENTS: FrameworkName = { id: 'openai-agents', title: 'the Agents SDK' };
@@ -127,15 +127,8 @@ function mustBeText(content: Json, where: string): string {
   return content;
 }
 
-/** A function call's `arguments` JSON text as the §4.2 args object. */
-export function parseArgs(text: string): JsonObject {
-  try {
-    const v = JSON.parse(text || '{}') as Json;
-    return typeof v === 'object' && v !== null && !Array.isArray(v) ? v : ({ value: v } as JsonObject);
-  } catch {
-    return { unparsed_arguments: text } as JsonObject;
-  }
-}
+/** A function call's `arguments` JSON text as the §4.2 args object (text that is not JSON kept as unparsed_arguments). */
+export const parseArgs = (text: string): JsonObject => toolArgs(text, 'unparsed_arguments');
 
 /** The finish reason a Model states in providerData.finish_reason, else the one its output implies. */
 export function finishReasonOf(response: ModelResponse, hasCalls: boolean): string {

@@ -779,4 +779,14 @@ export const MUTANTS: readonly Mutant[] = [
     segmentRelease: (s) => (s.post.proceed ? s.chunk : ''),
   }),
   ...ISSUE_18,
+  // The bug the fuzzer found in four framework integrations: they rebuilt the input message from the accepted content
+  // and kept the message's old role, so a transform of input.role never reached the model.
+  parts('input-role-transform-dropped', '4.3', 'an input transform of input.role is dropped: the turn goes on with the role the input came with', {
+    applyTransform: (ctx, transform) => {
+      const r = D.applyTransform(ctx, transform);
+      if (!r.ok || ctx.interception_point !== 'input') return r;
+      const role = (ctx.input as JsonObject).role ?? null;
+      return { ok: true, context: D.writeBackTarget(r.context, { ...(r.context.target as JsonObject), role }) };
+    },
+  }),
 ];
