@@ -43,7 +43,8 @@ function streamParts(chunks: AsyncIterable<ModelStreamChunk> | Iterable<ModelStr
       let finish: string | undefined;
       let open = false;
       for await (const chunk of chunks) {
-        if (chunk.content) {
+        // An empty chunk is still text the model sent (a streamed "" answer is "", not no answer).
+        if (typeof chunk.content === 'string') {
           if (!open) controller.enqueue({ type: 'text-start', id: 't' });
           open = true;
           controller.enqueue({ type: 'text-delta', id: 't', delta: chunk.content });
