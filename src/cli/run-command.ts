@@ -117,7 +117,7 @@ export async function runCommand(flags: RunFlags): Promise<number> {
     const unknownParts = (flags.part ?? []).filter((p) => !parts.some((q) => q === p || q.startsWith(p + '/')));
     throw new CliError(
       EXIT.failed,
-      `nothing ran: no vector matches the filters (--grep/--part/--exclude-grep/--exclude-part/--capability) among ${all.length} loaded` +
+      `nothing ran: no vector matches the filters (${givenFilters(flags).join(', ')}) among ${all.length} loaded` +
         (unknownParts.length > 0 ? `; no part is named ${unknownParts.map((p) => JSON.stringify(p)).join(', ')} (parts: ${parts.join(', ')})` : ''),
     );
   }
@@ -133,6 +133,18 @@ export async function runCommand(flags: RunFlags): Promise<number> {
     Object.assign(console, { log, info, debug });
     containment.release();
   }
+}
+
+/** The filter flags given, by name: "--grep", "--part", … */
+function givenFilters(flags: RunFlags): string[] {
+  const given: Array<[string, unknown]> = [
+    ['--grep', flags.grep],
+    ['--part', flags.part],
+    ['--exclude-grep', flags.excludeGrep],
+    ['--exclude-part', flags.excludePart],
+    ['--capability', flags.capability],
+  ];
+  return given.filter(([, v]) => v !== undefined).map(([name]) => name);
 }
 
 interface Prepared {
