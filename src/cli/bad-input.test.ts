@@ -267,7 +267,7 @@ t.test('a --part that names no part: exit 1 listing the parts there are', async 
   const w = workspace();
   const r = cli(['run', '--harness', w.host, '--vectors', w.vectors, '--part', 'cor']);
   t.equal(r.code, 1);
-  t.match(r.err, /nothing ran: no vector matches the filters \(--grep\/--part\) among 1 loaded; no part is named "cor" \(parts: core\)/);
+  t.match(r.err, /nothing ran: no vector matches the filters \(--part\) among 1 loaded; no part is named "cor" \(parts: core\)/);
 });
 
 t.test("an in-process harness's console.log goes to stderr, so stdout is the report only", async (t) => {

@@ -5,6 +5,11 @@ import { MUTANTS, type Mutant } from '../ctk/mutants/mutants.js';
 import { defaultVectorPaths, display, loadVectors, selectVectors, VectorLoadError } from '../ctk/load.js';
 import type { LoadedVector } from '../ctk/vector.js';
 import type { HarnessChoice } from '../harness/connect.js';
+import { ExpectedFailuresError, readBaselineFile, resolveBaseline, type ResolvedBaseline } from '../results/expected-failures.js';
+import { parseShard, ShardError, type Shard } from '../ctk/shard.js';
+import { SelectionError, selectSuite, type Selected, type SuiteFilters } from '../ctk/selection.js';
+import { FILE_REPORTERS } from '../report/write.js';
+
 
 /** The largest delay a Node timer holds; beyond it Node fires after 1 ms (TimeoutOverflowWarning). */
 export const MAX_TIMER_MS = 2_147_483_647;
@@ -104,3 +109,47 @@ export function selectOrExit(vectors: LoadedVector[], grep: string | undefined, 
   }
   return selectVectors(vectors, { ...(match ? { match } : {}), ...(parts ? { parts } : {}) });
 }
+
+/** `--shard i/n` (exit 2 on anything else). */
+export function shardOrExit(value: string | undefined): Shard | undefined {
+  if (value === undefined) return undefined;
+  try {
+    return parseShard(value);
+  } catch (error) {
+    if (error instanceof ShardError) throw new CliError(EXIT.badInput, `--shard: ${error.message}`);
+    throw error;
+  }
+}
+
+/** The filters and the shard of `run` applied to the loaded suite (a filter that cannot apply is exit 2). */
+export function selectSuiteOrExit(all: readonly LoadedVector[], filters: SuiteFilters): Selected {
+  try {
+    return selectSuite(all, filters);
+  } catch (error) {
+    if (error instanceof SelectionError) throw new CliError(EXIT.badInput, error.message);
+    throw error;
+  }
+}
+
+/** `--expected-failures FILE` read and resolved against the loaded suite's ids (exit 2 on a bad file or an unknown id). */
+export function baselineOrExit(file: string | undefined, all: readonly LoadedVector[]): ResolvedBaseline | undefined {
+  if (file === undefined) return undefined;
+  requireNonEmpty(file, '--expected-failures', 'the YAML or JSON file that lists the expected failures');
+  try {
+    return resolveBaseline(readBaselineFile(file), all.map((lv) => lv.vector.id));
+  } catch (error) {
+    if (error instanceof ExpectedFailuresError) throw new CliError(EXIT.badInput, error.message);
+    throw error;
+  }
+}
+
+/** `--reporter a,b,c`: terminal (printed) and the file reporters (written with --out); unknown names are exit 2. */
+export function parseReporters(list: string): { terminal: boolean; files: string[] } {
+  const names = list.split(',').map((s) => s.trim()).filter(Boolean);
+  if (names.length === 0) throw new CliError(EXIT.badInput, `--reporter: no reporter named; give a comma-separated list of terminal, ${FILE_REPORTERS.join(', ')}`);
+  const known = new Set<string>(['terminal', ...FILE_REPORTERS]);
+  const unknown = names.filter((n) => !known.has(n));
+  if (unknown.length > 0) throw new CliError(EXIT.badInput, `--reporter: unknown reporter ${unknown.join(', ')} (known: ${[...known].join(', ')})`);
+  return { terminal: names.includes('terminal'), files: names.filter((n) => n !== 'terminal') };
+}
+

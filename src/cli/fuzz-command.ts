@@ -4,7 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { CliError, EXIT, EXIT_CODES_HELP, exitDespiteLeftovers } from './exit.js';
-import { harnessChoice, parseTimeoutMs, prepareOutputDir, requireNonEmpty, selectMutants } from './flags.js';
+import { harnessChoice, parseTimeoutMs, prepareOutputDir, requireNonEmpty, selectMutants, shardOrExit } from './flags.js';
 import { closeHarness, connectHarness, describeSurface, type ConnectedHarness } from '../harness/connect.js';
 import { containHarness } from '../harness/containment.js';
 import { display } from '../ctk/load.js';
@@ -28,6 +28,7 @@ interface FuzzFlags {
   timeout: string;
   hangTimeout: string;
   case?: string;
+  shard?: string;
   shrink: boolean;
   shrinkBudget: string;
   json?: boolean;
@@ -53,6 +54,7 @@ export function register(program: Command): void {
     .option('--timeout <ms>', 'per-case deadline over setup + run on the host', String(DEFAULT_FUZZ_TIMEOUT_MS))
     .option('--hang-timeout <ms>', 'interceptor/resolver timeout of a case that scripts a hang', String(DEFAULT_HANG_TIMEOUT_MS))
     .option('--case <n>', 'replay one case of the seed (as a divergence title names it)')
+    .option('--shard <i/n>', 'run only the cases k of the seed with k mod n = i − 1: the n shards of one --runs run exactly its cases')
     .option('--no-shrink', 'do not shrink divergences (no vectors are written)')
     .option('--shrink-budget <n>', 'most executions one shrink may spend', '600')
     .option('--json', 'print the summary as JSON on stdout')
@@ -75,6 +77,7 @@ reference host; it does not prove the host wrong. Each divergence group's first 
 Examples:
   agent-hooks-ctk fuzz --harness-cmd "python3 host.py" --runs 5000 --jobs 2 --out fuzz-out
   agent-hooks-ctk fuzz --harness ./my-host.ts --seed 7 --case 412     # replay one case
+  agent-hooks-ctk fuzz --harness ./my-host.ts --runs 3000 --shard 2/3   # one of three CI jobs
   agent-hooks-ctk fuzz --mutants --budget 2000 --jobs 2
 
 Exit codes: 0 no divergence (--mutants: detection at or above --require); 1 a divergence, or nothing ran;
@@ -152,6 +155,10 @@ async function fuzzCommand(flags: FuzzFlags): Promise<number> {
     timeMs = s * 1000;
   }
   const onlyCase = flags.case !== undefined ? positiveIntOrZero(flags.case, '--case') : undefined;
+  const shard = shardOrExit(flags.shard);
+  if (shard !== undefined && onlyCase !== undefined) throw new CliError(EXIT.badInput, '--case replays one case of the seed; it takes no --shard');
+  if (shard !== undefined && runs !== undefined && runs < shard.count)
+    throw new CliError(EXIT.badInput, `--shard ${shard.index}/${shard.count}: --runs ${runs} makes fewer cases than shards; give at most ${runs} shards`);
   if (flags.out !== undefined) prepareOutputDir(flags.out, '--out');
 
   const containment = containHarness();
@@ -193,6 +200,7 @@ async function fuzzCommand(flags: FuzzFlags): Promise<number> {
         ...(runs !== undefined ? { runs } : {}),
         ...(timeMs !== undefined ? { timeMs } : {}),
         ...(onlyCase !== undefined ? { onlyCase } : {}),
+        ...(shard !== undefined ? { shard } : {}),
         jobs: c.jobs,
         timeoutMs: c.timeoutMs,
         hangTimeoutMs: c.hangTimeoutMs,
@@ -236,7 +244,7 @@ function positiveIntOrZero(value: string, flag: string): number {
 }
 
 async function mutantsCommand(flags: FuzzFlags): Promise<number> {
-  const misplaced = (['harness', 'harnessCmd', 'surface', 'runs', 'time', 'case'] as const).filter((f) => flags[f] !== undefined);
+  const misplaced = (['harness', 'harnessCmd', 'surface', 'runs', 'time', 'case', 'shard'] as const).filter((f) => flags[f] !== undefined);
   if (misplaced.length > 0)
     throw new CliError(EXIT.badInput, `--mutants fuzzes the selftest mutants against the reference host; it takes no ${misplaced.map((f) => `--${f.replace(/[A-Z]/g, (x) => '-' + x.toLowerCase())}`).join(', ')} (use --budget for cases per mutant)`);
   const c = commonFlags(flags);

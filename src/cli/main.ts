@@ -13,6 +13,8 @@ import { register as registerSelftest } from './selftest-command.js';
 import { register as registerVerifyReport } from './verify-report-command.js';
 import { register as registerClaim } from './claim-command.js';
 import { register as registerFuzz } from './fuzz-command.js';
+import { register as registerDiff } from './diff-command.js';
+import { register as registerMerge } from './merge-command.js';
 
 export function buildProgram(): Command {
   const program = new Command();
@@ -37,6 +39,8 @@ export function buildProgram(): Command {
     registerVerifyReport,
     registerClaim,
     registerFuzz,
+    registerDiff,
+    registerMerge,
   ]) {
     register(program);
   }

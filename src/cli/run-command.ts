@@ -9,7 +9,10 @@ import { closeHarness, connectHarness, describeSurface } from '../harness/connec
 import { containHarness, type Containment } from '../harness/containment.js';
 import { colorEnabled, createProgressLine, renderTerminal } from '../report/terminal.js';
 import { FILE_REPORTERS, ReportWriteError, writeReports } from '../report/write.js';
-import { harnessChoice, loadOrExit, parseTimeoutMs, prepareOutputDir, requireNonEmpty, selectOrExit } from './flags.js';
+import { baselineOrExit, harnessChoice, loadOrExit, parseReporters, parseTimeoutMs, prepareOutputDir, requireNonEmpty, selectSuiteOrExit, shardOrExit } from './flags.js';
+import type { ResolvedBaseline } from '../results/expected-failures.js';
+import type { SuiteSelection } from '../results/model.js';
+import { tally, tallyLine } from '../results/tally.js';
 
 interface RunFlags {
   harness?: string;
@@ -19,6 +22,11 @@ interface RunFlags {
   vectors?: string[];
   grep?: string;
   part?: string[];
+  excludeGrep?: string;
+  excludePart?: string[];
+  capability?: string[];
+  shard?: string;
+  expectedFailures?: string;
   bail?: boolean;
   timeout: string;
   reporter: string;
@@ -38,7 +46,12 @@ export function register(program: Command): void {
     .option('--vectors <paths...>', 'vector files or directories (repeatable; default: the package vectors/)')
     .option('--grep <regex>', 'only vectors whose id or title matches')
     .option('--part <part...>', 'only vectors of this part (or a sub-part: "composition" matches "composition/…")')
-    .option('--bail', 'stop after the first failing vector')
+    .option('--exclude-grep <regex>', 'leave out vectors whose id or title matches')
+    .option('--exclude-part <part...>', 'leave out vectors of this part (or a sub-part)')
+    .option('--capability <capability...>', 'only vectors that need one of these capabilities (declared or implied, as `list` shows)')
+    .option('--shard <i/n>', 'run shard i of n: the selected vectors in id order, dealt round-robin (merge the shard reports with `merge`)')
+    .option('--expected-failures <file>', 'YAML/JSON baseline of known failures (id: reason, or id: {check, reason}); a listed failure does not fail the run, a listed vector that passes does')
+    .option('--bail', 'stop after the first (unexpected) failing vector')
     .option('--timeout <ms>', 'per-vector deadline in milliseconds', '30000')
     .option('--reporter <list>', `comma-separated: terminal,${FILE_REPORTERS.join(',')}`, 'terminal')
     .option('--out <dir>', 'write report.json (and the file reporters) here')
@@ -53,9 +66,21 @@ picks the reference host's incremental-mediation configuration (buffered_output:
 A vector the declared surface does not cover is skipped with its reason; a run in which nothing
 applicable ran is not a pass. A harness error, a timeout or a malformed host answer fails the vector.
 
+The filters (--grep, --part, --exclude-grep, --exclude-part, --capability) all apply; --shard i/n then
+runs every n-th of what they select, starting at the i-th, in id order, so n jobs together run each
+selected vector once and \`merge\` makes their reports one. A report narrowed by any of them is not claimable.
+
+--expected-failures FILE lists known failures: a vector id (full, or the short "AH-CTK-220") maps to a
+reason, or to {check: "<failed check>", reason} when only that check may fail. A listed vector that
+fails as listed is an expected failure: shown apart, it does not fail the run. An unlisted failure
+fails it, and so does a listed vector that passes (a stale entry: drop it), so the baseline only
+shrinks. A listed id the suite does not have is a usage error. \`claim\` refuses a report with expected
+failures.
+
 Examples:
   agent-hooks-ctk run --harness-cmd "python3 host.py" --out reports --reporter terminal,markdown,junit
   agent-hooks-ctk run --harness ./my-harness.ts --part composition --trace traces
+  agent-hooks-ctk run --harness ./my-harness.ts --expected-failures ctk/expected-failures.yaml --shard 2/3 --out shard-2
 
 ${EXIT_CODES_HELP}`,
     )
@@ -63,15 +88,6 @@ ${EXIT_CODES_HELP}`,
       process.exitCode = await runCommand(flags);
       if (flags.harness !== undefined) exitDespiteLeftovers(flags.harness);
     });
-}
-
-function parseReporters(list: string): { terminal: boolean; files: string[] } {
-  const names = list.split(',').map((s) => s.trim()).filter(Boolean);
-  if (names.length === 0) throw new CliError(EXIT.badInput, `--reporter: no reporter named; give a comma-separated list of terminal, ${FILE_REPORTERS.join(', ')}`);
-  const known = new Set<string>(['terminal', ...FILE_REPORTERS]);
-  const unknown = names.filter((n) => !known.has(n));
-  if (unknown.length > 0) throw new CliError(EXIT.badInput, `--reporter: unknown reporter ${unknown.join(', ')} (known: ${[...known].join(', ')})`);
-  return { terminal: names.includes('terminal'), files: names.filter((n) => n !== 'terminal') };
 }
 
 export async function runCommand(flags: RunFlags): Promise<number> {
@@ -85,14 +101,23 @@ export async function runCommand(flags: RunFlags): Promise<number> {
   if (flags.out !== undefined) prepareOutputDir(flags.out, '--out');
   if (flags.trace !== undefined) prepareOutputDir(flags.trace, '--trace');
 
+  const shard = shardOrExit(flags.shard);
   const all = loadOrExit(flags.vectors);
-  const vectors = selectOrExit(all, flags.grep, flags.part);
+  const baseline = baselineOrExit(flags.expectedFailures, all);
+  const { vectors, selection } = selectSuiteOrExit(all, {
+    ...(flags.grep !== undefined ? { grep: flags.grep } : {}),
+    ...(flags.part ? { parts: flags.part } : {}),
+    ...(flags.excludeGrep !== undefined ? { excludeGrep: flags.excludeGrep } : {}),
+    ...(flags.excludePart ? { excludeParts: flags.excludePart } : {}),
+    ...(flags.capability ? { capabilities: flags.capability } : {}),
+    ...(shard ? { shard } : {}),
+  });
   if (vectors.length === 0) {
     const parts = [...new Set(all.map((lv) => lv.part))].sort();
     const unknownParts = (flags.part ?? []).filter((p) => !parts.some((q) => q === p || q.startsWith(p + '/')));
     throw new CliError(
       EXIT.failed,
-      `nothing ran: no vector matches the filters (--grep/--part) among ${all.length} loaded` +
+      `nothing ran: no vector matches the filters (${givenFilters(flags).join(', ')}) among ${all.length} loaded` +
         (unknownParts.length > 0 ? `; no part is named ${unknownParts.map((p) => JSON.stringify(p)).join(', ')} (parts: ${parts.join(', ')})` : ''),
     );
   }
@@ -103,22 +128,35 @@ export async function runCommand(flags: RunFlags): Promise<number> {
   const { log, info, debug } = console;
   console.log = console.info = console.debug = (...args: unknown[]) => console.error(...args);
   try {
-    return await runWithHarness(flags, { all, vectors, reporters, timeoutMs, containment });
+    return await runWithHarness(flags, { vectors, selection, baseline, reporters, timeoutMs, containment });
   } finally {
     Object.assign(console, { log, info, debug });
     containment.release();
   }
 }
 
+/** The filter flags given, by name: "--grep", "--part", … */
+function givenFilters(flags: RunFlags): string[] {
+  const given: Array<[string, unknown]> = [
+    ['--grep', flags.grep],
+    ['--part', flags.part],
+    ['--exclude-grep', flags.excludeGrep],
+    ['--exclude-part', flags.excludePart],
+    ['--capability', flags.capability],
+  ];
+  return given.filter(([, v]) => v !== undefined).map(([name]) => name);
+}
+
 interface Prepared {
-  all: LoadedVector[];
   vectors: LoadedVector[];
+  selection: SuiteSelection | undefined;
+  baseline: ResolvedBaseline | undefined;
   reporters: { terminal: boolean; files: string[] };
   timeoutMs: number;
   containment: Containment;
 }
 
-async function runWithHarness(flags: RunFlags, { all, vectors, reporters, timeoutMs, containment }: Prepared): Promise<number> {
+async function runWithHarness(flags: RunFlags, { vectors, selection, baseline, reporters, timeoutMs, containment }: Prepared): Promise<number> {
   const connected = await connectHarness(harnessChoice(flags, timeoutMs));
   const { harness, label } = connected;
   let report;
@@ -136,9 +174,8 @@ async function runWithHarness(flags: RunFlags, { all, vectors, reporters, timeou
       bail: flags.bail === true,
       ...(flags.trace !== undefined ? { traceDir: flags.trace } : {}),
       sources: (flags.vectors && flags.vectors.length > 0 ? flags.vectors : defaultVectorPaths()).map(display),
-      ...(vectors.length !== all.length || flags.grep !== undefined || (flags.part && flags.part.length > 0)
-        ? { selection: { loaded: all.length, ...(flags.grep !== undefined ? { grep: flags.grep } : {}), ...(flags.part && flags.part.length > 0 ? { parts: flags.part } : {}) } }
-        : {}),
+      ...(selection ? { selection } : {}),
+      ...(baseline ? { baseline } : {}),
       takeStrayErrors: () => containment.take(),
       onProgress: (e) => {
         if (e.kind === 'vector-start') progress.update(e.index, e.total, e.id, failed);
@@ -161,8 +198,7 @@ async function runWithHarness(flags: RunFlags, { all, vectors, reporters, timeou
 
   if (reporters.terminal) process.stdout.write(renderTerminal(report, { color: colorEnabled(process.stdout), verbose: flags.verbose === true }));
   else {
-    const s = report.summary;
-    process.stderr.write(`${s.total} vectors: ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped\n`);
+    process.stderr.write(`${tallyLine(tally(report.results))}\n`);
   }
   if (flags.out !== undefined) {
     let written: string[];

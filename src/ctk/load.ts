@@ -338,12 +338,34 @@ function dottedPathsProblem(paths: Iterable<string>, ptr: string): string | unde
   return undefined;
 }
 
-/** The vectors a run selects: id or title matching `match`, and of one of `parts` (or a sub-part: "a" selects "a/b"). */
-export function selectVectors(vectors: readonly LoadedVector[], filters: { match?: RegExp; parts?: readonly string[] }): LoadedVector[] {
-  const { match, parts } = filters;
+export interface VectorFilters {
+  /** Id or title matches. */
+  match?: RegExp;
+  /** Of one of these parts, or a sub-part of one ("a" selects "a/b"). */
+  parts?: readonly string[];
+  /** Id or title does not match. */
+  excludeMatch?: RegExp;
+  /** Of none of these parts (nor a sub-part of one). */
+  excludeParts?: readonly string[];
+  /** Needs at least one of these capabilities (LoadedVector.requiredCapabilities: declared or implied). */
+  capabilities?: readonly string[];
+}
+
+/** Is `part` the part `p` or one of its sub-parts? */
+export function inPart(part: string, p: string): boolean {
+  return part === p || part.startsWith(p + '/');
+}
+
+/** The vectors a run selects: every given filter holds (the order is kept). */
+export function selectVectors(vectors: readonly LoadedVector[], filters: VectorFilters): LoadedVector[] {
+  const { match, parts, excludeMatch, excludeParts, capabilities } = filters;
+  const titled = (re: RegExp, lv: LoadedVector) => re.test(lv.vector.id) || re.test(lv.vector.title);
   let out = [...vectors];
-  if (match !== undefined) out = out.filter((lv) => match.test(lv.vector.id) || match.test(lv.vector.title));
-  if (parts && parts.length > 0) out = out.filter((lv) => parts.some((p) => lv.part === p || lv.part.startsWith(p + '/')));
+  if (match !== undefined) out = out.filter((lv) => titled(match, lv));
+  if (parts && parts.length > 0) out = out.filter((lv) => parts.some((p) => inPart(lv.part, p)));
+  if (excludeMatch !== undefined) out = out.filter((lv) => !titled(excludeMatch, lv));
+  if (excludeParts && excludeParts.length > 0) out = out.filter((lv) => !excludeParts.some((p) => inPart(lv.part, p)));
+  if (capabilities && capabilities.length > 0) out = out.filter((lv) => capabilities.some((c) => lv.requiredCapabilities.includes(c)));
   return out;
 }
 

@@ -6,6 +6,7 @@ import type { Harness, HostSurface, RunReport, RunSetup } from '../harness/contr
 import type { ConformanceReport, Failure, SuiteSelection, VectorResult } from '../results/model.js';
 import { summarizeParts, summaryOf } from '../results/tally.js';
 import { suiteDigest } from '../results/digest.js';
+import { judgeResult, type ResolvedBaseline } from '../results/expected-failures.js';
 import { CTK_NAME, CTK_VERSION } from '../version.js';
 import { checkExpectations } from './assertions.js';
 import { checkInvariants } from './invariants.js';
@@ -36,6 +37,8 @@ export interface RunOptions {
   sources?: string[];
   /** The filters that narrowed the run, when any did. */
   selection?: SuiteSelection;
+  /** An expected-failures baseline to judge each result against (results/expected-failures.ts); --bail then stops at the first unexpected failure. */
+  baseline?: ResolvedBaseline;
   onProgress?: (event: ProgressEvent) => void;
   /** Errors the harness raised outside any call (src/harness/containment.ts); each fails the vector it surfaced in. */
   takeStrayErrors?: () => string[];
@@ -262,9 +265,11 @@ export async function runSuite(vectors: readonly LoadedVector[], opts: RunOption
         result.reason = `${result.failures.length} failed check${result.failures.length === 1 ? '' : 's'}: ${result.failures[0]!.message}`;
       }
     }
+    const mark = opts.baseline ? judgeResult(result, opts.baseline.byId.get(result.id)) : undefined;
+    if (mark) result.expected_failure = mark;
     results.push(result);
     opts.onProgress?.({ kind: 'vector-done', index, total: vectors.length, result, trace });
-    if (opts.bail && result.status === 'fail') stopped = true;
+    if (opts.bail && result.status === 'fail' && mark?.state !== 'expected') stopped = true;
   }
   return buildReport(vectors, results, opts, startedAt);
 }
@@ -275,7 +280,7 @@ function buildReport(vectors: readonly LoadedVector[], results: VectorResult[], 
     spec: SPEC_VERSION,
     host: { name: opts.surface.name, version: opts.surface.version, surface: opts.surface },
     suite: { digest: suiteDigest(vectors.map((lv) => ({ id: lv.vector.id, digest: lv.digest }))), vectors: vectors.length },
-    summary: summaryOf(results),
+    summary: summaryOf(results, opts.baseline !== undefined),
     parts: summarizeParts(results),
     results,
     environment: {
@@ -289,5 +294,6 @@ function buildReport(vectors: readonly LoadedVector[], results: VectorResult[], 
   };
   if (opts.sources) report.suite.sources = opts.sources;
   if (opts.selection) report.suite.selection = opts.selection;
+  if (opts.baseline) report.baseline = opts.baseline.info;
   return report;
 }

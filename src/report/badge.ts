@@ -1,11 +1,12 @@
 // badge.svg: a shields-style flat badge, "agent-hooks 0.1 | passed/applicable".
-// Green when every applicable vector passed, red on any failure, grey when nothing ran.
+// Green when every applicable vector passed, red when the run failed, grey when nothing ran; amber when the run passed
+// only because an expected-failures baseline expects its failures ("180/213, 33 expected": not 100%).
 import type { ConformanceReport } from '../results/model.js';
 import { specVersion } from './format.js';
-import { tally } from '../results/tally.js';
+import { tally, verdictOf } from '../results/tally.js';
 import { xmlEscape } from './xml.js';
 
-export const BADGE_COLOURS = { pass: '#4c1', fail: '#e05d44', none: '#9f9f9f' } as const;
+export const BADGE_COLOURS = { pass: '#4c1', fail: '#e05d44', none: '#9f9f9f', expected: '#dfb317' } as const;
 
 export interface BadgeText {
   label: string;
@@ -17,7 +18,9 @@ export function badgeText(report: ConformanceReport): BadgeText {
   const t = tally(report.results);
   const label = `agent-hooks ${specVersion(report.spec)}`;
   if (t.applicable === 0) return { label, value: 'nothing ran', colour: BADGE_COLOURS.none };
-  return { label, value: `${t.passed}/${t.applicable}`, colour: t.failed === 0 ? BADGE_COLOURS.pass : BADGE_COLOURS.fail };
+  const state = verdictOf(report).state;
+  const value = `${t.passed}/${t.applicable}${t.expected > 0 ? `, ${t.expected} expected` : ''}`;
+  return { label, value, colour: state !== 'pass' ? BADGE_COLOURS.fail : t.expected > 0 ? BADGE_COLOURS.expected : BADGE_COLOURS.pass };
 }
 
 export function renderBadge(report: ConformanceReport): string {

@@ -8,7 +8,7 @@ import type { HostSurface } from '../harness/contract.js';
 import type { ConformanceReport, VectorResult } from '../results/model.js';
 import { suiteDigest } from '../results/digest.js';
 import { postureText, profilesText, providerText, selectionText, specVersion } from './format.js';
-import { groupByPart, partName, tally } from '../results/tally.js';
+import { groupByPart, isExpectedFailure, isStale, partName, tally } from '../results/tally.js';
 import { mdCode, mdText, renderPartTable } from './markdown.js';
 import { CTK_FAULT_PROVIDER } from '../harness/scripted.js';
 
@@ -118,8 +118,17 @@ export function claimRefusals(report: ConformanceReport): string[] {
   if (failed.length > 0) {
     reasons.push(
       `${failed.length} vector${failed.length === 1 ? '' : 's'} failed; a claim needs 100% of the applicable vectors to pass (§13.2):` +
-        failed.map((r) => `\n      ${r.id}${r.reason ? ` (${r.reason})` : ''}`).join(''),
+        failed.map((r) => `\n      ${r.id}${isExpectedFailure(r) ? ' [expected failure]' : ''}${r.reason ? ` (${r.reason})` : ''}`).join(''),
     );
+  }
+  if (t.expected > 0) {
+    reasons.push(
+      `${t.expected} of the failures ${t.expected === 1 ? 'is an expected failure' : 'are expected failures'} of the run's baseline` +
+        `${report.baseline ? ` (${report.baseline.file})` : ''}: a baseline keeps a CI build green while failures are burned down, it does not make a claim; a claim is 100%`,
+    );
+  }
+  if (t.stale > 0) {
+    reasons.push(`the run failed its expected-failures baseline: ${t.stale} stale entr${t.stale === 1 ? 'y' : 'ies'} (${report.results.filter(isStale).map((r) => r.id).join(', ')}); drop them and run again`);
   }
   const badSkips = report.results.filter((r) => r.status === 'skip' && !isUndeclaredSkip(r));
   if (badSkips.length > 0) {
@@ -132,7 +141,8 @@ export function claimRefusals(report: ConformanceReport): string[] {
   if (selection) reasons.push(`the run was narrowed: ${selection}; a claim covers the whole suite`);
   if (t.applicable === 0) reasons.push('nothing ran: no vector applies to the declared surface, so there is nothing to claim');
   const s = report.summary;
-  if (s.total !== t.total || s.passed !== t.passed || s.failed !== t.failed || s.skipped !== t.skipped) {
+  const baselineCounts = s.expected_failures !== undefined || s.stale !== undefined;
+  if (s.total !== t.total || s.passed !== t.passed || s.failed !== t.failed || s.skipped !== t.skipped || (baselineCounts && (s.expected_failures !== t.expected || s.stale !== t.stale))) {
     reasons.push(
       `the report's summary (${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped of ${s.total}) does not match its results ` +
         `(${t.passed}, ${t.failed}, ${t.skipped} of ${t.total}); regenerate the report`,

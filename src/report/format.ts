@@ -8,9 +8,23 @@ import type { ConformanceReport, VectorResult } from '../results/model.js';
 export function selectionText(report: ConformanceReport): string | undefined {
   const sel = report.suite.selection;
   if (!sel) return undefined;
-  const how = [sel.grep !== undefined ? `--grep ${sel.grep}` : '', sel.parts?.length ? `--part ${sel.parts.join(' ')}` : ''].filter(Boolean).join(' ');
+  const how = [
+    sel.grep !== undefined ? `--grep ${sel.grep}` : '',
+    sel.parts?.length ? `--part ${sel.parts.join(' ')}` : '',
+    sel.exclude_grep !== undefined ? `--exclude-grep ${sel.exclude_grep}` : '',
+    sel.exclude_parts?.length ? `--exclude-part ${sel.exclude_parts.join(' ')}` : '',
+    sel.capabilities?.length ? `--capability ${sel.capabilities.join(' ')}` : '',
+    sel.shard ? `--shard ${sel.shard.index}/${sel.shard.count} (of ${sel.shard.of} selected; merge the shards for the whole)` : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
   if (!how && sel.loaded <= report.results.length) return undefined;
   return `${how || 'filtered'} (${report.results.length} of ${sel.loaded} loaded vectors ran)`;
+}
+
+/** A part table's Failed cell: "3", "3 (2 expected)", "3 (2 expected), 1 stale". */
+export function failedCell(failed: number, expected: number, stale: number): string {
+  return `${failed}${expected > 0 ? ` (${expected} expected)` : ''}${stale > 0 ? `, ${stale} stale` : ''}`;
 }
 
 /** "agent-hooks/0.1" → "0.1" (the text after the last slash; the whole string when there is none). */

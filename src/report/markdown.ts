@@ -1,9 +1,10 @@
 // report.md: a human-readable report for a pull request or a claim (§13.1: per declared part, which
 // vectors ran and whether they passed), then every failure in full, then every skip with its reason.
 import type { ConformanceReport, Failure, VectorResult } from '../results/model.js';
-import { formatValue, oneLine, selectionText, surfaceSummary, visibleControls } from './format.js';
-import { groupByPart, partName, tally, verdictOf } from '../results/tally.js';
+import { failedCell, formatValue, oneLine, selectionText, surfaceSummary, visibleControls } from './format.js';
+import { groupByPart, isExpectedFailure, isStale, partName, tally, verdictOf } from '../results/tally.js';
 import { repeatNote } from '../ctk/failures.js';
+import { markText } from '../results/expected-failures.js';
 
 /** Escapes text for a Markdown table cell or a line of prose (no raw HTML, no table breaks). */
 export function mdText(text: string): string {
@@ -54,6 +55,7 @@ export function renderMarkdown(report: ConformanceReport): string {
     out.push(`| Date | ${mdText(env.finished_at || env.started_at)} |`);
     out.push(`| Environment | Node ${mdText(env.node)}, ${mdText(env.platform)}/${mdText(env.arch)}, harness ${mdText(env.harness)} |`);
   }
+  if (report.baseline) out.push(`| Expected failures | ${mdCode(report.baseline.file)}: ${baselineText(report)} |`);
   out.push(`| Result | ${verdictLine(report)} |`, '');
 
   out.push('## Declared surface (§13.1)', '', '| Item | Declared |', '| --- | --- |');
@@ -62,10 +64,11 @@ export function renderMarkdown(report: ConformanceReport): string {
 
   out.push(...renderPartTable(report), '');
 
-  const failed = report.results.filter((r) => r.status === 'fail');
+  const failed = report.results.filter((r) => r.status === 'fail' && !isExpectedFailure(r));
   out.push(`## Failures (${failed.length})`, '');
   if (failed.length === 0) out.push('None.', '');
   for (const r of failed) out.push(...renderFailedVector(r));
+  if (report.baseline) out.push(...renderBaselineSections(report));
 
   const skipped = report.results.filter((r) => r.status === 'skip');
   out.push(`## Skipped (${skipped.length})`, '');
@@ -78,7 +81,7 @@ export function renderMarkdown(report: ConformanceReport): string {
 
   out.push('## Vector digests', '', '<details><summary>Every vector and the digest it ran with</summary>', '');
   out.push('| Vector | Status | Digest |', '| --- | --- | --- |');
-  for (const r of report.results) out.push(`| ${mdText(r.id)} | ${r.status} | ${mdCode(r.digest)} |`);
+  for (const r of report.results) out.push(`| ${mdText(r.id)} | ${r.status}${isExpectedFailure(r) ? ' (expected)' : isStale(r) ? ' (stale entry)' : ''} | ${mdCode(r.digest)} |`);
   out.push('', '</details>', '');
   out.push(
     `Re-check this report against a vector directory with \`agent-hooks-ctk verify-report report.json --vectors DIR\`.`,
@@ -90,9 +93,43 @@ export function renderMarkdown(report: ConformanceReport): string {
 /** The per-part table (part | passed | failed | skipped) with a total row. */
 export function renderPartTable(report: ConformanceReport, heading = '## Results by part'): string[] {
   const out = [heading, '', '| Part | Passed | Failed | Skipped |', '| --- | ---: | ---: | ---: |'];
-  for (const g of groupByPart(report)) out.push(`| ${mdText(g.part)} | ${g.passed} | ${g.failed} | ${g.skipped} |`);
+  for (const g of groupByPart(report)) out.push(`| ${mdText(g.part)} | ${g.passed} | ${failedCell(g.failed, g.expected, g.stale)} | ${g.skipped} |`);
   const t = tally(report.results);
-  out.push(`| **Total** | **${t.passed}** | **${t.failed}** | **${t.skipped}** |`);
+  out.push(`| **Total** | **${t.passed}** | **${failedCell(t.failed, t.expected, t.stale)}** | **${t.skipped}** |`);
+  return out;
+}
+
+/** "3 entries: 2 expected failures, 1 stale" */
+export function baselineText(report: ConformanceReport): string {
+  const t = tally(report.results);
+  const n = report.baseline?.entries ?? 0;
+  return `${n} entr${n === 1 ? 'y' : 'ies'}; ${t.expected} expected failure${t.expected === 1 ? '' : 's'}, ${t.stale} stale`;
+}
+
+/** The expected failures and the stale entries, each a table. */
+function renderBaselineSections(report: ConformanceReport): string[] {
+  const out: string[] = [];
+  const expected = report.results.filter(isExpectedFailure);
+  out.push(`## Expected failures (${expected.length})`, '');
+  if (expected.length === 0) out.push('None.', '');
+  else {
+    out.push(`Listed in ${mdCode(report.baseline!.file)}: they failed as listed, so they do not fail the run; they still count as failures, and no claim can be made while any remain.`, '');
+    out.push('| Vector | Part | Listed check | Reason | Failed |', '| --- | --- | --- | --- | --- |');
+    for (const r of expected) {
+      const m = r.expected_failure!;
+      out.push(`| ${mdText(r.id)} ${mdText(r.title)} | ${mdText(partName(r.part))} | ${m.check !== undefined ? mdCode(m.check) : 'any'} | ${mdText(m.reason)} | ${mdText(r.reason ?? 'failed')} |`);
+    }
+    out.push('');
+  }
+  const stale = report.results.filter(isStale);
+  out.push(`## Stale baseline entries (${stale.length})`, '');
+  if (stale.length === 0) out.push('None.', '');
+  else {
+    out.push('Listed as expected failures, these vectors did not fail: each fails the run until its entry is dropped, so the baseline only shrinks.', '');
+    out.push('| Vector | Part | Now | Listed reason |', '| --- | --- | --- | --- |');
+    for (const r of stale) out.push(`| ${mdText(r.id)} ${mdText(r.title)} | ${mdText(partName(r.part))} | ${r.status === 'pass' ? 'passed' : mdText(`skipped: ${r.reason ?? 'no reason given'}`)} | ${mdText(r.expected_failure!.reason)} |`);
+    out.push('');
+  }
   return out;
 }
 
@@ -102,6 +139,7 @@ function renderFailedVector(r: VectorResult): string[] {
   if (r.file) meta.push(`File: ${mdCode(r.file)}`);
   out.push(meta.join(' · '), '');
   if (r.reason) out.push(mdText(r.reason), '');
+  if (r.expected_failure) out.push(`**${mdText(markText(r)!)}**`, '');
   if (r.failures.length === 0) out.push('- (the runner recorded no individual check)', '');
   r.failures.forEach((f, i) => out.push(...renderFailure(f, i + 1)));
   return out;

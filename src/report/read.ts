@@ -1,8 +1,10 @@
-// Reads a report.json back (for verify-report and claim) and checks it has the ConformanceReport shape,
-// naming the file and the field on any problem. Numbers are parsed losslessly, as they were written.
+// Reads a report.json back (for verify-report, claim, diff and merge) and checks it has the ConformanceReport shape,
+// naming the file and the field on any problem. Numbers are parsed losslessly, as they were written. The members added
+// after the first release (the baseline ones, the selection's shard and new filters) are optional: a report without
+// them reads as before, and one with them must give them their documented shape.
 import { readFile } from 'node:fs/promises';
 import { isSafeNumber, LosslessNumber, parse } from 'lossless-json';
-import type { ConformanceReport } from '../results/model.js';
+import { EXPECTED_FAILURE_STATES, type ConformanceReport } from '../results/model.js';
 
 export class ReportFileError extends Error {
   constructor(
@@ -78,10 +80,38 @@ export function reportShapeProblem(value: unknown): string | undefined {
     ['parts', arr, 'an array of per-part summaries'],
     ['results', arr, 'an array of vector results'],
     ['environment', obj, 'the run environment object', true],
+    ['summary.expected_failures', num, 'a number (with a baseline)', true],
+    ['summary.stale', num, 'a number (with a baseline)', true],
+    ['suite.selection', obj, 'the selection object', true],
+    ['suite.selection.loaded', num, 'a number', true],
+    ['suite.selection.shard', obj, 'the {index, count, of, digest} shard object', true],
+    ['baseline', obj, 'the {file, digest, entries} expected-failures baseline object', true],
   ];
   for (const [path, check, what, optional] of checks) {
     const p = field(value, path, check, what, optional);
     if (p) return p;
+  }
+  const root = value as Record<string, Record<string, unknown>>;
+  if (obj(root.suite!.selection) && obj((root.suite!.selection as Record<string, unknown>).shard)) {
+    for (const [key, check, what] of [
+      ['index', num, 'a number'],
+      ['count', num, 'a number'],
+      ['of', num, 'a number'],
+      ['digest', str, 'a "sha256:<hex>" string'],
+    ] as Array<[string, Check, string]>) {
+      const p = field(value, `suite.selection.shard.${key}`, check, what);
+      if (p) return p;
+    }
+  }
+  if (root.baseline !== undefined) {
+    for (const [key, check, what] of [
+      ['file', str, 'a string'],
+      ['digest', str, 'a "sha256:<hex>" string'],
+      ['entries', num, 'a number'],
+    ] as Array<[string, Check, string]>) {
+      const p = field(value, `baseline.${key}`, check, what);
+      if (p) return p;
+    }
   }
   const results = (value as { results: unknown[] }).results;
   for (const [i, r] of results.entries()) {
@@ -100,6 +130,13 @@ export function reportShapeProblem(value: unknown): string | undefined {
     }
     if (rr.status !== 'pass' && rr.status !== 'fail' && rr.status !== 'skip') return `${at}.status: expected "pass", "fail" or "skip"`;
     if (rr.reason !== undefined && !str(rr.reason)) return `${at}.reason: expected a string`;
+    if (rr.expected_failure !== undefined) {
+      const m = rr.expected_failure as Record<string, unknown>;
+      if (!obj(m)) return `${at}.expected_failure: expected the {state, reason, check?} object`;
+      if (!(EXPECTED_FAILURE_STATES as readonly unknown[]).includes(m.state)) return `${at}.expected_failure.state: expected ${EXPECTED_FAILURE_STATES.map((x) => `"${x}"`).join(', ')}`;
+      if (!str(m.reason)) return `${at}.expected_failure.reason: expected a string`;
+      if (m.check !== undefined && !str(m.check)) return `${at}.expected_failure.check: expected a string`;
+    }
   }
   return undefined;
 }

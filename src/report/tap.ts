@@ -1,10 +1,13 @@
 // report.tap: a TAP 14 stream. Plan first, one test point per vector in report order, failures with a
-// YAML diagnostic block (indented two spaces, between "  ---" and "  ..."), skips as "# SKIP reason".
+// YAML diagnostic block (indented two spaces, between "  ---" and "  ..."), skips as "# SKIP reason". A failure the
+// baseline expects is "not ok … # TODO expected failure: <reason>" (TAP's own expected failure: it does not fail the
+// stream); a stale baseline entry is a plain "not ok" whatever the vector did, since it fails the run.
 import { stringify as yamlStringify } from 'yaml';
 import type { ConformanceReport, VectorResult } from '../results/model.js';
 import { formatValue, oneLine, vectorName } from './format.js';
 import { partName } from '../results/tally.js';
 import { repeatNote } from '../ctk/failures.js';
+import { markText } from '../results/expected-failures.js';
 
 /** TAP 14 escaping of a description or directive text: "\" and "#" are escaped, line breaks folded. */
 export function tapEscape(text: string): string {
@@ -23,12 +26,18 @@ export function renderTap(report: ConformanceReport): string {
 
 function renderPoint(r: VectorResult, n: number): string[] {
   const description = tapEscape(vectorName(r));
+  const mark = r.expected_failure;
+  if (mark?.state === 'stale') {
+    const yaml = yamlStringify({ message: markText(r), severity: 'fail', part: partName(r.part), status: r.status, ...(r.file ? { file: r.file } : {}) }, { lineWidth: 0 }).replace(/\n$/, '');
+    return [`not ok ${n} - ${description}`, '  ---', ...yaml.split('\n').map((l) => `  ${l}`), '  ...'];
+  }
   if (r.status === 'pass') return [`ok ${n} - ${description}`];
   if (r.status === 'skip') return [`ok ${n} - ${description} # SKIP ${tapEscape(r.reason ?? 'skipped')}`];
   const first = r.failures[0];
   const diagnostic = {
-    message: r.reason ?? r.failures[0]?.message ?? 'failed',
-    severity: 'fail',
+    message: (mark?.state === 'exceeded' ? `${markText(r)}; ` : '') + (r.reason ?? r.failures[0]?.message ?? 'failed'),
+    severity: mark?.state === 'expected' ? 'todo' : 'fail',
+    ...(mark ? { expected_failure: { state: mark.state, reason: mark.reason, ...(mark.check !== undefined ? { check: mark.check } : {}) } } : {}),
     part: partName(r.part),
     clause: r.spec_clause,
     ...(r.file ? { file: r.file } : {}),
@@ -45,5 +54,6 @@ function renderPoint(r: VectorResult, n: number): string[] {
     })),
   };
   const yaml = yamlStringify(diagnostic, { lineWidth: 0 }).replace(/\n$/, '');
-  return [`not ok ${n} - ${description}`, '  ---', ...yaml.split('\n').map((l) => `  ${l}`), '  ...'];
+  const todo = mark?.state === 'expected' ? ` # TODO ${tapEscape(`expected failure: ${mark.reason}`)}` : '';
+  return [`not ok ${n} - ${description}${todo}`, '  ---', ...yaml.split('\n').map((l) => `  ${l}`), '  ...'];
 }

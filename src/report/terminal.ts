@@ -5,6 +5,8 @@ import { stringify } from 'lossless-json';
 import { isPlainObject } from '../core/json.js';
 import type { ConformanceReport, Failure, VectorResult } from '../results/model.js';
 import { repeatNote } from '../ctk/failures.js';
+import { markText } from '../results/expected-failures.js';
+import { groupByPart, isExpectedFailure, isStale, tally, tallyLine, verdictOf } from '../results/tally.js';
 
 export interface TerminalOptions {
   color: boolean;
@@ -81,9 +83,10 @@ export function renderTerminal(report: ConformanceReport, options: TerminalOptio
   out.push(c.dim(`suite ${report.suite.digest} (${report.suite.vectors} vectors)`));
   out.push('');
 
-  const failed = report.results.filter((r) => r.status === 'fail');
+  const failed = report.results.filter((r) => r.status === 'fail' && !isExpectedFailure(r));
   for (const r of failed) {
     out.push(`${c.red.bold('FAIL')} ${c.bold(r.id)} ${r.title}${r.file ? c.dim(` (${r.file})`) : ''}`);
+    if (r.expected_failure) out.push(`  ${c.red('!')} ${markText(r)}`);
     for (const f of r.failures) {
       const [first, ...rest] = renderFailure(f, c);
       out.push(`  ${c.red('✗')} ${first}`);
@@ -97,6 +100,22 @@ export function renderTerminal(report: ConformanceReport, options: TerminalOptio
     if (passed.length > 0) out.push('');
   }
 
+  const expected = report.results.filter(isExpectedFailure);
+  if (expected.length > 0) {
+    out.push(c.bold(`Expected failures (${expected.length}, listed in ${report.baseline?.file ?? 'the baseline'}; they do not fail the run)`));
+    for (const r of expected) {
+      const m = r.expected_failure!;
+      out.push(`  ${c.yellow('~')} ${r.id}: ${m.reason}${m.check !== undefined ? c.dim(` [${m.check}]`) : ''}`);
+    }
+    out.push('');
+  }
+  const stale = report.results.filter(isStale);
+  if (stale.length > 0) {
+    out.push(c.red.bold(`Stale baseline entries (${stale.length}): listed as expected failures, they did not fail; drop them from ${report.baseline?.file ?? 'the baseline'}`));
+    for (const r of stale) out.push(`  ${c.red('!')} ${r.id}: ${r.status === 'pass' ? 'passed' : `skipped (${r.reason ?? 'no reason given'})`}; listed as "${r.expected_failure!.reason}"`);
+    out.push('');
+  }
+
   const skipped = report.results.filter((r) => r.status === 'skip');
   if (skipped.length > 0) {
     const byReason = new Map<string, VectorResult[]>();
@@ -107,17 +126,24 @@ export function renderTerminal(report: ConformanceReport, options: TerminalOptio
   }
 
   out.push(c.bold('Parts'));
-  const width = Math.max(4, ...report.parts.map((p) => p.part.length));
-  for (const p of report.parts) {
-    const mark = p.failed > 0 ? c.red('✗') : p.passed > 0 ? c.green('✓') : c.yellow('-');
-    out.push(`  ${mark} ${p.part.padEnd(width)}  ${c.green(`${p.passed} passed`)}  ${p.failed > 0 ? c.red(`${p.failed} failed`) : `${p.failed} failed`}  ${c.dim(`${p.skipped} skipped`)}`);
+  const groups = groupByPart(report);
+  const width = Math.max(4, ...groups.map((p) => p.part.length));
+  for (const p of groups) {
+    const bad = p.failed - p.expected > 0 || p.stale > 0;
+    const mark = bad ? c.red('✗') : p.failed > 0 ? c.yellow('~') : p.passed > 0 ? c.green('✓') : c.yellow('-');
+    const failedCell = `${p.failed} failed${p.expected > 0 ? ` (${p.expected} expected)` : ''}`;
+    out.push(
+      `  ${mark} ${p.part.padEnd(width)}  ${c.green(`${p.passed} passed`)}  ${p.failed - p.expected > 0 ? c.red(failedCell) : failedCell}  ${c.dim(`${p.skipped} skipped`)}` +
+        (p.stale > 0 ? `  ${c.red(`${p.stale} stale`)}` : ''),
+    );
   }
   out.push('');
-  const s = report.summary;
-  const ran = s.passed + s.failed;
-  const line = `${s.total} vectors: ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped`;
-  if (ran === 0) out.push(c.red.bold(`NOTHING RAN · ${line} (a run in which nothing applicable ran is not a pass)`));
-  else if (s.failed > 0) out.push(c.red.bold(`FAILED · ${line}`));
+  const t = tally(report.results);
+  const line = tallyLine(t);
+  const verdict = verdictOf(report);
+  if (verdict.state === 'none') out.push(c.red.bold(`NOTHING RAN · ${line} (a run in which nothing applicable ran is not a pass)`));
+  else if (verdict.state === 'fail') out.push(c.red.bold(`FAILED · ${line}`));
+  else if (t.expected > 0) out.push(c.yellow.bold(`PASSED WITH EXPECTED FAILURES · ${line}`));
   else out.push(c.green.bold(`PASSED · ${line}`));
   return out.join('\n') + '\n';
 }

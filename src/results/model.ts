@@ -1,5 +1,7 @@
 // The conformance report as data (rendered second by the reporters).
-// report.json is exactly this shape.
+// report.json is exactly this shape. Members marked "optional" were added after the first release and are absent when
+// unused (a run without --expected-failures writes none of the baseline members), so a report written before them
+// reads the same, and a reader that predates them sees an expected failure as what its status says: a failure.
 
 import type { HostSurface } from '../harness/contract.js';
 
@@ -41,6 +43,39 @@ export interface VectorResult {
   /** The file the vector came from, relative to the working directory. */
   file?: string;
   duration_ms: number;
+  /**
+   * Optional: what the run's expected-failures baseline (`run --expected-failures FILE`) says of this vector, when the
+   * baseline lists it. Absent on a vector the baseline does not list, and on one not run (--bail).
+   */
+  expected_failure?: ExpectedFailureMark;
+}
+
+/**
+ * A baseline entry judged against the vector's result:
+ * - "expected": the vector failed as listed (every failed check is the listed one, when one is listed): the run does
+ *   not fail for it, and the reporters show it apart from the failures;
+ * - "exceeded": listed for one check, it failed other checks too (or instead): a failure like any other;
+ * - "stale": listed, yet it passed (or the host does not declare what it needs, so it cannot fail): the run fails
+ *   until the entry is dropped, so a baseline only ever shrinks.
+ */
+export interface ExpectedFailureMark {
+  state: ExpectedFailureState;
+  /** The baseline's reason for the entry. */
+  reason: string;
+  /** The one check the entry lists (a Failure.check such as "expect.final_output"), when it lists one. */
+  check?: string;
+}
+export type ExpectedFailureState = 'expected' | 'exceeded' | 'stale';
+export const EXPECTED_FAILURE_STATES: readonly ExpectedFailureState[] = ['expected', 'exceeded', 'stale'];
+
+/** Optional: the expected-failures baseline a run was judged against. */
+export interface BaselineInfo {
+  /** The file as given to --expected-failures. */
+  file: string;
+  /** "sha256:<hex>" over the file's bytes: shards of one run name the same baseline. */
+  digest: string;
+  /** Entries the file lists (some may name vectors this run did not select). */
+  entries: number;
 }
 
 export interface PartSummary {
@@ -54,8 +89,27 @@ export interface PartSummary {
 export interface SuiteSelection {
   grep?: string;
   parts?: string[];
+  /** Optional: --exclude-grep. */
+  exclude_grep?: string;
+  /** Optional: --exclude-part. */
+  exclude_parts?: string[];
+  /** Optional: --capability (vectors needing at least one of these). */
+  capabilities?: string[];
+  /** Optional: --shard, applied after the other filters. */
+  shard?: ShardSelection;
   /** Vectors loaded before filtering. */
   loaded: number;
+}
+
+/** One of `count` disjoint parts of the filtered vectors (src/ctk/shard.ts states the rule). */
+export interface ShardSelection {
+  /** 1-based. */
+  index: number;
+  count: number;
+  /** Vectors the other filters selected: the shards together run exactly these. */
+  of: number;
+  /** The suite digest of those `of` vectors: what the merged shards must add up to. */
+  digest: string;
 }
 
 export interface RunEnvironment {
@@ -78,8 +132,22 @@ export interface ConformanceReport {
     /** Set when filters narrowed the run: a claim covers the whole loaded suite, so it refuses such a report (§13.2). */
     selection?: SuiteSelection;
   };
-  summary: { total: number; passed: number; failed: number; skipped: number };
+  summary: ReportSummary;
   parts: PartSummary[];
   results: VectorResult[];
   environment?: RunEnvironment;
+  /** Optional: set when the run was judged against an expected-failures baseline. */
+  baseline?: BaselineInfo;
+}
+
+export interface ReportSummary {
+  total: number;
+  passed: number;
+  /** Every failed vector, the expected ones included (their status is "fail"). */
+  failed: number;
+  skipped: number;
+  /** Optional (with a baseline): failed vectors the baseline expects. */
+  expected_failures?: number;
+  /** Optional (with a baseline): baseline entries whose vector did not fail. */
+  stale?: number;
 }

@@ -8,7 +8,7 @@ const report = (results: VectorResult[], parts: ConformanceReport['parts'] = [])
 
 t.test('one count for the summary, the part rows and the groups', async (t) => {
   const results = [result('a', 'zeta', 'pass'), result('b', 'alpha', 'fail'), result('c', 'zeta', 'skip'), result('d', '', 'pass')];
-  t.same(tally(results), { total: 4, passed: 2, failed: 1, skipped: 1, applicable: 3 });
+  t.same(tally(results), { total: 4, passed: 2, failed: 1, skipped: 1, applicable: 3, expected: 0, unexpected: 1, stale: 0 });
   t.same(Object.keys(summaryOf(results)), ['total', 'passed', 'failed', 'skipped'], 'report.json order');
   t.same(summarizeParts(results), [
     { part: '', passed: 1, failed: 0, skipped: 0 },
@@ -29,4 +29,28 @@ t.test('the verdict: pass only when something ran and nothing failed', async (t)
   t.equal(verdictOf(report([result('a', 'p', 'pass'), result('b', 'p', 'fail')])).state, 'fail');
   t.same(verdictOf(report([result('a', 'p', 'skip')])), { state: 'none', word: 'NOTHING RAN', detail: '0 vectors applicable, 1 skipped' });
   t.equal(verdictOf(report([])).state, 'none', 'zero vectors is not a pass');
+});
+
+t.test('with a baseline: an expected failure does not fail the run, a stale entry does, and both are counted', async (t) => {
+  const marked = (r: VectorResult, state: 'expected' | 'exceeded' | 'stale'): VectorResult => ({ ...r, expected_failure: { state, reason: 'known' } });
+  const expected = [result('a', 'p', 'pass'), marked(result('b', 'p', 'fail'), 'expected')];
+  t.same(tally(expected), { total: 2, passed: 1, failed: 1, skipped: 0, applicable: 2, expected: 1, unexpected: 0, stale: 0 });
+  t.same(verdictOf(report(expected)), {
+    state: 'pass',
+    word: 'PASS WITH EXPECTED FAILURES',
+    detail: '1/2 applicable vectors passed, 1 failed (all expected by the baseline), 0 skipped',
+  });
+  t.same(Object.keys(summaryOf(expected, true)), ['total', 'passed', 'failed', 'skipped', 'expected_failures', 'stale'], 'the baseline counts come last, only with a baseline');
+  t.same(summaryOf(expected, true), { total: 2, passed: 1, failed: 1, skipped: 0, expected_failures: 1, stale: 0 });
+  const exceeded = [result('a', 'p', 'pass'), marked(result('b', 'p', 'fail'), 'exceeded')];
+  t.equal(verdictOf(report(exceeded)).state, 'fail', 'a failure beyond the listed check fails the run');
+  const stale = [marked(result('a', 'p', 'pass'), 'stale'), marked(result('b', 'p', 'fail'), 'expected'), result('c', 'p', 'fail')];
+  t.same(verdictOf(report(stale)), {
+    state: 'fail',
+    word: 'FAIL',
+    detail: '1/3 applicable vectors passed, 2 failed (1 expected by the baseline), 0 skipped, 1 stale baseline entry',
+  });
+  t.same(verdictOf(report([marked(result('a', 'p', 'pass'), 'stale')])).state, 'fail', 'a stale entry alone fails the run');
+  const g = groupByPart(report(stale));
+  t.same(g.map((x) => [x.part, x.failed, x.expected, x.stale]), [['p', 2, 1, 1]]);
 });

@@ -1,6 +1,6 @@
 // Counting a run's results: tallies, per-part summaries and groups, and the run's overall verdict. The one place
 // pass/fail/skip counts are made, so the report's summary, every format, the exit code and the claim agree.
-import type { ConformanceReport, PartSummary, VectorResult } from './model.js';
+import type { ConformanceReport, PartSummary, ReportSummary, VectorResult } from './model.js';
 
 /** GRAMMAR.md §1: vectors without a part group under "core". */
 export const DEFAULT_PART = 'core';
@@ -29,17 +29,28 @@ export interface Tally extends Counts {
   total: number;
   /** Vectors that ran: passed + failed (§13.1: the applicable ones). */
   applicable: number;
+  /** Failed vectors an expected-failures baseline expects (counted in `failed` too). */
+  expected: number;
+  /** Failed vectors that fail the run: failed − expected. */
+  unexpected: number;
+  /** Baseline entries whose vector did not fail (each fails the run). */
+  stale: number;
 }
+
+export const isExpectedFailure = (r: VectorResult): boolean => r.status === 'fail' && r.expected_failure?.state === 'expected';
+export const isStale = (r: VectorResult): boolean => r.status !== 'fail' && r.expected_failure?.state === 'stale';
 
 export function tally(results: readonly VectorResult[]): Tally {
   const { passed, failed, skipped } = count(results);
-  return { total: results.length, passed, failed, skipped, applicable: passed + failed };
+  const expected = results.filter(isExpectedFailure).length;
+  const stale = results.filter(isStale).length;
+  return { total: results.length, passed, failed, skipped, applicable: passed + failed, expected, unexpected: failed - expected, stale };
 }
 
-/** The report's `summary` member: the tally in the order report.json states it. */
-export function summaryOf(results: readonly VectorResult[]): ConformanceReport['summary'] {
-  const { total, passed, failed, skipped } = tally(results);
-  return { total, passed, failed, skipped };
+/** The report's `summary` member: the tally in the order report.json states it; the baseline counts only with a baseline. */
+export function summaryOf(results: readonly VectorResult[], withBaseline = false): ReportSummary {
+  const { total, passed, failed, skipped, expected, stale } = tally(results);
+  return { total, passed, failed, skipped, ...(withBaseline ? { expected_failures: expected, stale } : {}) };
 }
 
 /** Results by key, each group in result order, the groups in order of first appearance after any `seed` keys. */
@@ -64,6 +75,10 @@ export function summarizeParts(results: readonly VectorResult[]): PartSummary[] 
 export interface PartGroup extends Counts {
   part: string;
   results: VectorResult[];
+  /** Of `failed`, the ones the baseline expects. */
+  expected: number;
+  /** Baseline entries of this part whose vector did not fail. */
+  stale: number;
 }
 
 /**
@@ -74,22 +89,39 @@ export function groupByPart(report: ConformanceReport): PartGroup[] {
   const groups = groupBy(report.results, (r) => partName(r.part), (report.parts ?? []).map((p) => partName(p.part)));
   return [...groups]
     .filter(([, results]) => results.length > 0)
-    .map(([part, results]) => ({ part, results, ...count(results) }));
+    .map(([part, results]) => ({ part, results, ...count(results), expected: results.filter(isExpectedFailure).length, stale: results.filter(isStale).length }));
 }
 
 export type RunVerdict = 'pass' | 'fail' | 'none';
 
 /**
  * The run's overall verdict, the exit code's and every format's: pass only when at least one vector ran and none
- * failed (a run in which nothing applicable ran is not a pass). `word` and `detail` say it in one plain line:
+ * failed (a run in which nothing applicable ran is not a pass). With an expected-failures baseline, a failure the
+ * baseline expects does not fail the run, and an entry whose vector did not fail (stale) does; such a pass says so
+ * in its word, since it is not 100%. `word` and `detail` say it in one plain line:
  * "PASS: 3/3 applicable vectors passed, 0 failed, 1 skipped".
  */
 export function verdictOf(report: ConformanceReport): { state: RunVerdict; word: string; detail: string } {
   const t = tally(report.results);
-  if (t.applicable === 0) return { state: 'none', word: 'NOTHING RAN', detail: `0 vectors applicable, ${t.skipped} skipped` };
+  if (t.applicable === 0) return { state: 'none', word: 'NOTHING RAN', detail: `0 vectors applicable, ${t.skipped} skipped${staleText(t.stale)}` };
+  const pass = t.unexpected === 0 && t.stale === 0;
   return {
-    state: t.failed === 0 ? 'pass' : 'fail',
-    word: t.failed === 0 ? 'PASS' : 'FAIL',
-    detail: `${t.passed}/${t.applicable} applicable vectors passed, ${t.failed} failed, ${t.skipped} skipped`,
+    state: pass ? 'pass' : 'fail',
+    word: pass ? (t.expected > 0 ? 'PASS WITH EXPECTED FAILURES' : 'PASS') : 'FAIL',
+    detail: `${t.passed}/${t.applicable} applicable vectors passed, ${failedText(t)}, ${t.skipped} skipped${staleText(t.stale)}`,
   };
+}
+
+/** "3 failed", or with a baseline "3 failed (2 expected by the baseline)". */
+export function failedText(t: Pick<Tally, 'failed' | 'expected'>): string {
+  return `${t.failed} failed${t.expected > 0 ? ` (${t.expected === t.failed ? 'all' : t.expected} expected by the baseline)` : ''}`;
+}
+
+/** "216 vectors: 180 passed, 33 failed (all expected by the baseline), 3 skipped, 1 stale baseline entry" */
+export function tallyLine(t: Tally): string {
+  return `${t.total} vectors: ${t.passed} passed, ${failedText(t)}, ${t.skipped} skipped${staleText(t.stale)}`;
+}
+
+function staleText(stale: number): string {
+  return stale > 0 ? `, ${stale} stale baseline entr${stale === 1 ? 'y' : 'ies'}` : '';
 }

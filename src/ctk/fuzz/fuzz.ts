@@ -15,6 +15,7 @@ import type { Oracle } from './oracle.js';
 import { shrinkCase } from './shrink.js';
 import { generationSpace, type GenerationSpace } from './space.js';
 import { caseBytes, partForClause, toVector, vectorBytes } from './to-vector.js';
+import { shardCaseCount, shardCaseIndex, type Shard } from '../shard.js';
 
 export interface FuzzHost {
   /** How the host was chosen, for the summary. */
@@ -43,6 +44,8 @@ export interface CampaignOptions {
   stopAtFirstDivergence?: boolean;
   /** Run only this case index (replay). */
   onlyCase?: number;
+  /** Run only the case indices of this shard (src/ctk/shard.ts): with `runs`, those of 0 … runs−1. */
+  shard?: Shard;
   /** Shrink each divergence group's first case and write it as a vector (default true). */
   shrink?: boolean;
   /** Most executions one shrink may spend (default 600). */
@@ -109,8 +112,10 @@ export interface CampaignResult {
   seed: string;
   host: string;
   oracle: string;
-  /** Cases that ran (always the indices 0 … cases−1, or the one replayed case). */
+  /** Cases that ran (always the indices 0 … cases−1 of the seed, or of its shard, or the one replayed case). */
   cases: number;
+  /** The shard the campaign ran, when it ran one. */
+  shard?: Shard;
   elapsed_ms: number;
   cases_per_second: number;
   groups: DivergenceGroup[];
@@ -204,8 +209,10 @@ export async function runCampaign(opts: CampaignOptions): Promise<CampaignResult
     if (problem !== undefined) throw new FuzzInternalError(`the generator produced an invalid vector (a CTK bug): ${v.id}: ${problem}`);
     return v;
   };
-  const limit = opts.onlyCase !== undefined ? 1 : (opts.runs ?? (opts.timeMs === undefined ? DEFAULT_RUNS : Number.POSITIVE_INFINITY));
-  const indexOf = (k: number) => (opts.onlyCase !== undefined ? opts.onlyCase : k);
+  const budget = opts.runs ?? (opts.timeMs === undefined ? DEFAULT_RUNS : Number.POSITIVE_INFINITY);
+  // The k-th case run is index k, or the k-th index of the shard (the shards of one budget together run exactly its cases).
+  const limit = opts.onlyCase !== undefined ? 1 : shardCaseCount(opts.shard, budget);
+  const indexOf = (k: number) => (opts.onlyCase !== undefined ? opts.onlyCase : shardCaseIndex(opts.shard, k));
   const jobs = Math.max(1, Math.min(opts.jobs ?? 1, Number.isFinite(limit) ? limit : Number.MAX_SAFE_INTEGER));
   const started = performance.now();
   const deadline = opts.timeMs === undefined ? Number.POSITIVE_INFINITY : started + opts.timeMs;
@@ -264,6 +271,7 @@ export async function runCampaign(opts: CampaignOptions): Promise<CampaignResult
       groups,
       unstable,
       divergent_cases: counted.length,
+      ...(opts.shard && opts.onlyCase === undefined ? { shard: opts.shard } : {}),
     };
   } finally {
     await closeWorkers(workers);

@@ -40,6 +40,8 @@ export interface FuzzSummary {
   host: { name: string; version: string; harness: string };
   oracle: string;
   seed: string;
+  /** Optional: the shard of the seed's cases this campaign ran (--shard i/n: the case indices k with k mod n = i − 1). */
+  shard?: { index: number; count: number };
   jobs: number;
   cases: number;
   elapsed_ms: number;
@@ -82,6 +84,7 @@ export function buildSummary(r: CampaignResult, host: { name: string; version: s
     host: { name: host.name, version: host.version, harness: r.host },
     oracle: r.oracle,
     seed: r.seed,
+    ...(r.shard ? { shard: { index: r.shard.index, count: r.shard.count } } : {}),
     jobs,
     cases: r.cases,
     elapsed_ms: r.elapsed_ms,
@@ -101,7 +104,7 @@ const show = (v: unknown, max = 80): string => {
 /** The terminal rendering: one block per divergence group, then the totals. */
 export function renderSummary(s: FuzzSummary): string {
   const lines: string[] = [];
-  lines.push(`fuzz: ${s.host.name} ${s.host.version} against the ${s.oracle}, seed ${s.seed}`);
+  lines.push(`fuzz: ${s.host.name} ${s.host.version} against the ${s.oracle}, seed ${s.seed}${s.shard ? `, shard ${s.shard.index}/${s.shard.count} (cases k with k mod ${s.shard.count} = ${s.shard.index - 1})` : ''}`);
   lines.push(`${s.cases} cases in ${(s.elapsed_ms / 1000).toFixed(1)} s (${s.cases_per_second} cases/s, ${s.jobs} job${s.jobs === 1 ? '' : 's'})`);
   if (s.divergences.length === 0) {
     lines.push('no divergence: on every case the host did what the reference host did');
