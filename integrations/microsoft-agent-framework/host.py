@@ -91,8 +91,8 @@ class CtkChatClient(FunctionInvocationLayer, ChatMiddlewareLayer, BaseChatClient
 
 
 def contents_of(part):
-    """A model response (or chunk) as framework Content: its text, then its function calls."""
-    contents = [Content.from_text(part["content"])] if isinstance(part.get("content"), str) and part["content"] else []
+    """A model response (or chunk) as framework Content: its text ("" too: an empty answer is a text), then its calls."""
+    contents = [Content.from_text(part["content"])] if isinstance(part.get("content"), str) else []
     for call in part.get("tool_calls") or []:
         contents.append(Content.from_function_call(call["id"], call["name"], arguments=call.get("args") or {}))
     return contents
