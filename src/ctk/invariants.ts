@@ -322,6 +322,9 @@ const VOCABULARY = new Set<string>([
   'on_approval', 'on_disagreement', 'on_transform_conflict', 'agent-hooks/0.1', 'sha256:',
 ]);
 const VOCABULARY_WORDS = [...VOCABULARY];
+/** The words apart by NUL: a string without NUL is part of a word exactly when the joined text contains it. */
+const VOCABULARY_TEXT = VOCABULARY_WORDS.join('\0');
+const partOfVocabulary = (v: string): boolean => (v.includes('\0') ? VOCABULARY_WORDS.some((w) => w.includes(v)) : VOCABULARY_TEXT.includes(v));
 
 /** Strings of the scenario that are target content (inputs, model output, tool args and results, transform values). */
 export function targetStrings(vector: Vector): string[] {
@@ -329,7 +332,7 @@ export function targetStrings(vector: Vector): string[] {
   const collect = (v: unknown) => {
     if (typeof v === 'string') {
       // Short strings and protocol vocabulary (or parts of it, e.g. "sequential") would match by accident.
-      if (v.length >= 6 && !VOCABULARY_WORDS.some((w) => w.includes(v))) out.add(v);
+      if (v.length >= 6 && !partOfVocabulary(v)) out.add(v);
     } else if (Array.isArray(v)) v.forEach(collect);
     else if (obj(v)) for (const x of Object.values(v as object)) collect(x);
   };
