@@ -116,7 +116,8 @@ export async function describeSurface(connected: ConnectedHarness, surfaceFilePa
     described = await Promise.race([Promise.resolve().then(() => harness.describe()), deadline]);
   } catch (error) {
     // A host command that cannot start is a wrong command line: bad input, with or without a surface file.
-    if (stdioModule && error instanceof stdioModule.StdioStartError) throw new HarnessChoiceError(`--harness-cmd: ${error.message}`);
+    // (The stdio client is imported here only on this failure path; a run without a stdio host never loads it.)
+    if (error instanceof (await stdioClient()).StdioStartError) throw new HarnessChoiceError(`--harness-cmd: ${error.message}`);
     if (!override) throw new DescribeError(label, error instanceof Error ? error.message : String(error));
     described = {};
   } finally {
