@@ -1,6 +1,6 @@
 // Exit codes and the one error type every command throws for a user-facing failure (library errors a command lets
 // through are mapped to it here).
-import { DescribeError, HarnessChoiceError } from '../harness/connect.js';
+import { DescribeError, HarnessChoiceError } from '../harness/errors.js';
 
 export const EXIT = {
   /** Every applicable vector passed / the command did what was asked. */

@@ -1,10 +1,12 @@
 import t from 'tap';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { Command, Help } from 'commander';
 import { PACKAGE_ROOT } from '../version.js';
+import { buildProgram, commandOf, COMMANDS } from './main.js';
 
 t.test('a command left waiting on a promise nothing settles: exit 3 with a message, not a silent exit 13', async (t) => {
   const dir = mkdtempSync(path.join(tmpdir(), 'ctk-main-'));
@@ -26,4 +28,87 @@ t.test('an explicit process.exit() from a command is not mistaken for a stall', 
   const r = spawnSync(process.execPath, [path.join(PACKAGE_ROOT, 'bin', 'agent-hooks-ctk.js'), 'reference-host', '--stdio'], { input: '', encoding: 'utf8' });
   t.equal(r.status, 0, r.stderr);
   t.notMatch(r.stderr, /internal error/);
+});
+
+t.test('the command table agrees with what each command module registers', async (t) => {
+  const cliDir = path.join(PACKAGE_ROOT, 'dist', 'src', 'cli');
+  const modules = readdirSync(cliDir).filter((f) => f.endsWith('-command.js')).map((f) => f.replace(/-command\.js$/, ''));
+  t.same([...COMMANDS.map((c) => c.name)].sort(), modules.sort(), 'one table entry per src/cli/*-command.ts, named as its file');
+  for (const entry of COMMANDS) {
+    const program = new Command();
+    (await entry.load()).register(program);
+    const registered = program.commands.find((c) => c.name() === entry.name);
+    t.ok(registered, `${entry.name}-command registers "${entry.name}"`);
+    t.equal(program.commands.length, 1, `${entry.name}-command registers one command`);
+    t.equal(entry.summary, registered!.description(), `${entry.name}: the table's summary is the registered description`);
+    t.equal(`${entry.name} ${entry.usage}`, new Help().subcommandTerm(registered!), `${entry.name}: the table's usage is what --help derives from the command`);
+  }
+});
+
+t.test('the root --help without any command loaded is the one with every command loaded', async (t) => {
+  const all = new Map<string, (program: Command) => void>();
+  for (const entry of COMMANDS) all.set(entry.name, (await entry.load()).register);
+  const help = (program: Command) => {
+    let text = '';
+    program.configureOutput({ writeOut: (s) => (text += s), writeErr: (s) => (text += s) });
+    program.outputHelp();
+    return text;
+  };
+  const lazy = help(buildProgram());
+  t.equal(lazy, help(buildProgram(all)));
+  for (const entry of COMMANDS) t.ok(lazy.includes(`  ${entry.name} ${entry.usage}`), `--help lists ${entry.name}`);
+});
+
+t.test('commandOf: the first operand names the command; help CMD names CMD', async (t) => {
+  t.equal(commandOf(['run', '--vectors', 'x'])?.name, 'run');
+  t.equal(commandOf(['-h', 'validate'])?.name, 'validate');
+  t.equal(commandOf(['help', 'fuzz'])?.name, 'fuzz');
+  t.equal(commandOf(['--version']), undefined);
+  t.equal(commandOf(['help']), undefined);
+  t.equal(commandOf(['nonsense']), undefined);
+  t.equal(commandOf([]), undefined);
+});
+
+/** The modules a CLI process loads (ESM by URL, CommonJS by path), through a preload that records them. */
+function loadedModules(args: string[]): { status: number | null; loaded: string[] } {
+  const dir = mkdtempSync(path.join(tmpdir(), 'ctk-main-loads-'));
+  const log = path.join(dir, 'loaded.txt');
+  writeFileSync(path.join(dir, 'hooks.mjs'), `import { appendFileSync } from 'node:fs';\nexport async function load(url, context, next) { appendFileSync(${JSON.stringify(log)}, url + '\\n'); return next(url, context); }\n`);
+  writeFileSync(
+    path.join(dir, 'preload.mjs'),
+    `import { register, createRequire } from 'node:module';\nimport { appendFileSync } from 'node:fs';\nregister('./hooks.mjs', import.meta.url);\n` +
+      `const require = createRequire(import.meta.url);\nprocess.on('exit', () => appendFileSync(${JSON.stringify(log)}, Object.keys(require.cache).join('\\n') + '\\n'));\n`,
+  );
+  const r = spawnSync(process.execPath, ['--import', pathToFileURL(path.join(dir, 'preload.mjs')).href, path.join(PACKAGE_ROOT, 'bin', 'agent-hooks-ctk.js'), ...args], { encoding: 'utf8', timeout: 120_000 });
+  const loaded = readFileSync(log, 'utf8').split('\n').filter(Boolean);
+  rmSync(dir, { recursive: true, force: true });
+  return { status: r.status, loaded };
+}
+
+const commandModules = (loaded: string[]) => loaded.filter((u) => /\/dist\/src\/cli\/[^/]+-command\.js$/.test(u)).map((u) => path.basename(u));
+const DEPENDENCIES = Object.keys((JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { dependencies: object }).dependencies);
+/** Our dependencies among the loaded modules (the test runner's own preloads are not ours). */
+const packages = (loaded: string[]) => [...new Set(loaded.flatMap((u) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(u)?.[1] ?? []))].filter((p) => DEPENDENCIES.includes(p)).sort();
+
+t.test('--version and --help load no command module; a command loads only its own', async (t) => {
+  for (const args of [['--version'], ['--help']]) {
+    const { status, loaded } = loadedModules(args);
+    t.equal(status, 0);
+    t.same(commandModules(loaded), [], `${args.join(' ')}: no command module`);
+    t.same(packages(loaded), ['commander'], `${args.join(' ')}: commander only`);
+  }
+  const validate = loadedModules(['validate', path.join(PACKAGE_ROOT, 'vectors')]);
+  t.equal(validate.status, 0);
+  t.same(commandModules(validate.loaded), ['validate-command.js']);
+});
+
+t.test('a run on the reference host loads neither execa, yaml, ajv, tsx nor a file reporter', async (t) => {
+  const { status, loaded } = loadedModules(['run', '--vectors', path.join(PACKAGE_ROOT, 'vectors'), '--grep', '.', '--bail']);
+  t.equal(status, 0);
+  t.same(commandModules(loaded), ['run-command.js']);
+  for (const pkg of ['execa', 'yaml', 'tsx']) t.notOk(packages(loaded).includes(pkg), `no ${pkg}`);
+  // The build-time validators need a few helpers of ajv's runtime, never its compiler.
+  t.same(loaded.filter((u) => /\/node_modules\/ajv\//.test(u) && !/\/ajv\/dist\/runtime\//.test(u)), [], 'no ajv beyond its runtime helpers');
+  t.same(loaded.filter((u) => /\/dist\/src\/report\/(markdown|junit|tap|html|badge)\.js$/.test(u)), [], 'no file reporter');
+  t.same(loaded.filter((u) => /\/dist\/src\/harness\/stdio\/client\.js$/.test(u)), [], 'no stdio client');
 });

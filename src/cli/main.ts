@@ -1,23 +1,53 @@
-// The CLI is a thin layer: each command module parses its flags and calls into src/.
-import { Command, CommanderError } from 'commander';
+// The CLI is a thin layer: each command module parses its flags and calls into src/. Only the command asked for
+// is imported (a cold start pays for nothing else); the root --help and --version come from the table below.
+import { Command, CommanderError, Help } from 'commander';
 import { cliErrorOf, EXIT, EXIT_CODES_HELP } from './exit.js';
 import { CTK_NAME, CTK_VERSION } from '../version.js';
-import { register as registerRun } from './run-command.js';
-import { register as registerValidate } from './validate-command.js';
-import { register as registerList } from './list-command.js';
-import { register as registerIdentity } from './identity-command.js';
-import { register as registerReferenceHost } from './reference-host-command.js';
-import { register as registerInit } from './init-command.js';
-import { register as registerCoverage } from './coverage-command.js';
-import { register as registerSelftest } from './selftest-command.js';
-import { register as registerVerifyReport } from './verify-report-command.js';
-import { register as registerClaim } from './claim-command.js';
-import { register as registerFuzz } from './fuzz-command.js';
-import { register as registerDiff } from './diff-command.js';
-import { register as registerMerge } from './merge-command.js';
 
-export function buildProgram(): Command {
+/** One CLI command: what the root --help lists for it, and its module, imported only when the command runs. */
+export interface CommandEntry {
+  name: string;
+  /** What the root --help prints after the name: "[options]" when it has options, then its arguments. */
+  usage: string;
+  /** Its description, word for word as the module registers it (src/cli/main.test.ts holds the two together). */
+  summary: string;
+  load: () => Promise<{ register(program: Command): void }>;
+}
+
+/** Every command, in --help order. Adding a command is one entry here. */
+export const COMMANDS: readonly CommandEntry[] = [
+  { name: 'run', usage: '[options]', summary: 'Run the conformance vectors against a host (default: the built-in reference host)', load: () => import('./run-command.js') },
+  { name: 'validate', usage: '[paths...]', summary: 'Validate vector files against the vector grammar (default: the package vectors/)', load: () => import('./validate-command.js') },
+  { name: 'list', usage: '[options]', summary: 'List the vectors: id, part, spec clause, required capabilities', load: () => import('./list-command.js') },
+  {
+    name: 'identity',
+    usage: '[options] [file]',
+    summary:
+      'Print the jcs-sha256 context identity (§10.2) of an AgentContext read from FILE or stdin ("-" or omitted). ' +
+      'With --canonical, print exactly the RFC 8785 bytes that are hashed, with no trailing newline. ' +
+      'With --golden FILE, check the provider against a golden identity file ({"fixtures": [{id, ctx, expect}]}): one line per ' +
+      'fixture; exit 1 on any mismatch, 2 on a file that is not a golden file. A fixture that contradicts RFC 8785 by itself ' +
+      '(e.g. a canonical number that does not parse back to the input double) is reported as defective and counted neither way.',
+    load: () => import('./identity-command.js'),
+  },
+  { name: 'reference-host', usage: '[options]', summary: 'Serve the built-in reference host over the stdio harness protocol (JSON-RPC on stdin/stdout, log on stderr)', load: () => import('./reference-host-command.js') },
+  { name: 'init', usage: '[options] [dir]', summary: 'Scaffold a conformance harness for a new host: the stdio protocol loop written, the four methods stubbed, a README of next steps', load: () => import('./init-command.js') },
+  { name: 'coverage', usage: '[options]', summary: 'Per-clause coverage of the spec requirement catalogue by vectors and unit tests (exit 1 if any is unpinned)', load: () => import('./coverage-command.js') },
+  { name: 'selftest', usage: '[options]', summary: 'Mutation self-test: run a suite against broken variants of the reference host; any survivor exits 1', load: () => import('./selftest-command.js') },
+  { name: 'verify-report', usage: '[options] <report>', summary: 'Check that a vector directory still holds exactly the vectors a report ran (by digest)', load: () => import('./verify-report-command.js') },
+  { name: 'claim', usage: '[options] <report>', summary: 'Turn a passing report into a §13.3 claim: a CLAIMS.md table row (stdout) and a per-part REPORT.md', load: () => import('./claim-command.js') },
+  { name: 'fuzz', usage: '[options]', summary: 'Differential fuzzing: generate valid vectors over the declared surface, compare the host with the reference host, shrink each divergence to a vector', load: () => import('./fuzz-command.js') },
+  { name: 'diff', usage: '[options] <a> <b>', summary: 'Compare two reports: regressions (pass → fail), fixes, added/removed vectors and changed skips, by part', load: () => import('./diff-command.js') },
+  { name: 'merge', usage: '[options] <reports...>', summary: 'Combine the shard reports of one run (run --shard i/n) into its whole report', load: () => import('./merge-command.js') },
+];
+
+/**
+ * The program: the commands named in `loaded` registered by their modules, every other one a placeholder that
+ * --help lists (name, usage, summary) and that is never run (main() loads the command the arguments name).
+ */
+export function buildProgram(loaded: ReadonlyMap<string, (program: Command) => void> = new Map()): Command {
   const program = new Command();
+  const usage = new Map(COMMANDS.map((c) => [c.name, `${c.name} ${c.usage}`]));
   program
     .name(CTK_NAME)
     .description('Conformance test kit for the Agent Hooks specification (AGENT-HOOKS-0.1)')
@@ -25,30 +55,40 @@ export function buildProgram(): Command {
     .exitOverride()
     // Usage errors read like every other error: "agent-hooks-ctk: <what>", then where to look.
     .configureOutput({ outputError: (text, write) => write(`${CTK_NAME}: ${text.replace(/^error: /, '')}`) })
+    // A placeholder has no options or arguments of its own: the listing takes its usage from the table.
+    .configureHelp({ subcommandTerm: (cmd) => usage.get(cmd.name()) ?? new Help().subcommandTerm(cmd) })
     .showHelpAfterError(`(${CTK_NAME} <command> --help shows the usage)`)
     .addHelpText('after', `\n${EXIT_CODES_HELP}\nColour is on for a terminal only; NO_COLOR=1 turns it off, FORCE_COLOR=1 on.\nAGENT_HOOKS_CTK_DEBUG=1 prints the stack of an internal error.`);
-  for (const register of [
-    registerRun,
-    registerValidate,
-    registerList,
-    registerIdentity,
-    registerReferenceHost,
-    registerInit,
-    registerCoverage,
-    registerSelftest,
-    registerVerifyReport,
-    registerClaim,
-    registerFuzz,
-    registerDiff,
-    registerMerge,
-  ]) {
-    register(program);
+  for (const entry of COMMANDS) {
+    const register = loaded.get(entry.name);
+    if (register) register(program);
+    else
+      program
+        .command(entry.name)
+        .description(entry.summary)
+        .action(() => {
+          throw new Error(`the ${entry.name} command was run without its module loaded`);
+        });
   }
   return program;
 }
 
+/** The command the arguments run (for `help CMD`, the one whose help is asked for), if any is in the table. */
+export function commandOf(args: readonly string[]): CommandEntry | undefined {
+  // The root takes no option with a value, so its first operand names the command.
+  const operands = args.filter((a) => !a.startsWith('-'));
+  const name = operands[0] === 'help' ? operands[1] : operands[0];
+  return COMMANDS.find((c) => c.name === name);
+}
+
+/** The program for these arguments (process.argv): only the command they run is imported. */
+export async function programFor(argv: readonly string[]): Promise<Command> {
+  const entry = commandOf(argv.slice(2));
+  return buildProgram(entry ? new Map([[entry.name, (await entry.load()).register]]) : new Map());
+}
+
 /** Runs the CLI and returns the exit code; never throws, never prints a stack trace. */
-export async function main(argv: string[], program: Command = buildProgram()): Promise<number> {
+export async function main(argv: string[], program?: Command): Promise<number> {
   // Safety net: if the CTK ever runs out of work with main() still pending (a promise nothing will
   // settle), Node would exit 13 without a word. Say so, and exit 3: an internal error, never a pass.
   // 'beforeExit' fires only when the event loop is empty, never for an explicit process.exit().
@@ -67,8 +107,9 @@ export async function main(argv: string[], program: Command = buildProgram()): P
   }
 }
 
-async function runMain(program: Command, argv: string[]): Promise<number> {
+async function runMain(given: Command | undefined, argv: string[]): Promise<number> {
   try {
+    const program = given ?? (await programFor(argv));
     await program.parseAsync(argv);
     return typeof process.exitCode === 'number' ? process.exitCode : EXIT.ok;
   } catch (error) {

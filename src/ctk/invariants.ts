@@ -45,62 +45,22 @@ export function checkInvariants(o: Observation): Failure[] {
   ];
 }
 
-/** §3.1 ordering, §6.1a, §6.2: from the records (the emission list), pairing tool calls by tool_call.id from the recording. */
+const CLOSED_POINTS: ReadonlySet<unknown> = new Set(INTERCEPTION_POINTS);
+
+/**
+ * §3.1 ordering, §6.1a, §6.2: from the records (the emission list), pairing tool calls by tool_call.id from the recording.
+ * One pass over the records; each kind of failure is kept in its own list, so they are reported in the order of the checks.
+ */
 export function checkOrdering(records: JsonObject[], recording: JsonObject[], segmentedCalls: ReadonlySet<number> = new Set()): Failure[] {
-  const f: Failure[] = [];
-  const fail = (message: string, path?: string, expected?: unknown, got?: unknown) =>
-    f.push({ clause: '3.1', check: 'invariant.ordering', message, ...(path ? { path } : {}), ...(expected !== undefined ? { expected } : {}), ...(got !== undefined ? { got } : {}) });
-  const points = records.map((r) => r.interception_point);
-  if (records.length === 0) {
-    fail('the host reported no interception records; agent_startup and agent_shutdown are always emitted');
-    return f;
-  }
-  const starts = points.filter((p) => p === 'agent_startup').length;
-  const stops = points.filter((p) => p === 'agent_shutdown').length;
-  if (points[0] !== 'agent_startup') fail('agent_startup must precede every other interception point', 'records[0].interception_point', 'agent_startup', points[0]);
-  if (starts !== 1) fail(`agent_startup must be emitted exactly once per session, was emitted ${starts} times`);
-  if (points[points.length - 1] !== 'agent_shutdown')
-    fail('agent_shutdown must follow every other interception point', `records[${points.length - 1}].interception_point`, 'agent_shutdown', points[points.length - 1]);
-  if (stops !== 1) fail(`agent_shutdown must be emitted exactly once per session, was emitted ${stops} times`);
-  for (const [i, p] of points.entries()) {
-    if (!(INTERCEPTION_POINTS as readonly unknown[]).includes(p)) fail(`record ${i} names an interception point outside the closed §3 set`, `records[${i}].interception_point`, undefined, p);
-  }
-  const firstInput = points.indexOf('input');
-  for (const [i, p] of points.entries()) {
-    if ((p === 'pre_model_call' || p === 'pre_tool_call' || p === 'output') && (firstInput === -1 || i < firstInput))
-      fail(`${p} at record ${i} does not result from any earlier input`, `records[${i}].interception_point`);
-  }
-  // §6.1a: a combined deny at agent_startup: nothing but agent_shutdown afterwards.
-  if (records[0] && points[0] === 'agent_startup' && isBlocked(records[0])) {
-    const after = points.slice(1).filter((p) => p !== 'agent_shutdown');
-    if (after.length > 0)
-      f.push({ clause: '6.1a', check: 'invariant.ordering', message: `agent_startup was denied, yet the host went on to emit ${after.join(', ')}`, expected: ['agent_shutdown'], got: points.slice(1) });
-  }
+  const failure = (message: string, path?: string, expected?: unknown, got?: unknown): Failure =>
+    ({ clause: '3.1', check: 'invariant.ordering', message, ...(path ? { path } : {}), ...(expected !== undefined ? { expected } : {}), ...(got !== undefined ? { got } : {}) });
+  if (records.length === 0) return [failure('the host reported no interception records; agent_startup and agent_shutdown are always emitted')];
 
   const bySeq = new Map<number, JsonObject>();
   for (const ctx of recording) {
     const s = seqOf(ctx);
     if (s !== undefined) bySeq.set(s, ctx);
   }
-  // Model calls: each unblocked pre_model_call is followed by exactly one post_model_call before the next pre_model_call
-  // (one or more for a segmented call: incremental mediation of a streamed response, §12.1 exception).
-  let openModel: number | undefined;
-  let call = -1;
-  let segmented = false;
-  for (const [i, rec] of records.entries()) {
-    if (rec.interception_point === 'pre_model_call') {
-      if (openModel !== undefined) fail(`pre_model_call at record ${openModel} was not blocked but no post_model_call followed it`, `records[${openModel}]`);
-      segmented = false;
-      openModel = isBlocked(rec) ? undefined : i;
-      if (openModel !== undefined) call++;
-    } else if (rec.interception_point === 'post_model_call') {
-      if (openModel === undefined && !segmented) fail(`post_model_call at record ${i} has no unblocked pre_model_call before it (§6.2: no post after a blocked pre)`, `records[${i}]`);
-      if (openModel !== undefined) segmented = segmentedCalls.has(call);
-      openModel = undefined;
-    }
-  }
-  if (openModel !== undefined) fail(`pre_model_call at record ${openModel} was not blocked but no post_model_call followed it`, `records[${openModel}]`);
-
   // Tool calls: pair by tool_call.id when the recording shows it, else in order.
   const toolId = (rec: JsonObject): string | undefined => {
     const s = seqOf(rec);
@@ -108,26 +68,73 @@ export function checkOrdering(records: JsonObject[], recording: JsonObject[], se
     const id = obj(ctx?.tool_call)?.id;
     return typeof id === 'string' ? id : undefined;
   };
+
+  const closedSet: Failure[] = [];
+  const beforeInput: Failure[] = [];
+  const model: Failure[] = [];
+  const tool: Failure[] = [];
+  let starts = 0;
+  let stops = 0;
+  let seenInput = false;
+  // Model calls: each unblocked pre_model_call is followed by exactly one post_model_call before the next pre_model_call
+  // (one or more for a segmented call: incremental mediation of a streamed response, §12.1 exception).
+  let openModel: number | undefined;
+  let call = -1;
+  let segmented = false;
   const open: Array<{ index: number; id: string | undefined }> = [];
   const blockedIds = new Set<string>();
-  for (const [i, rec] of records.entries()) {
-    if (rec.interception_point === 'pre_tool_call') {
+  for (let i = 0; i < records.length; i++) {
+    const rec = records[i]!;
+    const p = rec.interception_point;
+    if (p === 'agent_startup') starts++;
+    else if (p === 'agent_shutdown') stops++;
+    else if (p === 'input') seenInput = true;
+    if (!CLOSED_POINTS.has(p)) closedSet.push(failure(`record ${i} names an interception point outside the closed §3 set`, `records[${i}].interception_point`, undefined, p));
+    if ((p === 'pre_model_call' || p === 'pre_tool_call' || p === 'output') && !seenInput) beforeInput.push(failure(`${p} at record ${i} does not result from any earlier input`, `records[${i}].interception_point`));
+    if (p === 'pre_model_call') {
+      if (openModel !== undefined) model.push(failure(`pre_model_call at record ${openModel} was not blocked but no post_model_call followed it`, `records[${openModel}]`));
+      segmented = false;
+      openModel = isBlocked(rec) ? undefined : i;
+      if (openModel !== undefined) call++;
+    } else if (p === 'post_model_call') {
+      if (openModel === undefined && !segmented) model.push(failure(`post_model_call at record ${i} has no unblocked pre_model_call before it (§6.2: no post after a blocked pre)`, `records[${i}]`));
+      if (openModel !== undefined) segmented = segmentedCalls.has(call);
+      openModel = undefined;
+    } else if (p === 'pre_tool_call') {
       const id = toolId(rec);
       if (isBlocked(rec)) {
         if (id !== undefined) blockedIds.add(id);
       } else open.push({ index: i, id });
-    } else if (rec.interception_point === 'post_tool_call') {
+    } else if (p === 'post_tool_call') {
       const id = toolId(rec);
       let k = id === undefined ? 0 : open.findIndex((o) => o.id === id || o.id === undefined);
       if (id === undefined && open.length === 0) k = -1;
       if (k === -1) {
         const why = id !== undefined && blockedIds.has(id) ? ` its pre_tool_call was blocked (§6.2)` : ' there is no open pre_tool_call for it';
-        fail(`post_tool_call at record ${i}${id !== undefined ? ` (tool_call.id ${JSON.stringify(id)})` : ''} is not allowed:${why}`, `records[${i}]`);
+        tool.push(failure(`post_tool_call at record ${i}${id !== undefined ? ` (tool_call.id ${JSON.stringify(id)})` : ''} is not allowed:${why}`, `records[${i}]`));
       } else open.splice(k, 1);
     }
   }
+  if (openModel !== undefined) model.push(failure(`pre_model_call at record ${openModel} was not blocked but no post_model_call followed it`, `records[${openModel}]`));
   for (const o of open)
-    fail(`pre_tool_call at record ${o.index}${o.id !== undefined ? ` (tool_call.id ${JSON.stringify(o.id)})` : ''} was not blocked but no post_tool_call followed it`, `records[${o.index}]`);
+    tool.push(failure(`pre_tool_call at record ${o.index}${o.id !== undefined ? ` (tool_call.id ${JSON.stringify(o.id)})` : ''} was not blocked but no post_tool_call followed it`, `records[${o.index}]`));
+
+  const f: Failure[] = [];
+  const first = records[0]!.interception_point;
+  const last = records[records.length - 1]!.interception_point;
+  if (first !== 'agent_startup') f.push(failure('agent_startup must precede every other interception point', 'records[0].interception_point', 'agent_startup', first));
+  if (starts !== 1) f.push(failure(`agent_startup must be emitted exactly once per session, was emitted ${starts} times`));
+  if (last !== 'agent_shutdown') f.push(failure('agent_shutdown must follow every other interception point', `records[${records.length - 1}].interception_point`, 'agent_shutdown', last));
+  if (stops !== 1) f.push(failure(`agent_shutdown must be emitted exactly once per session, was emitted ${stops} times`));
+  f.push(...closedSet, ...beforeInput);
+  // §6.1a: a combined deny at agent_startup: nothing but agent_shutdown afterwards.
+  if (first === 'agent_startup' && isBlocked(records[0]!)) {
+    const rest = records.slice(1).map((r) => r.interception_point);
+    const after = rest.filter((p) => p !== 'agent_shutdown');
+    if (after.length > 0)
+      f.push({ clause: '6.1a', check: 'invariant.ordering', message: `agent_startup was denied, yet the host went on to emit ${after.join(', ')}`, expected: ['agent_shutdown'], got: rest });
+  }
+  f.push(...model, ...tool);
   return f;
 }
 
@@ -314,6 +321,10 @@ const VOCABULARY = new Set<string>([
   'sequential/first_deny', 'sequential/run_all', 'parallel/strictest', 'parallel/unanimous', 'resume',
   'on_approval', 'on_disagreement', 'on_transform_conflict', 'agent-hooks/0.1', 'sha256:',
 ]);
+const VOCABULARY_WORDS = [...VOCABULARY];
+/** The words apart by NUL: a string without NUL is part of a word exactly when the joined text contains it. */
+const VOCABULARY_TEXT = VOCABULARY_WORDS.join('\0');
+const partOfVocabulary = (v: string): boolean => (v.includes('\0') ? VOCABULARY_WORDS.some((w) => w.includes(v)) : VOCABULARY_TEXT.includes(v));
 
 /** Strings of the scenario that are target content (inputs, model output, tool args and results, transform values). */
 export function targetStrings(vector: Vector): string[] {
@@ -321,7 +332,7 @@ export function targetStrings(vector: Vector): string[] {
   const collect = (v: unknown) => {
     if (typeof v === 'string') {
       // Short strings and protocol vocabulary (or parts of it, e.g. "sequential") would match by accident.
-      if (v.length >= 6 && ![...VOCABULARY].some((w) => w.includes(v))) out.add(v);
+      if (v.length >= 6 && !partOfVocabulary(v)) out.add(v);
     } else if (Array.isArray(v)) v.forEach(collect);
     else if (obj(v)) for (const x of Object.values(v as object)) collect(x);
   };
@@ -343,6 +354,14 @@ export function targetStrings(vector: Vector): string[] {
 export function checkPayloadFree(records: JsonObject[], vector: Vector): Failure[] {
   const needles = targetStrings(vector);
   if (needles.length === 0) return [];
+  // Most records hold no target string anywhere: only then is the walk with paths (and the kept members) needed.
+  const holdsNeedle = (v: unknown): boolean => {
+    if (typeof v === 'string') return needles.some((n) => v.includes(n));
+    if (Array.isArray(v)) return v.some(holdsNeedle);
+    const o = obj(v);
+    if (o) for (const k in o) if (Object.hasOwn(o, k) && holdsNeedle(o[k])) return true;
+    return false;
+  };
   const f: Failure[] = [];
   const walk = (v: Json | undefined, path: string, i: number) => {
     if (keptPath(path)) return;
@@ -352,6 +371,8 @@ export function checkPayloadFree(records: JsonObject[], vector: Vector): Failure
     } else if (Array.isArray(v)) v.forEach((x, k) => walk(x, `${path}[${k}]`, i));
     else if (obj(v)) for (const [k, x] of Object.entries(v as JsonObject)) walk(x, path === '' ? k : `${path}.${k}`, i);
   };
-  records.forEach((r, i) => walk(r, '', i));
+  records.forEach((r, i) => {
+    if (holdsNeedle(r)) walk(r, '', i);
+  });
   return f;
 }

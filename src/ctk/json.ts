@@ -49,13 +49,35 @@ export function stringifyLossless(value: unknown, indent?: number): string {
   return stringify(value, undefined, indent) ?? 'undefined';
 }
 
-/** A copy where LosslessNumbers become (possibly rounded) JS numbers: for schema validation and display only. */
+/**
+ * The value with LosslessNumbers as (possibly rounded) JS numbers: for schema validation and display only. Returns
+ * the value itself when a copy would change nothing (no LosslessNumber, plain objects only), else a copy.
+ */
 export function toPlainJson(value: unknown): unknown {
+  return needsPlainCopy(value) ? plainCopy(value) : value;
+}
+
+/** What plainCopy would not reproduce as is: a LosslessNumber, an object that is not a plain one, a __proto__ key. */
+function needsPlainCopy(value: unknown): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  if (Array.isArray(value)) {
+    for (const item of value) if (needsPlainCopy(item)) return true;
+    return false;
+  }
+  if (Object.getPrototypeOf(value) !== Object.prototype) return true;
+  const record = value as Record<string, unknown>;
+  for (const k in record) {
+    if (k === '__proto__' || needsPlainCopy(record[k])) return true;
+  }
+  return false;
+}
+
+function plainCopy(value: unknown): unknown {
   if (isLosslessNumber(value)) return Number((value as LosslessNumber).value);
-  if (Array.isArray(value)) return value.map(toPlainJson);
+  if (Array.isArray(value)) return value.map(plainCopy);
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = toPlainJson(v);
+    for (const [k, v] of Object.entries(value)) out[k] = plainCopy(v);
     return out;
   }
   return value;

@@ -4,7 +4,8 @@
 import { POSTURES, POSTURE_NAMES, isPostureName } from '../core/postures.js';
 import { readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { ErrorObject } from 'ajv';
+import { vectorFileValidator } from '../core/vector-schema.js';
 import { PACKAGE_ROOT } from '../version.js';
 import { PROFILE_KNOBS, type Knob, type Profile } from '../core/types.js';
 import { vectorDigest } from '../results/digest.js';
@@ -23,14 +24,8 @@ export class VectorLoadError extends Error {
   }
 }
 
-let validator: ValidateFunction | undefined;
-function vectorValidator(): ValidateFunction {
-  if (!validator) {
-    const schema = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'schema', 'vectors.schema.json'), 'utf8')) as object;
-    validator = new Ajv2020({ allErrors: true, strict: false }).compile(schema);
-  }
-  return validator;
-}
+/** schema/vectors.schema.json, compiled at build time (scripts/generate-validators.mjs) with allErrors, non-strict. */
+const vectorValidator = vectorFileValidator;
 
 /** The default corpus: the package's own vectors/. */
 export function defaultVectorPaths(): string[] {

@@ -145,9 +145,50 @@ export async function runVector(lv: LoadedVector, opts: RunOptions): Promise<{ r
   const v = lv.vector;
   const started = Date.now();
   const base = { id: v.id, title: v.title, part: lv.part, spec_clause: v.spec_clause, digest: lv.digest, file: display(lv.file) };
-  const trace: VectorTrace = {
-    id: v.id,
-    file: base.file,
+
+  const skip = skipOf(lv, opts.surface);
+  if (skip !== undefined) {
+    return withTrace({ ...base, status: 'skip', reason: skip.reason, skip_kind: 'undeclared', failures: [], duration_ms: 0 }, () => ({ ...emptyTrace(v.id, base.file), reason: skip.reason }));
+  }
+
+  const run = await executeVector(v, { harness: opts.harness, timeoutMs: opts.timeoutMs, ...(opts.takeStrayErrors ? { takeStrayErrors: opts.takeStrayErrors } : {}) });
+  const { recording, mocks, report } = run;
+  const failures: Failure[] = [...run.failures];
+  if (report !== undefined) {
+    try {
+      // §12.1 exception: a host declaring incremental_output may emit several post_model_call per streamed response.
+      const incremental = opts.surface.capabilities.includes('incremental_output');
+      const segmentedCalls = new Set(incremental ? mocks.streams.map((s) => s.call) : []);
+      failures.push(...checkInvariants({ vector: v, report, recording, segmentedCalls }));
+      if (incremental) failures.push(...checkStreamConsumption(report.records as JsonObject[], mocks.streams));
+      failures.push(...checkExpectations({ vector: v, surface: opts.surface, report, recording, mocks }));
+    } catch (error) {
+      failures.push({ clause: '13.2', check: 'internal', message: `the CTK failed while checking this vector (a CTK bug; the vector is not passed): ${errText(error)}` });
+    }
+  }
+
+  const folded = foldRepeatedFailures(failures);
+  const status = folded.length === 0 ? 'pass' : 'fail';
+  const result: VectorResult = { ...base, status, failures: folded, duration_ms: Date.now() - started };
+  if (status === 'fail') result.reason = `${folded.length} failed check${folded.length === 1 ? '' : 's'}: ${folded[0]!.message}${repeatNote(folded[0]!, 3)}`;
+  return withTrace(result, () => executionTrace(emptyTrace(v.id, base.file), run, status, folded));
+}
+
+/** The result with its trace, built the first time it is read (--trace, --verbose): a plain run never builds one. */
+function withTrace(result: VectorResult, build: () => VectorTrace): { result: VectorResult; trace: VectorTrace } {
+  let trace: VectorTrace | undefined;
+  return {
+    result,
+    get trace() {
+      return (trace ??= build());
+    },
+  };
+}
+
+function emptyTrace(id: string, file: string): VectorTrace {
+  return {
+    id,
+    file,
     status: 'skip',
     contexts: [],
     records: [],
@@ -162,16 +203,11 @@ export async function runVector(lv: LoadedVector, opts: RunOptions): Promise<{ r
     log: [],
     failures: [],
   };
+}
 
-  const skip = skipOf(lv, opts.surface);
-  if (skip !== undefined) {
-    trace.reason = skip.reason;
-    return { result: { ...base, status: 'skip', reason: skip.reason, skip_kind: 'undeclared', failures: [], duration_ms: 0 }, trace };
-  }
-
-  const run = await executeVector(v, { harness: opts.harness, timeoutMs: opts.timeoutMs, ...(opts.takeStrayErrors ? { takeStrayErrors: opts.takeStrayErrors } : {}) });
+/** Everything the runner observed of one execution, for --trace. */
+function executionTrace(trace: VectorTrace, run: Execution, status: VectorResult['status'], failures: Failure[]): VectorTrace {
   const { setup, recording, mocks, report } = run;
-  const failures: Failure[] = [...run.failures];
   Object.assign(trace, {
     contexts: recording,
     model_calls: mocks.model_calls,
@@ -190,7 +226,6 @@ export async function runVector(lv: LoadedVector, opts: RunOptions): Promise<{ r
     interceptor_timeout_ms: setup.interceptor_timeout_ms,
     resolver_timeout_ms: setup.resolver_timeout_ms,
   };
-
   if (report !== undefined) {
     trace.records = report.records as unknown[];
     trace.identities = report.identities;
@@ -201,25 +236,10 @@ export async function runVector(lv: LoadedVector, opts: RunOptions): Promise<{ r
     if (report.released_output !== undefined) trace.released_output = report.released_output;
     if (report.persisted !== undefined) trace.persisted = report.persisted;
     trace.log = report.log ?? [];
-    try {
-      // §12.1 exception: a host declaring incremental_output may emit several post_model_call per streamed response.
-      const incremental = opts.surface.capabilities.includes('incremental_output');
-      const segmentedCalls = new Set(incremental ? mocks.streams.map((s) => s.call) : []);
-      failures.push(...checkInvariants({ vector: v, report, recording, segmentedCalls }));
-      if (incremental) failures.push(...checkStreamConsumption(report.records as JsonObject[], mocks.streams));
-      failures.push(...checkExpectations({ vector: v, surface: opts.surface, report, recording, mocks }));
-    } catch (error) {
-      failures.push({ clause: '13.2', check: 'internal', message: `the CTK failed while checking this vector (a CTK bug; the vector is not passed): ${errText(error)}` });
-    }
   }
-
-  const folded = foldRepeatedFailures(failures);
-  const status = folded.length === 0 ? 'pass' : 'fail';
   trace.status = status;
-  trace.failures = folded;
-  const result: VectorResult = { ...base, status, failures: folded, duration_ms: Date.now() - started };
-  if (status === 'fail') result.reason = `${folded.length} failed check${folded.length === 1 ? '' : 's'}: ${folded[0]!.message}${repeatNote(folded[0]!, 3)}`;
-  return { result, trace };
+  trace.failures = failures;
+  return trace;
 }
 
 function reportShapeProblem(r: unknown): string | undefined {

@@ -6,9 +6,12 @@ import type { StreamMediation } from '../host/loop.js';
 import type { Harness, HostSurface } from './contract.js';
 import { HarnessLoadError, loadInProcessHarness } from './in-process.js';
 import { createReferenceHarness, STREAMING_CONFIGURATIONS } from './reference-harness.js';
-import { createStdioHarness, StdioStartError } from './stdio/client.js';
+import type * as StdioClient from './stdio/client.js';
 import { CommandLineError } from './stdio/command-line.js';
 import { effectiveSurface, readSurfaceFile, SurfaceError } from './surface.js';
+import { DescribeError, HarnessChoiceError } from './errors.js';
+
+export { DescribeError, HarnessChoiceError };
 
 export interface HarnessChoice {
   /** An in-process harness module (`--harness`): a JS or TS file exporting createHarness or a default factory. */
@@ -31,25 +34,6 @@ export interface ConnectedHarness {
   label: string;
 }
 
-/** The choice cannot be carried out as given (bad input: exit 2); the message says which option and why. */
-export class HarnessChoiceError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'HarnessChoiceError';
-  }
-}
-
-/** The harness did not state its surface (a failed or slow describe() with no surface file to fall back on). */
-export class DescribeError extends Error {
-  constructor(
-    readonly label: string,
-    readonly detail: string,
-  ) {
-    super(`the harness (${label}) failed to describe its surface (${detail})`);
-    this.name = 'DescribeError';
-  }
-}
-
 /** Opens the harness the choice names: the module, the stdio command, or the reference host; never two of them. */
 export async function connectHarness(choice: HarnessChoice): Promise<ConnectedHarness> {
   if (choice.module !== undefined && choice.command !== undefined) throw new HarnessChoiceError('give either --harness or --harness-cmd, not both');
@@ -64,6 +48,7 @@ export async function connectHarness(choice: HarnessChoice): Promise<ConnectedHa
     }
   }
   if (choice.command !== undefined) {
+    const { createStdioHarness } = await stdioClient();
     try {
       return {
         harness: createStdioHarness({
@@ -89,6 +74,13 @@ export async function connectHarness(choice: HarnessChoice): Promise<ConnectedHa
     return { harness: createReferenceHarness({ postures: checked.postures, streaming }), label };
   }
   return { harness: createReferenceHarness({ streaming }), label };
+}
+
+let stdioModule: typeof StdioClient | undefined;
+
+/** The stdio client (and execa with it) is imported only when a run drives a stdio host. */
+async function stdioClient(): Promise<typeof StdioClient> {
+  return (stdioModule ??= await import('./stdio/client.js'));
 }
 
 /** The reference host's configuration; only meaningful without a module or a command. */
@@ -124,7 +116,8 @@ export async function describeSurface(connected: ConnectedHarness, surfaceFilePa
     described = await Promise.race([Promise.resolve().then(() => harness.describe()), deadline]);
   } catch (error) {
     // A host command that cannot start is a wrong command line: bad input, with or without a surface file.
-    if (error instanceof StdioStartError) throw new HarnessChoiceError(`--harness-cmd: ${error.message}`);
+    // (The stdio client is imported here only on this failure path; a run without a stdio host never loads it.)
+    if (error instanceof (await stdioClient()).StdioStartError) throw new HarnessChoiceError(`--harness-cmd: ${error.message}`);
     if (!override) throw new DescribeError(label, error instanceof Error ? error.message : String(error));
     described = {};
   } finally {

@@ -2,12 +2,15 @@
 // Defaults: buffered_output true (§12.1a), every registered posture at its default (src/core/postures.ts),
 // identity_providers ["jcs-sha256"] (§10.1 default provider), modes both (§8 MUST support both), capabilities [].
 import { readFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
+import { createRequire } from 'node:module';
 import { isPlainObject } from '../core/json.js';
 import { KNOB_VALUES, PROFILE_KNOBS, PROFILES, MODES, type Knob, type Profile } from '../core/types.js';
 import { resolvePostures } from '../core/postures.js';
 import { CAPABILITIES, type HostSurface } from './contract.js';
 import { decodeUtf8, Utf8Error } from '../core/utf8.js';
+
+/** yaml is loaded when a surface file is read, not by every run that imports this module. */
+const parseYaml = (text: string): unknown => (createRequire(import.meta.url)('yaml') as typeof import('yaml')).parse(text);
 
 export class SurfaceError extends Error {
   constructor(

@@ -1,6 +1,6 @@
 // Terminal rendering of a conformance report: per-part summary, every failure in full with a
 // compact expected/got diff, skip reasons grouped. Colour via chalk, off for NO_COLOR and non-TTY.
-import { Chalk, type ChalkInstance } from 'chalk';
+import { createRequire } from 'node:module';
 import { stringify } from 'lossless-json';
 import { isPlainObject } from '../core/json.js';
 import type { ConformanceReport, Failure, VectorResult } from '../results/model.js';
@@ -21,8 +21,19 @@ export function colorEnabled(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv
   return stream.isTTY === true && env.TERM !== 'dumb';
 }
 
-function painter(color: boolean): ChalkInstance {
-  return new Chalk({ level: color ? 1 : 0 });
+/** The styles the renderer uses: chalk's, or (no colour) each one the text unchanged, as chalk at level 0 gives it. */
+type Style = ((text: string) => string) & { bold: (text: string) => string };
+export type Painter = Record<'green' | 'red' | 'yellow' | 'cyan' | 'dim' | 'bold', Style>;
+
+const unstyled = (text: string): string => text;
+const PLAIN_STYLE: Style = Object.assign((text: string) => text, { bold: unstyled });
+const PLAIN: Painter = { green: PLAIN_STYLE, red: PLAIN_STYLE, yellow: PLAIN_STYLE, cyan: PLAIN_STYLE, dim: PLAIN_STYLE, bold: PLAIN_STYLE };
+
+/** chalk is loaded only when colour is on (a synchronous require of the ES module: Node ≥ 20.19). */
+function painter(color: boolean): Painter {
+  if (!color) return PLAIN;
+  const { Chalk } = createRequire(import.meta.url)('chalk') as typeof import('chalk');
+  return new Chalk({ level: 1 });
 }
 
 function show(value: unknown, max = 200): string {
@@ -39,7 +50,7 @@ function show(value: unknown, max = 200): string {
 
 
 /** Compact expected/got diff: per differing member for objects, else one line each. */
-export function compactDiff(expected: unknown, got: unknown, c: ChalkInstance): string[] {
+export function compactDiff(expected: unknown, got: unknown, c: Painter): string[] {
   if (expected === undefined && got === undefined) return [];
   if (isPlainObject(expected) && isPlainObject(got)) {
     const keys = [...new Set([...Object.keys(expected), ...Object.keys(got)])];
@@ -71,7 +82,7 @@ export function compactDiff(expected: unknown, got: unknown, c: ChalkInstance): 
   return out;
 }
 
-export function renderFailure(f: Failure, c: ChalkInstance): string[] {
+export function renderFailure(f: Failure, c: Painter): string[] {
   const head = `${c.yellow(`§${f.clause}`)} ${c.dim(f.check)}${f.path ? ' ' + c.cyan(f.path) : ''}: ${f.message}${repeatNote(f)}`;
   return [head, ...compactDiff(f.expected, f.got, c).map((l) => '    ' + l)];
 }

@@ -5,11 +5,6 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { stringify } from 'lossless-json';
 import type { ConformanceReport } from '../results/model.js';
-import { renderMarkdown } from './markdown.js';
-import { renderJunit } from './junit.js';
-import { renderTap } from './tap.js';
-import { renderHtml } from './html.js';
-import { renderBadge } from './badge.js';
 
 export const FILE_REPORTERS = ['json', 'markdown', 'junit', 'tap', 'html', 'badge'] as const;
 export type FileReporter = (typeof FILE_REPORTERS)[number];
@@ -26,13 +21,16 @@ export const REPORT_FILES: Readonly<Record<FileReporter, string>> = {
   badge: 'badge.svg',
 };
 
-const RENDERERS: Readonly<Record<FileReporter, (report: ConformanceReport) => string>> = {
-  json: renderJson,
-  markdown: renderMarkdown,
-  junit: renderJunit,
-  tap: renderTap,
-  html: renderHtml,
-  badge: renderBadge,
+type Renderer = (report: ConformanceReport) => string;
+
+/** Each file reporter's module is imported only when its format is asked for (tap's brings yaml with it). */
+const RENDERERS: Readonly<Record<FileReporter, () => Promise<Renderer>>> = {
+  json: async () => renderJson,
+  markdown: async () => (await import('./markdown.js')).renderMarkdown,
+  junit: async () => (await import('./junit.js')).renderJunit,
+  tap: async () => (await import('./tap.js')).renderTap,
+  html: async () => (await import('./html.js')).renderHtml,
+  badge: async () => (await import('./badge.js')).renderBadge,
 };
 
 export class UnknownReporterError extends Error {
@@ -83,7 +81,7 @@ export async function writeReports(report: ConformanceReport, formats: readonly 
   for (const format of FILE_REPORTERS) {
     if (!wanted.has(format)) continue;
     const file = path.join(outDir, REPORT_FILES[format]);
-    const text = RENDERERS[format](report);
+    const text = (await RENDERERS[format]())(report);
     try {
       await writeFile(file, text);
     } catch (error) {

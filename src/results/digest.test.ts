@@ -38,6 +38,8 @@ t.test('values outside RFC 8785 that vectors carry still digest, injectively', a
   t.not(vectorDigest({ s: 'a\ud800b' }), vectorDigest({ s: 'a\ud801b' }));
   t.throws(() => canonicalVectorJson({ x: [Number.NaN] }), DigestInputError);
   t.throws(() => canonicalVectorJson({ f: () => 1 }), /\$\.f/);
+  t.throws(() => canonicalVectorJson({ a: [1, { b: [0, Infinity] }], z: 1 }), /at \$\.a\[1\]\.b\[1\]: non-finite/, 'the path names the value, built only for the error');
+  t.equal(canonicalVectorJson({ a: [1, 2], b: {} }), '{"a":[1,2],"b":{}}', 'no path left behind by the values before');
 });
 
 t.test('a one-character edit anywhere changes the digest', async (t) => {

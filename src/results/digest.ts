@@ -35,7 +35,7 @@ export function suiteDigestPreimage(entries: ReadonlyArray<{ id: string; digest:
 
 /** The exact text a vector digest hashes. Throws DigestInputError on a value JSON cannot carry. */
 export function canonicalVectorJson(value: unknown): string {
-  return serialize(value, '$');
+  return serialize(value, []);
 }
 
 export class DigestInputError extends Error {
@@ -61,7 +61,13 @@ function isLossless(value: object): value is { isLosslessNumber: true; value: st
   return v.isLosslessNumber === true && typeof v.value === 'string';
 }
 
-function serialize(value: unknown, path: string): string {
+/** "$", then ".key" or "[index]" per step: where in the vector a value is, for the error only. */
+function pathText(steps: readonly (string | number)[]): string {
+  return '$' + steps.map((s) => (typeof s === 'number' ? `[${s}]` : `.${s}`)).join('');
+}
+
+/** `steps` is the way down to `value` (pushed and popped as the walk goes: no path is built unless it is reported). */
+function serialize(value: unknown, steps: (string | number)[]): string {
   if (value === null) return 'null';
   switch (typeof value) {
     case 'boolean':
@@ -69,14 +75,14 @@ function serialize(value: unknown, path: string): string {
     case 'string':
       return JSON.stringify(value);
     case 'number':
-      if (!Number.isFinite(value)) throw new DigestInputError(path, `non-finite number ${value}`);
+      if (!Number.isFinite(value)) throw new DigestInputError(pathText(steps), `non-finite number ${value}`);
       return JSON.stringify(value); // ECMAScript Number::toString, as RFC 8785 §3.2.2.3
     case 'bigint':
       return value.toString();
     case 'object':
       break;
     default:
-      throw new DigestInputError(path, `a ${typeof value} is not JSON`);
+      throw new DigestInputError(pathText(steps), `a ${typeof value} is not JSON`);
   }
   if (isLossless(value)) {
     const text = value.value;
@@ -84,11 +90,31 @@ function serialize(value: unknown, path: string): string {
     return text;
   }
   if (Array.isArray(value)) {
-    return '[' + value.map((item, i) => (item === undefined ? 'null' : serialize(item, `${path}[${i}]`))).join(',') + ']';
+    let out = '[';
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      if (i > 0) out += ',';
+      if (item === undefined) {
+        if (i in value) out += 'null'; // a hole in a sparse array writes nothing, as Array.prototype.map + join did
+      } else {
+        steps.push(i);
+        out += serialize(item, steps);
+        steps.pop();
+      }
+    }
+    return out + ']';
   }
   const record = value as Record<string, unknown>;
   const keys = Object.keys(record)
     .filter((k) => record[k] !== undefined)
     .sort(compareCodeUnits);
-  return '{' + keys.map((k) => JSON.stringify(k) + ':' + serialize(record[k], `${path}.${k}`)).join(',') + '}';
+  let out = '{';
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    if (i > 0) out += ',';
+    steps.push(k);
+    out += JSON.stringify(k) + ':' + serialize(record[k], steps);
+    steps.pop();
+  }
+  return out + '}';
 }
