@@ -79,6 +79,14 @@ t.test('an unknown member suggests the nearest member the object admits (did you
   t.equal(nearestName('x', ['abc']), undefined);
 });
 
+t.test('expect.records[].match: dotted paths that parse, never together with index', async (t) => {
+  const withRecords = (records: unknown[]) => ({ ...baseVector(), expect: { ...(baseVector().expect as object), records } });
+  t.equal(checkVector(withRecords([{ interception_point: 'pre_tool_call', match: { 'tool_call.id': 'call-a' } }])), undefined);
+  t.match(checkVector(withRecords([{ interception_point: 'pre_tool_call', match: { 'tool_call.id': 'call-a' }, index: 4 }])), /^\/expect\/records\/0: give "index" or "match", not both/);
+  t.match(checkVector(withRecords([{ interception_point: 'pre_tool_call', match: { 'tool_call..id': 'call-a' } }])), /^\/expect\/records\/0\/match: "tool_call\.\.id" is not a valid dotted path/);
+  t.match(checkVector(withRecords([{ interception_point: 'pre_tool_call', match: {} }])), /^\/expect\/records\/0\/match: must NOT have fewer than 1 properties/);
+});
+
 t.test('fileNameProblems: a file is named after its id (the id, or the id then "-…")', async (t) => {
   const dir = dirWith({
     'AH-CTK-900-test-loop.json': JSON.stringify(baseVector()),

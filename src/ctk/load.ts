@@ -352,7 +352,7 @@ function streamingProblem(v: Vector): string | undefined {
   return undefined;
 }
 
-/** Every dotted path in match/context/assert/absent/present must parse (GRAMMAR.md §7.2). */
+/** Every dotted path in match/context/assert/absent/present must parse (GRAMMAR.md §7.2), records[].match included. */
 function dottedPathProblem(v: Vector): string | undefined {
   const lists = v.interceptor_scripts ?? [v.interceptor_script ?? []];
   const many = v.interceptor_scripts !== undefined;
@@ -377,10 +377,13 @@ function interceptionPathProblem(interceptions: readonly ExpectedInterception[],
   return undefined;
 }
 
-/** The dotted paths of expected records (`assert`, `absent`, `present`) must parse. */
+/** The dotted paths of expected records (`match`, `assert`, `absent`, `present`) must parse; `index` and `match` do not combine. */
 function recordPathProblem(records: readonly ExpectedRecord[], ptr: string): string | undefined {
   for (const [i, r] of records.entries()) {
+    // GRAMMAR.md §5.5: a record is taken by index, by match or by the scan; index and match do not combine.
+    if (r.index !== undefined && r.match !== undefined) return `${ptr}/${i}: give "index" or "match", not both (GRAMMAR.md §5.5)`;
     const p =
+      dottedPathsProblem(Object.keys(r.match ?? {}), `${ptr}/${i}/match`) ??
       dottedPathsProblem(Object.keys(r.assert ?? {}), `${ptr}/${i}/assert`) ??
       dottedPathsProblem(r.absent ?? [], `${ptr}/${i}/absent`) ??
       dottedPathsProblem(r.present ?? [], `${ptr}/${i}/present`);

@@ -4,7 +4,7 @@
 /* eslint-disable */
 "use strict";
 exports.vectors = validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agent-hooks-ctk.dev/schema/vectors.schema.json","title":"agent-hooks-ctk conformance vector","description":"The published CTK vector grammar plus the CTK extensions, both defined member by member in vectors/GRAMMAR.md. Closed objects everywhere except inside the maps whose keys the author chooses (match, context and assert, and the maps keyed by posture names or values).","type":"object","additionalProperties":false,"required":["id","title","spec_clause","scenario","expect"],"properties":{"id":{"type":"string","pattern":"^AH-CTK-[0-9]{3}(-[a-z0-9-]+)?$"},"title":{"type":"string","minLength":1},"spec_clause":{"type":"string","minLength":1},"part":{"type":"string"},"mode":{"enum":["enforce","evaluate_only"]},"capabilities":{"type":"array","uniqueItems":true,"items":{"enum":["model_calls","tool_calls","parallel_tool_calls","streaming","multi_turn","int64_json","bigint_json","buffered_output","incremental_output","raw_interceptor_return","hang_faults","result_labels_resurfacing","projection_faults","structured_model_content","structured_input_content"]}},"composition":{"type":"object","additionalProperties":false,"required":["profile"],"properties":{"profile":{"enum":["sequential/first_deny","sequential/run_all","parallel/strictest","parallel/unanimous"]},"on_approval":{"enum":["stop","resume"]},"on_disagreement":{"enum":["deny","approval"]},"on_transform_conflict":{"enum":["deny","approval"]}}},"identity_provider":{"anyOf":[{"type":"null"},{"type":"string","pattern":"^[a-z][a-z0-9_-]*$"}]},"redact_for_approval":{"type":"array","items":{"$ref":"#/$defs/targetPath"}},"scenario":{"$ref":"#/$defs/scenario"},"interceptor_script":{"$ref":"#/$defs/ruleList"},"interceptor_scripts":{"type":"array","items":{"$ref":"#/$defs/ruleList"}},"approval_script":{"type":"array","items":{"$ref":"#/$defs/approvalRule"}},"postures":{"description":"CTK extension: the vector applies only to a host that declares exactly these posture values (§13.1; names and values from the posture registry, src/core/postures.ts); any other host skips it, the reason naming posture and value.","type":"object","minProperties":1,"additionalProperties":{"type":"string"}},"interceptor_timeout_ms":{"type":"integer","minimum":1},"resolver_timeout_ms":{"type":"integer","minimum":1},"stream_mediation":{"description":"CTK extension: the stream discipline the expectations of a respond.stream vector without incremental_output hold for: buffered (default; skipped by incremental hosts) or any.","enum":["buffered","any"]},"expect":{"$ref":"#/$defs/expect"}},"$defs":{"point":{"enum":["agent_startup","input","pre_model_call","post_model_call","pre_tool_call","post_tool_call","output","agent_shutdown"]},"targetPath":{"type":"string","pattern":"^\\$(target|policy_target)(\\.[A-Za-z0-9_-]+|\\[[0-9]+\\]|\\[\"[A-Za-z0-9_-]+\"\\])*$"},"content":{"type":["string","object"]},"input":{"type":"object","additionalProperties":false,"required":["content","role"],"properties":{"content":{"$ref":"#/$defs/content"},"role":{"enum":["user","system","external"]}}},"scenario":{"type":"object","additionalProperties":false,"properties":{"input":{"$ref":"#/$defs/input"},"inputs":{"type":"array","minItems":1,"items":{"$ref":"#/$defs/input"}},"tools":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["name","behavior"],"properties":{"name":{"type":"string","minLength":1},"schema":true,"behavior":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["return"],"properties":{"when_args":true,"return":true,"is_error":{"type":"boolean"},"unprojectable":{"$ref":"#/$defs/unprojectable"}}}}}}},"model_script":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["respond"],"properties":{"respond":{"type":"object","additionalProperties":false,"required":["content","finish_reason"],"properties":{"content":{"type":["string","object","null"]},"tool_calls":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["id","name","args"],"properties":{"id":{"type":"string"},"name":{"type":"string"},"args":{"type":"object"}}}},"finish_reason":{"type":"string"},"stream":{"description":"vectors/GRAMMAR.md §9.1: text chunks, in order, whose concatenation is content; the mock delivers them one by one.","type":"array","minItems":1,"items":{"type":"string"}},"stream_truncated":{"description":"vectors/GRAMMAR.md §9.1: the stream dies after the listed chunks; the last one is partial and finish_reason never arrives.","type":"boolean"},"unprojectable":{"$ref":"#/$defs/unprojectable"}}}}}},"parallel_tools":{"type":"boolean"}}},"unprojectable":{"description":"CTK extension (projection_faults): the in-process mock adds one member JSON cannot carry to this object value.","enum":["cycle","bigint","function","throwing_getter"]},"ruleList":{"type":"array","items":{"$ref":"#/$defs/rule"}},"rule":{"type":"object","additionalProperties":false,"required":["at"],"properties":{"at":{"$ref":"#/$defs/point"},"match":{"type":"object"},"return":true,"fault":{"enum":["raise","malformed_verdict","mutate","hang"]}}},"approvalRule":{"type":"object","additionalProperties":false,"required":["resolve"],"properties":{"match":{"type":"object"},"resolve":{"type":"object","properties":{"outcome":{"type":"string"},"verdict":true,"identity_override":{"type":["string","null"]},"echo_recomputed":{"type":"boolean"},"fault":{"enum":["raise","hang"]}},"additionalProperties":false}}},"outcome":{"enum":["completed","blocked","error"]},"stringList":{"type":"array","items":{"type":"string"}},"pointList":{"type":"array","items":{"$ref":"#/$defs/point"}},"toolInvocations":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["name","args"],"properties":{"name":{"type":"string"},"args":true}}},"expectedRecords":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["interception_point"],"properties":{"interception_point":{"$ref":"#/$defs/point"},"index":{"type":"integer","minimum":0},"assert":{"type":"object"},"absent":{"$ref":"#/$defs/stringList"},"present":{"$ref":"#/$defs/stringList"}}}},"expectedModelCalls":{"type":"array","items":{"type":"object","additionalProperties":false,"properties":{"messages_must_contain":{"$ref":"#/$defs/stringList"},"messages_must_not_contain":{"$ref":"#/$defs/stringList"},"messages":true}}},"expectedInterceptions":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["interception_point"],"properties":{"interception_point":{"$ref":"#/$defs/point"},"context":{"type":"object"},"context_must_validate":{"type":"boolean"},"context_must_contain":{"$ref":"#/$defs/stringList"},"context_must_not_contain":{"$ref":"#/$defs/stringList"}}}},"postureCase":{"description":"CTK extension (§13.1): one posture value's expectations, checked exactly like the same top-level expect members; only the members a posture can change (src/ctk/posture-cases.ts). A case's interceptions are read with the case's own sequence_strict (absent: true).","type":"object","additionalProperties":false,"properties":{"run_outcome":{"$ref":"#/$defs/outcome"},"interceptions":{"$ref":"#/$defs/expectedInterceptions"},"sequence_strict":{"type":"boolean"},"final_output":true,"outputs":{"type":"array"},"tool_invocations":{"$ref":"#/$defs/toolInvocations"},"tool_not_invoked":{"$ref":"#/$defs/stringList"},"interceptions_absent":{"$ref":"#/$defs/pointList"},"model_calls":{"$ref":"#/$defs/expectedModelCalls"},"model_call_count":{"type":"integer","minimum":0},"record_count":{"type":"integer","minimum":0},"records":{"$ref":"#/$defs/expectedRecords"}}},"expect":{"type":"object","additionalProperties":false,"required":["interceptions","run_outcome"],"properties":{"interceptions":{"$ref":"#/$defs/expectedInterceptions"},"sequence_strict":{"type":"boolean"},"interceptions_absent":{"$ref":"#/$defs/pointList"},"run_outcome":{"$ref":"#/$defs/outcome"},"run_outcome_by_posture":{"type":"object","additionalProperties":false,"required":["posture","outcomes"],"properties":{"posture":{"type":"string"},"outcomes":{"type":"object","additionalProperties":{"$ref":"#/$defs/outcome"}}}},"by_posture":{"description":"CTK extension (§13.1): the expectations a posture changes, one case per value of a registered posture; the runner checks the case of the value the host declares (undeclared: the registry default). Not together with run_outcome_by_posture.","type":"object","additionalProperties":false,"required":["posture","cases"],"properties":{"posture":{"type":"string"},"cases":{"type":"object","minProperties":1,"additionalProperties":{"$ref":"#/$defs/postureCase"}}}},"final_output":true,"outputs":{"type":"array"},"tool_invocations":{"$ref":"#/$defs/toolInvocations"},"tool_not_invoked":{"$ref":"#/$defs/stringList"},"identities_equal":{"type":"boolean"},"records":{"$ref":"#/$defs/expectedRecords"},"model_calls":{"$ref":"#/$defs/expectedModelCalls"},"model_call_count":{"type":"integer","minimum":0},"record_count":{"type":"integer","minimum":0},"released_output":true,"persisted_must_not_contain":{"$ref":"#/$defs/stringList"}}}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agent-hooks-ctk.dev/schema/vectors.schema.json","title":"agent-hooks-ctk conformance vector","description":"The published CTK vector grammar plus the CTK extensions, both defined member by member in vectors/GRAMMAR.md. Closed objects everywhere except inside the maps whose keys the author chooses (match, context and assert, and the maps keyed by posture names or values).","type":"object","additionalProperties":false,"required":["id","title","spec_clause","scenario","expect"],"properties":{"id":{"type":"string","pattern":"^AH-CTK-[0-9]{3}(-[a-z0-9-]+)?$"},"title":{"type":"string","minLength":1},"spec_clause":{"type":"string","minLength":1},"part":{"type":"string"},"mode":{"enum":["enforce","evaluate_only"]},"capabilities":{"type":"array","uniqueItems":true,"items":{"enum":["model_calls","tool_calls","parallel_tool_calls","streaming","multi_turn","int64_json","bigint_json","buffered_output","incremental_output","raw_interceptor_return","hang_faults","result_labels_resurfacing","projection_faults","structured_model_content","structured_input_content"]}},"composition":{"type":"object","additionalProperties":false,"required":["profile"],"properties":{"profile":{"enum":["sequential/first_deny","sequential/run_all","parallel/strictest","parallel/unanimous"]},"on_approval":{"enum":["stop","resume"]},"on_disagreement":{"enum":["deny","approval"]},"on_transform_conflict":{"enum":["deny","approval"]}}},"identity_provider":{"anyOf":[{"type":"null"},{"type":"string","pattern":"^[a-z][a-z0-9_-]*$"}]},"redact_for_approval":{"type":"array","items":{"$ref":"#/$defs/targetPath"}},"scenario":{"$ref":"#/$defs/scenario"},"interceptor_script":{"$ref":"#/$defs/ruleList"},"interceptor_scripts":{"type":"array","items":{"$ref":"#/$defs/ruleList"}},"approval_script":{"type":"array","items":{"$ref":"#/$defs/approvalRule"}},"postures":{"description":"CTK extension: the vector applies only to a host that declares exactly these posture values (§13.1; names and values from the posture registry, src/core/postures.ts); any other host skips it, the reason naming posture and value.","type":"object","minProperties":1,"additionalProperties":{"type":"string"}},"interceptor_timeout_ms":{"type":"integer","minimum":1},"resolver_timeout_ms":{"type":"integer","minimum":1},"stream_mediation":{"description":"CTK extension: the stream discipline the expectations of a respond.stream vector without incremental_output hold for: buffered (default; skipped by incremental hosts) or any.","enum":["buffered","any"]},"expect":{"$ref":"#/$defs/expect"}},"$defs":{"point":{"enum":["agent_startup","input","pre_model_call","post_model_call","pre_tool_call","post_tool_call","output","agent_shutdown"]},"targetPath":{"type":"string","pattern":"^\\$(target|policy_target)(\\.[A-Za-z0-9_-]+|\\[[0-9]+\\]|\\[\"[A-Za-z0-9_-]+\"\\])*$"},"content":{"type":["string","object"]},"input":{"type":"object","additionalProperties":false,"required":["content","role"],"properties":{"content":{"$ref":"#/$defs/content"},"role":{"enum":["user","system","external"]}}},"scenario":{"type":"object","additionalProperties":false,"properties":{"input":{"$ref":"#/$defs/input"},"inputs":{"type":"array","minItems":1,"items":{"$ref":"#/$defs/input"}},"tools":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["name","behavior"],"properties":{"name":{"type":"string","minLength":1},"schema":true,"behavior":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["return"],"properties":{"when_args":true,"return":true,"is_error":{"type":"boolean"},"unprojectable":{"$ref":"#/$defs/unprojectable"}}}}}}},"model_script":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["respond"],"properties":{"respond":{"type":"object","additionalProperties":false,"required":["content","finish_reason"],"properties":{"content":{"type":["string","object","null"]},"tool_calls":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["id","name","args"],"properties":{"id":{"type":"string"},"name":{"type":"string"},"args":{"type":"object"}}}},"finish_reason":{"type":"string"},"stream":{"description":"vectors/GRAMMAR.md §9.1: text chunks, in order, whose concatenation is content; the mock delivers them one by one.","type":"array","minItems":1,"items":{"type":"string"}},"stream_truncated":{"description":"vectors/GRAMMAR.md §9.1: the stream dies after the listed chunks; the last one is partial and finish_reason never arrives.","type":"boolean"},"unprojectable":{"$ref":"#/$defs/unprojectable"}}}}}},"parallel_tools":{"type":"boolean"}}},"unprojectable":{"description":"CTK extension (projection_faults): the in-process mock adds one member JSON cannot carry to this object value.","enum":["cycle","bigint","function","throwing_getter"]},"ruleList":{"type":"array","items":{"$ref":"#/$defs/rule"}},"rule":{"type":"object","additionalProperties":false,"required":["at"],"properties":{"at":{"$ref":"#/$defs/point"},"match":{"type":"object"},"return":true,"fault":{"enum":["raise","malformed_verdict","mutate","hang"]}}},"approvalRule":{"type":"object","additionalProperties":false,"required":["resolve"],"properties":{"match":{"type":"object"},"resolve":{"type":"object","properties":{"outcome":{"type":"string"},"verdict":true,"identity_override":{"type":["string","null"]},"echo_recomputed":{"type":"boolean"},"fault":{"enum":["raise","hang"]}},"additionalProperties":false}}},"outcome":{"enum":["completed","blocked","error"]},"stringList":{"type":"array","items":{"type":"string"}},"pointList":{"type":"array","items":{"$ref":"#/$defs/point"}},"toolInvocations":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["name","args"],"properties":{"name":{"type":"string"},"args":true}}},"expectedRecords":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["interception_point"],"properties":{"interception_point":{"$ref":"#/$defs/point"},"index":{"type":"integer","minimum":0},"match":{"description":"CTK extension (vectors/GRAMMAR.md §5.5): take the one record of this point whose emission's context (the recorded context with the record's sequence) has these values at these dotted paths, e.g. tool_call.id; independent of the scan cursor, so it picks a record of a concurrent batch whatever its position.","type":"object","minProperties":1},"assert":{"type":"object"},"absent":{"$ref":"#/$defs/stringList"},"present":{"$ref":"#/$defs/stringList"}}}},"expectedModelCalls":{"type":"array","items":{"type":"object","additionalProperties":false,"properties":{"messages_must_contain":{"$ref":"#/$defs/stringList"},"messages_must_not_contain":{"$ref":"#/$defs/stringList"},"messages":true}}},"expectedInterceptions":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["interception_point"],"properties":{"interception_point":{"$ref":"#/$defs/point"},"context":{"type":"object"},"context_must_validate":{"type":"boolean"},"context_must_contain":{"$ref":"#/$defs/stringList"},"context_must_not_contain":{"$ref":"#/$defs/stringList"}}}},"postureCase":{"description":"CTK extension (§13.1): one posture value's expectations, checked exactly like the same top-level expect members; only the members a posture can change (src/ctk/posture-cases.ts). A case's interceptions are read with the case's own sequence_strict (absent: true).","type":"object","additionalProperties":false,"properties":{"run_outcome":{"$ref":"#/$defs/outcome"},"interceptions":{"$ref":"#/$defs/expectedInterceptions"},"sequence_strict":{"type":"boolean"},"final_output":true,"outputs":{"type":"array"},"tool_invocations":{"$ref":"#/$defs/toolInvocations"},"tool_not_invoked":{"$ref":"#/$defs/stringList"},"interceptions_absent":{"$ref":"#/$defs/pointList"},"model_calls":{"$ref":"#/$defs/expectedModelCalls"},"model_call_count":{"type":"integer","minimum":0},"record_count":{"type":"integer","minimum":0},"records":{"$ref":"#/$defs/expectedRecords"}}},"expect":{"type":"object","additionalProperties":false,"required":["interceptions","run_outcome"],"properties":{"interceptions":{"$ref":"#/$defs/expectedInterceptions"},"sequence_strict":{"type":"boolean"},"interceptions_absent":{"$ref":"#/$defs/pointList"},"run_outcome":{"$ref":"#/$defs/outcome"},"run_outcome_by_posture":{"type":"object","additionalProperties":false,"required":["posture","outcomes"],"properties":{"posture":{"type":"string"},"outcomes":{"type":"object","additionalProperties":{"$ref":"#/$defs/outcome"}}}},"by_posture":{"description":"CTK extension (§13.1): the expectations a posture changes, one case per value of a registered posture; the runner checks the case of the value the host declares (undeclared: the registry default). Not together with run_outcome_by_posture.","type":"object","additionalProperties":false,"required":["posture","cases"],"properties":{"posture":{"type":"string"},"cases":{"type":"object","minProperties":1,"additionalProperties":{"$ref":"#/$defs/postureCase"}}}},"final_output":true,"outputs":{"type":"array"},"tool_invocations":{"$ref":"#/$defs/toolInvocations"},"tool_not_invoked":{"$ref":"#/$defs/stringList"},"identities_equal":{"type":"boolean"},"records":{"$ref":"#/$defs/expectedRecords"},"model_calls":{"$ref":"#/$defs/expectedModelCalls"},"model_call_count":{"type":"integer","minimum":0},"record_count":{"type":"integer","minimum":0},"released_output":true,"persisted_must_not_contain":{"$ref":"#/$defs/stringList"}}}}};
 const schema32 = {"type":"string","pattern":"^\\$(target|policy_target)(\\.[A-Za-z0-9_-]+|\\[[0-9]+\\]|\\[\"[A-Za-z0-9_-]+\"\\])*$"};
 const schema41 = {"type":"object","additionalProperties":false,"required":["resolve"],"properties":{"match":{"type":"object"},"resolve":{"type":"object","properties":{"outcome":{"type":"string"},"verdict":true,"identity_override":{"type":["string","null"]},"echo_recomputed":{"type":"boolean"},"fault":{"enum":["raise","hang"]}},"additionalProperties":false}}};
 const func1 = Object.prototype.hasOwnProperty;
@@ -1106,7 +1106,7 @@ return errors === 0;
 }
 validate39.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema58 = {"type":"array","items":{"type":"object","additionalProperties":false,"required":["interception_point"],"properties":{"interception_point":{"$ref":"#/$defs/point"},"index":{"type":"integer","minimum":0},"assert":{"type":"object"},"absent":{"$ref":"#/$defs/stringList"},"present":{"$ref":"#/$defs/stringList"}}}};
+const schema58 = {"type":"array","items":{"type":"object","additionalProperties":false,"required":["interception_point"],"properties":{"interception_point":{"$ref":"#/$defs/point"},"index":{"type":"integer","minimum":0},"match":{"description":"CTK extension (vectors/GRAMMAR.md §5.5): take the one record of this point whose emission's context (the recorded context with the record's sequence) has these values at these dotted paths, e.g. tool_call.id; independent of the scan cursor, so it picks a record of a concurrent batch whatever its position.","type":"object","minProperties":1},"assert":{"type":"object"},"absent":{"$ref":"#/$defs/stringList"},"present":{"$ref":"#/$defs/stringList"}}}};
 
 function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1134,7 +1134,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data0){
-if(!(((((key0 === "interception_point") || (key0 === "index")) || (key0 === "assert")) || (key0 === "absent")) || (key0 === "present"))){
+if(!((((((key0 === "interception_point") || (key0 === "index")) || (key0 === "match")) || (key0 === "assert")) || (key0 === "absent")) || (key0 === "present"))){
 const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -1183,10 +1183,11 @@ errors++;
 }
 }
 }
-if(data0.assert !== undefined){
-let data3 = data0.assert;
-if(!(data3 && typeof data3 == "object" && !Array.isArray(data3))){
-const err5 = {instancePath:instancePath+"/" + i0+"/assert",schemaPath:"#/items/properties/assert/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data0.match !== undefined){
+let data3 = data0.match;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(Object.keys(data3).length < 1){
+const err5 = {instancePath:instancePath+"/" + i0+"/match",schemaPath:"#/items/properties/match/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -1196,13 +1197,8 @@ vErrors.push(err5);
 errors++;
 }
 }
-if(data0.absent !== undefined){
-let data4 = data0.absent;
-if(Array.isArray(data4)){
-const len1 = data4.length;
-for(let i1=0; i1<len1; i1++){
-if(typeof data4[i1] !== "string"){
-const err6 = {instancePath:instancePath+"/" + i0+"/absent/" + i1,schemaPath:"#/$defs/stringList/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err6 = {instancePath:instancePath+"/" + i0+"/match",schemaPath:"#/items/properties/match/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1212,9 +1208,10 @@ vErrors.push(err6);
 errors++;
 }
 }
-}
-else {
-const err7 = {instancePath:instancePath+"/" + i0+"/absent",schemaPath:"#/$defs/stringList/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data0.assert !== undefined){
+let data4 = data0.assert;
+if(!(data4 && typeof data4 == "object" && !Array.isArray(data4))){
+const err7 = {instancePath:instancePath+"/" + i0+"/assert",schemaPath:"#/items/properties/assert/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1224,13 +1221,13 @@ vErrors.push(err7);
 errors++;
 }
 }
-if(data0.present !== undefined){
-let data6 = data0.present;
-if(Array.isArray(data6)){
-const len2 = data6.length;
-for(let i2=0; i2<len2; i2++){
-if(typeof data6[i2] !== "string"){
-const err8 = {instancePath:instancePath+"/" + i0+"/present/" + i2,schemaPath:"#/$defs/stringList/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data0.absent !== undefined){
+let data5 = data0.absent;
+if(Array.isArray(data5)){
+const len1 = data5.length;
+for(let i1=0; i1<len1; i1++){
+if(typeof data5[i1] !== "string"){
+const err8 = {instancePath:instancePath+"/" + i0+"/absent/" + i1,schemaPath:"#/$defs/stringList/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1242,7 +1239,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/" + i0+"/present",schemaPath:"#/$defs/stringList/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err9 = {instancePath:instancePath+"/" + i0+"/absent",schemaPath:"#/$defs/stringList/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1252,9 +1249,13 @@ vErrors.push(err9);
 errors++;
 }
 }
-}
-else {
-const err10 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data0.present !== undefined){
+let data7 = data0.present;
+if(Array.isArray(data7)){
+const len2 = data7.length;
+for(let i2=0; i2<len2; i2++){
+if(typeof data7[i2] !== "string"){
+const err10 = {instancePath:instancePath+"/" + i0+"/present/" + i2,schemaPath:"#/$defs/stringList/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1266,12 +1267,36 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err11 = {instancePath:instancePath+"/" + i0+"/present",schemaPath:"#/$defs/stringList/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err11];
 }
 else {
 vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
 }
 errors++;
 }

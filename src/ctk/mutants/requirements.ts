@@ -1,0 +1,125 @@
+// Which requirement of the catalogue (vectors/requirements.yaml) each selftest mutant breaks: one row per mutant of
+// mutants.ts, by id. `selftest --list` prints it, `coverage --requirements` and `coverage --thin N` count a requirement's
+// mutants from it. Plain data (no host code), so the catalogue readers can load it cheaply.
+// Adding a mutant is adding its row here: src/ctk/mutants/selftest.test.ts fails on a mutant without one, on a row
+// naming no mutant or no requirement, and on a mutant that none of its requirement's vectors kills.
+
+export const MUTANT_REQUIREMENTS: Readonly<Record<string, string>> = {
+  'guard-throws-action-runs': 'REQ-6.3-raise-failed',
+  'path-emits-no-hook': 'REQ-3.1-tool-paired',
+  'records-bind-nothing-null': 'REQ-10.3-identities',
+  'records-bind-nothing-constant': 'REQ-10.3-identities',
+  'transform-ignored': 'REQ-6-transform-applied',
+  'post-tool-deny-incorporated': 'REQ-6.1-post-not-incorporated',
+  'post-model-deny-incorporated': 'REQ-6.1-post-not-incorporated',
+  'tool-runs-after-deny': 'REQ-6-pre-not-dispatched',
+  'post-after-blocked-pre': 'REQ-6.2-no-post-after-block',
+  'startup-deny-ignored': 'REQ-6.1a-startup-deny-no-input',
+  'no-shutdown-after-startup-deny': 'REQ-6.1a-startup-deny-shutdown',
+  'shutdown-reason-completed-after-block': 'REQ-6.1a-startup-deny-shutdown',
+  'deny-proceeds-in-enforce': 'REQ-6-input-not-begun',
+  'evaluate-only-applies-transform': 'REQ-8-eval-validate-not-apply',
+  'evaluate-only-consults-seam': 'REQ-8-eval-no-seam',
+  'copy-isolation-missing': 'REQ-7-copy-isolation',
+  'timeout-not-enforced': 'REQ-6.3-timeout',
+  'invalid-verdict-allowed': 'REQ-6.3-gate-failure',
+  'no-interceptor-not-enforced': 'REQ-7-no-interceptor',
+  'context-invalid-dispatched': 'REQ-6.3-context-invalid-no-dispatch',
+  'gate-accepts-host-error-reason': 'REQ-5-reason-prefix',
+  'gate-ignores-evidence-cap': 'REQ-5.3-evidence-cap-whole-verdict',
+  'gate-accepts-approval-on-permit': 'REQ-5-approval-only-deny',
+  'gate-non-object-is-allow': 'REQ-5-verdict-object',
+  'gate-accepts-bad-warnings': 'REQ-5-warnings-shape',
+  'wrong-severity-order': 'REQ-7.3-severity-order',
+  'block-tie-highest-index': 'REQ-7.3-block-tie-lowest',
+  'warnings-not-deduplicated': 'REQ-7.3-warnings-union',
+  'labels-kept-on-deny': 'REQ-5.4-labels-not-on-deny',
+  'labels-not-persisted': 'REQ-5.4-labels-persist',
+  'evaluate-only-drops-labels': 'REQ-5.4-labels-persist',
+  'policy-target-rejected': 'REQ-5.2-policy-target-alias',
+  'bad-path-is-noop': 'REQ-5.2-invalid-path',
+  'run-all-short-circuits': 'REQ-7.4-run-all-every',
+  'first-deny-runs-all': 'REQ-7.4-first-deny-short',
+  'resume-treated-as-stop': 'REQ-7.4-resume-each',
+  'fold-truncated-wrong': 'REQ-10.3-fold-truncated',
+  'wrong-decided-by': 'REQ-10.3-decided-by',
+  'parallel-without-snapshot': 'REQ-7.5-snapshot',
+  'transform-conflict-ignored': 'REQ-7.5-transform-conflict',
+  'unanimous-as-strictest': 'REQ-7.5-unanimous',
+  'echo-rule-unchecked': 'REQ-9-echo',
+  'resolver-consulted-at-shutdown': 'REQ-6.1a-shutdown-no-seam',
+  'unresolved-lifts': 'REQ-9-unresolved',
+  'resolver-failure-lifts': 'REQ-9-resolver-failed',
+  'validation-order-swapped': 'REQ-9-validation-order',
+  'approve-with-deny-accepted': 'REQ-9-approve-permit',
+  'transform-value-leaks': 'REQ-10.3-projection-transform',
+  'message-not-truncated': 'REQ-10.3-projection-message',
+  'truncation-splits-characters': 'REQ-10.3-projection-message',
+  'approval-members-kept': 'REQ-10.3-projection-approval',
+  'evidence-dropped': 'REQ-5.3-evidence-propagated',
+  'resolved-by-missing': 'REQ-10.3-resolved-by',
+  'unconsulted-knobs-recorded': 'REQ-10.3-composition-knobs',
+  'interceptors-registered-counts-invoked': 'REQ-10.3-interceptors-registered',
+  'timestamp-dropped': 'REQ-10.3-timestamp-trace',
+  'enforced-identity-stale': 'REQ-10.3-identities',
+  'sequence-starts-at-one': 'REQ-4.1-sequence-zero',
+  'empty-tool-calls-omitted': 'REQ-4.2-empty-tool-calls',
+  'write-back-missing': 'REQ-4.3-target-observable',
+  'reverse-registration-order': 'REQ-7.4-fold-apply',
+  'failure-decided-by-null': 'REQ-10.3-decided-by',
+  'evaluate-only-enforces': 'REQ-8-eval-proceeds',
+  'approval-identity-over-unredacted': 'REQ-9-request-identity',
+  'resume-consults-first-only': 'REQ-7.4-resume-each',
+  'consult-before-fold': 'REQ-9-request-identity',
+  'run-all-approval-ignores-fold': 'REQ-7.4-run-all-approval',
+  'strictest-applies-losing-transform': 'REQ-7.5-losing-transform',
+  'resume-always-truncated': 'REQ-10.3-fold-truncated',
+  'run-all-deny-identity-unfolded': 'REQ-7.4-run-all-discard',
+  'synthesized-decided-by-index': 'REQ-10.3-decided-by',
+  'transform-failure-decided-by-index': 'REQ-10.3-decided-by',
+  'labels-from-denies': 'REQ-7.3-labels-union',
+  'resolutions-unioned-last': 'REQ-7.3-warnings-union',
+  'evaluate-only-skips-transform-validation': 'REQ-8-eval-validate-not-apply',
+  'warning-messages-not-truncated': 'REQ-10.3-projection-message',
+  'context-invalid-decided-by-zero': 'REQ-10.3-decided-by',
+  'fold-truncated-omitted-when-false': 'REQ-10.3-fold-truncated',
+  'post-tool-args-untransformed': 'REQ-4.2-post-args-reflect',
+  'run-all-allow-lift-drops-fold': 'REQ-7.4-run-all-approval',
+  'parallel-approval-transform-ignored': 'REQ-7.6-substitution',
+  'truncation-ellipsis-extra': 'REQ-10.3-projection-message',
+  'run-all-fold-truncated-always-true': 'REQ-10.3-fold-truncated',
+  'reject-keeps-triggering-deny': 'REQ-9-reject-deny',
+  'evaluate-only-zero-interceptors-allow': 'REQ-7-no-interceptor-evaluate-only',
+  'sequence-reused-under-concurrency': 'REQ-12.2-parallel-sequence',
+  'knob-default-resume': 'REQ-7.2-knob-defaults',
+  'tool-seam-terminates-undeclared': 'REQ-6.2-tool-seam-host-error-posture',
+  'stop-approval-always-truncated-undeclared': 'REQ-7.4-stop-truncation',
+  'knob-default-disagreement-approval': 'REQ-7.2-knob-defaults',
+  'projection-failure-fails-open': 'REQ-10.3-projection-fail-closed',
+  'projection-failure-wrong-reason': 'REQ-11-projection-failure-reason',
+  'stream-first-chunk-only': 'REQ-12.1-stream-assembled',
+  'stream-truncated-settles-clean': 'REQ-12.1-stream-incomplete',
+  'release-unverdicted-output': 'REQ-12.1a-verdicted-content',
+  'incremental-release-ahead-of-verdict': 'REQ-12.1-incremental-release-covered',
+  'incremental-deny-does-not-terminate': 'REQ-12.1-incremental-deny-terminates',
+  'incremental-reads-ahead': 'REQ-12.1-incremental-deny-terminates',
+  'incremental-residue-settles-clean': 'REQ-12.1-incremental-residue-fails-closed',
+  'incremental-persists-withheld': 'REQ-12.1-incremental-persistence-gated',
+  'incremental-releases-raw-chunk': 'REQ-12.1a-verdicted-content',
+};
+
+let byRequirement: Map<string, string[]> | undefined;
+
+/** The ids of the mutants that break requirement `id` (in the order of the table). */
+export function mutantsBreaking(id: string): readonly string[] {
+  if (!byRequirement) {
+    byRequirement = new Map();
+    for (const [mutant, req] of Object.entries(MUTANT_REQUIREMENTS)) byRequirement.set(req, [...(byRequirement.get(req) ?? []), mutant]);
+  }
+  return byRequirement.get(id) ?? [];
+}
+
+/** The requirement a mutant breaks, or undefined for a mutant without a row. */
+export function requirementOfMutant(mutantId: string): string | undefined {
+  return Object.prototype.hasOwnProperty.call(MUTANT_REQUIREMENTS, mutantId) ? MUTANT_REQUIREMENTS[mutantId] : undefined;
+}
