@@ -1,6 +1,8 @@
 import t from 'tap';
 import { POSTURES, type PostureName } from '../../core/postures.js';
 import { MUTANTS } from './mutants.js';
+import { MUTANT_REQUIREMENTS, requirementOfMutant, requirementsOfMutant } from './requirements.js';
+import { requirementsById } from '../coverage.js';
 import { runSelftest } from './selftest.js';
 import { defaultVectorPaths, loadVectors } from '../load.js';
 import { runVector } from '../runner.js';
@@ -29,6 +31,17 @@ t.test('the mutant catalogue: at least 40 distinct broken hosts, each naming one
   );
 });
 
+t.test('every mutant names the requirements it breaks, each one in the catalogue (src/ctk/mutants/requirements.ts)', async (t) => {
+  const byReq = requirementsById();
+  t.same(MUTANTS.filter((m) => requirementOfMutant(m.id) === undefined).map((m) => m.id), [], 'every mutant has a row');
+  const ids = new Set(MUTANTS.map((m) => m.id));
+  t.same(Object.keys(MUTANT_REQUIREMENTS).filter((id) => !ids.has(id)), [], 'every row names a mutant');
+  const unknown = MUTANTS.flatMap((m) => requirementsOfMutant(m.id).filter((r) => !byReq.has(r)).map((r) => `${m.id}: ${r}`));
+  t.same(unknown, [], 'every requirement named is in vectors/requirements.yaml');
+  const twice = MUTANTS.filter((m) => new Set(requirementsOfMutant(m.id)).size !== requirementsOfMutant(m.id).length).map((m) => m.id);
+  t.same(twice, [], 'no row names a requirement twice');
+});
+
 t.test('every mutant is killed by the project suite and the whole suite passes on the correct host', async (t) => {
   const result = await runSelftest({ vectors: suite, mutants: MUTANTS, stopAtFirstKill: true });
   t.same(result.baseline.failed, [], 'no vector fails on the correct reference host');
@@ -41,6 +54,13 @@ t.test('every mutant is killed by the project suite and the whole suite passes o
   t.ok(incrementalOnly.every((id) => result.baseline_incremental!.passed.includes(id)), 'which runs (and passes) every incremental vector');
   const survivors = result.mutants.filter((m) => m.killed_by.length === 0).map((m) => m.id);
   t.same(survivors, [], 'no survivors');
+  // Fast mode tries the vectors pinning a mutant's requirement first, so a first killer outside them means none of
+  // them catches the broken host: the catalogue's pins for that requirement miss it.
+  const byReq = requirementsById();
+  const missed = result.mutants
+    .filter((m) => m.killed_by.length > 0 && !(byReq.get(requirementOfMutant(m.id)!)?.vectors ?? []).includes(m.killed_by[0]!))
+    .map((m) => `${m.id}: none of the vectors of ${requirementOfMutant(m.id)} kills it (${m.killed_by[0]} does: pin it there)`);
+  t.same(missed, [], "every mutant is killed by a vector pinning its requirement in vectors/requirements.yaml");
   t.equal(result.survived, 0);
   t.equal(result.mutants.length, MUTANTS.length);
 });

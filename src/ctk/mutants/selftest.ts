@@ -7,7 +7,8 @@ import type { StreamMediation } from '../../host/loop.js';
 import { runVector } from '../runner.js';
 import type { LoadedVector } from '../vector.js';
 import type { Mutant } from './mutants.js';
-import { compareClauses } from '../coverage.js';
+import { compareClauses, requirementsById } from '../coverage.js';
+import { requirementOfMutant } from './requirements.js';
 
 export interface MutantResult {
   id: string;
@@ -49,6 +50,17 @@ export interface SelftestOptions {
 }
 
 const DEFAULT_TIMEOUT_MS = 10_000;
+
+/** The vectors the package catalogue cites for the requirement a mutant breaks (its own one; none without a row). */
+function pinningVectors(mutantId: string): ReadonlySet<string> {
+  const id = requirementOfMutant(mutantId);
+  if (id === undefined) return new Set();
+  try {
+    return new Set(requirementsById().get(id)?.vectors ?? []);
+  } catch {
+    return new Set(); // an unreadable catalogue only costs fast mode its ordering
+  }
+}
 
 async function passes(harness: Harness, surface: HostSurface, lv: LoadedVector, timeoutMs: number): Promise<'pass' | 'fail' | 'skip'> {
   const { result } = await runVector(lv, { harness, surface, harnessLabel: 'selftest', timeoutMs });
@@ -93,9 +105,12 @@ export async function runSelftest(opts: SelftestOptions): Promise<SelftestResult
     const { surface, killers } = runs.get(mutant.streaming ?? 'buffered')!;
     const harness = mutant.harness();
     const killed_by: string[] = [];
-    // Fast mode tries the vectors citing the mutant's clause first; killed_by is reported in suite order anyway.
+    // Fast mode tries first the vectors that pin the mutant's requirement in the catalogue, then those citing its
+    // clause, then the rest; killed_by is reported in suite order anyway.
+    const pins = pinningVectors(mutant.id);
     const cites = (lv: LoadedVector) => lv.vector.spec_clause.split(',').some((c) => c.trim() === mutant.clause);
-    const order = opts.stopAtFirstKill ? [...killers.filter(cites), ...killers.filter((lv) => !cites(lv))] : killers;
+    const rankOf = (lv: LoadedVector) => (pins.has(lv.vector.id) ? 0 : cites(lv) ? 1 : 2);
+    const order = opts.stopAtFirstKill ? [0, 1, 2].flatMap((k) => killers.filter((lv) => rankOf(lv) === k)) : killers;
     try {
       for (const lv of order) {
         // The mutant is scored against the correct host's surface: a broken host declares the same surface.
