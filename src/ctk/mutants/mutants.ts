@@ -139,13 +139,7 @@ function noShutdownAfterStartupDeny(): Mutant {
         },
         run: async (): Promise<RunReport> => {
           const report = await inner.run();
-          if (!startupDenied) return report;
-          const keep = report.records.map((r) => (r as JsonObject).interception_point !== 'agent_shutdown');
-          return {
-            ...report,
-            records: report.records.filter((_, i) => keep[i]) as RunReport['records'],
-            identities: report.identities.filter((_, i) => keep[i]),
-          };
+          return startupDenied ? withoutPointRecords(report, 'agent_shutdown') : report;
         },
       };
     },
@@ -398,26 +392,14 @@ export const MUTANTS: readonly Mutant[] = [
   parts('approval-members-kept', '10.3', 'the record keeps the approval block\'s members', {
     projectVerdict: (v, t) => (v.approval ? { ...D.projectVerdict(v, t), approval: v.approval as Record<string, never> } : D.projectVerdict(v, t)),
   }),
-  parts('evidence-dropped', '5.3', 'evidence does not reach the record', {
-    projectVerdict: (v, t) => {
-      const p = D.projectVerdict(v, t);
-      delete p.evidence;
-      return p;
-    },
-  }),
-  parts('resolved-by-missing', '10.3', 'the record never says whether the seam was consulted', recordEdit((r) => {
-    const { resolved_by: _gone, ...rest } = r;
-    return rest as InterceptionRecord;
-  })),
+  parts('evidence-dropped', '5.3', 'evidence does not reach the record', projectedWithout('evidence')),
+  parts('resolved-by-missing', '10.3', 'the record never says whether the seam was consulted', recordWithout('resolved_by')),
   parts('unconsulted-knobs-recorded', '10.3', 'the record lists every knob, consulted or not', recordEdit((r) => ({
     ...r,
     composition: { on_approval: 'stop', on_disagreement: 'deny', on_transform_conflict: 'deny', ...r.composition },
   }))),
   parts('interceptors-registered-counts-invoked', '10.3', 'interceptors_registered counts only the interceptors that ran', recordEdit((r) => ({ ...r, interceptors_registered: r.verdicts?.length ?? 0 }))),
-  parts('timestamp-dropped', '10.3', 'the record omits the context timestamp', recordEdit((r) => {
-    const { timestamp: _gone, ...rest } = r;
-    return rest as InterceptionRecord;
-  })),
+  parts('timestamp-dropped', '10.3', 'the record omits the context timestamp', recordWithout('timestamp')),
   parts('enforced-identity-stale', '10.3', 'enforced_identity is never recomputed after a transform', { enforcedIdentityNeedsRecompute: () => false }),
   // --- context construction (§4) and dispatch order (§7.4) ---
   parts('sequence-starts-at-one', '4.1', 'sequence numbering starts at 1 on agent_startup', { nextSequence: (c) => ++c.next }),
@@ -586,13 +568,7 @@ export const MUTANTS: readonly Mutant[] = [
   parts('gate-accepts-bad-evidence', '5', 'evidence that is not an object is dropped instead of rejected', gateWith((v) => withoutMember(v, 'evidence', (o) => !isPlainObject(o.evidence)))),
   parts('gate-accepts-bad-labels', '5', 'result_labels that are not an array of strings are dropped instead of rejected', gateWith((v) => withoutMember(v, 'result_labels', (o) => !Array.isArray(o.result_labels) || o.result_labels.some((l) => typeof l !== 'string')))),
   parts('evidence-cap-exclusive', '5', 'evidence of exactly 10240 canonical bytes is rejected (the cap read as exclusive)', { gateVerdict: evidenceCapExclusive }),
-  parts('warnings-not-recorded', '5.1', 'the record drops the combined verdict\'s warnings', {
-    projectVerdict: (v, t) => {
-      const p = D.projectVerdict(v, t);
-      delete p.warnings;
-      return p;
-    },
-  }),
+  parts('warnings-not-recorded', '5.1', 'the record drops the combined verdict\'s warnings', projectedWithout('warnings')),
   parts('absent-value-leaves-target', '5.2', 'a transform without a value leaves the addressed location unchanged instead of setting it to null', {
     applyTransform: (ctx, t) => (t.value === undefined && D.applyTransform(ctx, t).ok ? { ok: true, context: ctx } : D.applyTransform(ctx, t)),
   }),
@@ -618,17 +594,8 @@ export const MUTANTS: readonly Mutant[] = [
   parts('evaluate-only-recorded-as-enforce', '8', 'records of an evaluate_only session say mode enforce', recordEdit((r) => ({ ...r, mode: 'enforce' }))),
   parts('null-provider-misstated', '10.1', 'a host running without an identity provider records identity_provider jcs-sha256', recordEdit((r) => (r.identity_provider === null ? { ...r, identity_provider: 'jcs-sha256' } : r))),
   shutdownRecordMissing(),
-  parts('labels-dropped-from-record', '10.3', 'the record drops the combined verdict\'s result_labels', {
-    projectVerdict: (v, t) => {
-      const p = D.projectVerdict(v, t);
-      delete p.result_labels;
-      return p;
-    },
-  }),
-  parts('verdicts-summary-missing', '10.3', 'multi-verdict records leave out the verdicts summary', recordEdit((r) => {
-    const { verdicts: _gone, ...rest } = r;
-    return rest as InterceptionRecord;
-  })),
+  parts('labels-dropped-from-record', '10.3', 'the record drops the combined verdict\'s result_labels', projectedWithout('result_labels')),
+  parts('verdicts-summary-missing', '10.3', 'multi-verdict records leave out the verdicts summary', recordWithout('verdicts')),
   parts('record-carries-target', '10.3', 'the record carries the emission\'s target (payload) beside the §10.3 members', { buildRecord: (input, project) => ({ ...D.buildRecord(input, project), target: input.context?.target ?? null }) as InterceptionRecord }),
   parts('timeout-reason-misnamed', '11', 'an interceptor timeout is recorded under the unreserved reason host_error:timeout', {
     mapInterceptorFailure: (f) => (f.kind === 'timeout' ? { decision: 'deny', reason: 'host_error:timeout' as Verdict['reason'] } : D.mapInterceptorFailure(f)),
@@ -778,25 +745,26 @@ function evidenceCapExclusive(value: unknown): ReturnType<HostParts['gateVerdict
   return D.gateVerdict(value);
 }
 
-/** §6.1a mutant: a deny at agent_shutdown retracts the session's result (the run is reported blocked, its output withdrawn). */
-function shutdownDenyRetractsOutput(): Mutant {
+/** A mutant whose host reports its run differently from how it ran it (the records it writes, the outcome it states). */
+function reported(id: string, clause: string, description: string, edit: (report: RunReport) => RunReport): Mutant {
   return {
-    id: 'shutdown-deny-retracts-output',
-    clause: '6.1a',
-    description: 'a deny at agent_shutdown withdraws what the session already produced: the run is reported blocked and its output withheld',
+    id,
+    clause,
+    description,
     harness: () => {
       const inner = createReferenceHarness();
-      return {
-        ...inner,
-        run: async (): Promise<RunReport> => {
-          const report = await inner.run();
-          const last = report.records[report.records.length - 1] as JsonObject | undefined;
-          const denied = last?.interception_point === 'agent_shutdown' && isPlainObject(last.verdict) && last.verdict.decision === 'deny';
-          return denied && report.outcome === 'completed' ? { ...report, outcome: 'blocked', final_output: null } : report;
-        },
-      };
+      return { ...inner, run: async (): Promise<RunReport> => edit(await inner.run()) };
     },
   };
+}
+
+/** §6.1a mutant: a deny at agent_shutdown retracts the session's result (the run is reported blocked, its output withdrawn). */
+function shutdownDenyRetractsOutput(): Mutant {
+  return reported('shutdown-deny-retracts-output', '6.1a', 'a deny at agent_shutdown withdraws what the session already produced: the run is reported blocked and its output withheld', (report) => {
+    const last = report.records[report.records.length - 1] as JsonObject | undefined;
+    const denied = last?.interception_point === 'agent_shutdown' && isPlainObject(last.verdict) && last.verdict.decision === 'deny';
+    return denied && report.outcome === 'completed' ? { ...report, outcome: 'blocked', final_output: null } : report;
+  });
 }
 
 /** §7.2 mutant: parallel/strictest with a quorum — a single block among at least two allows is outvoted. */
@@ -811,22 +779,9 @@ async function strictestMajority(env: ComposeEnv): Promise<ComposeResult> {
 
 /** §10.3 mutant: the agent_shutdown record never reaches the report (the trail is flushed before the last emission). */
 function shutdownRecordMissing(): Mutant {
-  return {
-    id: 'shutdown-record-missing',
-    clause: '10.3',
-    description: 'the agent_shutdown emission produces no interception record (the trail is written before the session closes)',
-    harness: () => {
-      const inner = createReferenceHarness();
-      return {
-        ...inner,
-        run: async (): Promise<RunReport> => {
-          const report = await inner.run();
-          const keep = report.records.map((r) => (r as JsonObject).interception_point !== 'agent_shutdown');
-          return { ...report, records: report.records.filter((_, i) => keep[i]) as RunReport['records'], identities: report.identities.filter((_, i) => keep[i]) };
-        },
-      };
-    },
-  };
+  return reported('shutdown-record-missing', '10.3', 'the agent_shutdown emission produces no interception record (the trail is written before the session closes)', (report) =>
+    withoutPointRecords(report, 'agent_shutdown'),
+  );
 }
 
 /** §5.2 mutant: applying `$target.name…` keeps only member `name` of an object target (its siblings are lost). */
@@ -837,4 +792,30 @@ function transformDropsSiblings(ctx: JsonObject, t: Parameters<HostParts['applyT
   if (!r.ok || name === undefined || !isPlainObject(r.context.target) || !(name in r.context.target)) return r;
   const only: JsonObject = { [name]: r.context.target[name]! };
   return { ok: true, context: D.writeBackTarget(r.context, only) };
+}
+
+/** A record mutant: the §10.3 record leaves out one member. */
+function recordWithout(member: keyof InterceptionRecord): HostPartsOverride {
+  return recordEdit((r) => {
+    const copy = { ...r };
+    delete copy[member];
+    return copy;
+  });
+}
+
+/** A projection mutant: the recorded verdict leaves out one member of the combined verdict. */
+function projectedWithout(member: 'evidence' | 'warnings' | 'result_labels'): HostPartsOverride {
+  return {
+    projectVerdict: (v, t) => {
+      const p = D.projectVerdict(v, t);
+      delete p[member];
+      return p;
+    },
+  };
+}
+
+/** A report without the records (and identity pairs) of one point, as a host that never wrote them reports it. */
+function withoutPointRecords(report: RunReport, point: InterceptionPoint): RunReport {
+  const keep = report.records.map((r) => (r as JsonObject).interception_point !== point);
+  return { ...report, records: report.records.filter((_, i) => keep[i]) as RunReport['records'], identities: report.identities.filter((_, i) => keep[i]) };
 }
