@@ -3,7 +3,7 @@ import { POSTURES, type PostureName } from '../../core/postures.js';
 import { MUTANTS } from './mutants.js';
 import { MUTANT_REQUIREMENTS, requirementOfMutant, requirementsOfMutant } from './requirements.js';
 import { requirementsById } from '../coverage.js';
-import { runSelftest } from './selftest.js';
+import { renderMarginal, renderSelftest, runMarginal, runSelftest } from './selftest.js';
 import { defaultVectorPaths, loadVectors } from '../load.js';
 import { runVector } from '../runner.js';
 import { createReferenceHarness } from '../../harness/reference-harness.js';
@@ -99,4 +99,23 @@ t.test('the reference host is deterministic: the same vector gives the same reco
     }
     t.same(runs[0], runs[1], `${id}: identical records, outcome and tool calls (timestamps and the identities hashed over them aside)`);
   }
+});
+
+t.test('runMarginal: beyond the suite and only-given, for given vectors outside the suite and inside it', async (t) => {
+  const quorum = MUTANTS.filter((m) => m.id === 'strictest-majority-allows' || m.id === 'tool-runs-after-deny');
+  // AH-CTK-661 against a suite that lacks it: what it kills that the suite does not.
+  const outside = await runMarginal({ given: [byId('AH-CTK-661')], suite: [byId('AH-CTK-201'), byId('AH-CTK-214')], mutants: quorum });
+  t.same(outside.in_suite, []);
+  t.same(outside.only_given, ['strictest-majority-allows']);
+  t.same(outside.beyond_suite, ['strictest-majority-allows']);
+  t.equal(outside.also_killed_by['tool-runs-after-deny'], byId('AH-CTK-214').vector.id, 'a shared kill names the other killer');
+  t.match(renderMarginal(outside), /Killed beyond the package suite \(the given vectors kill, the suite does not\): 1\n  strictest-majority-allows §7\.2:/);
+  // The same vector inside the suite: nothing is beyond it, but it alone still kills the quorum mutant.
+  const inside = await runMarginal({ given: [byId('AH-CTK-661')], suite: [byId('AH-CTK-201'), byId('AH-CTK-214'), byId('AH-CTK-661')], mutants: quorum });
+  t.same(inside.in_suite, [byId('AH-CTK-661').vector.id]);
+  t.same(inside.only_given, ['strictest-majority-allows']);
+  t.same(inside.beyond_suite, []);
+  const plain = renderSelftest(inside.given);
+  t.match(plain, /^baseline: 1 vectors pass/);
+  t.match(plain, /\n2\/2 mutants killed, 0 survived$/);
 });
