@@ -1,13 +1,16 @@
-// `coverage [--json] [--catalogue FILE] [--vectors PATH…]`: per-clause coverage of the requirement catalogue.
-// Exit 0 when every requirement is pinned, 1 when any is pinned by nothing, 2 on a bad catalogue or suite.
+// `coverage [--json] [--requirements | --thin N] [--catalogue FILE] [--vectors PATH…]`: coverage of the requirement
+// catalogue, per clause (default), per requirement, or only the thin requirements.
+// Exit 0 when every requirement is pinned, 1 when any is pinned by nothing, 2 on a bad catalogue, suite or flag.
 import type { Command } from 'commander';
 import { CliError, EXIT } from './exit.js';
 import { loadOrExit } from './flags.js';
-import { CatalogueError, loadCatalogue, renderCoverage, REQUIREMENTS_FILE, summarize } from '../ctk/coverage.js';
+import { CatalogueError, loadCatalogue, renderCoverage, renderRequirements, renderThin, REQUIREMENTS_FILE, summarize, thinness } from '../ctk/coverage.js';
 import { PACKAGE_ROOT } from '../version.js';
 
 interface CoverageFlags {
   json?: boolean;
+  requirements?: boolean;
+  thin?: string;
   catalogue?: string;
   vectors?: string[];
 }
@@ -15,11 +18,15 @@ interface CoverageFlags {
 export function register(program: Command): void {
   program
     .command('coverage')
-    .description('Per-clause coverage of the spec requirement catalogue by vectors and unit tests (exit 1 if any is unpinned)')
-    .option('--json', 'print {requirements:[{id,clause,text,vectors,tests}], uncovered:N}')
+    .description('Coverage of the spec requirement catalogue by vectors, unit tests and selftest mutants, per clause (exit 1 if any requirement is unpinned)')
+    .option('--json', 'print {requirements:[{id,clause,text,vectors,tests,mutants}], uncovered:N} (with --thin: only the thin ones, each with its reason)')
+    .option('--requirements', 'one line per requirement: its vectors, unit tests and mutants')
+    .option('--thin <n>', 'only the requirements pinned by fewer than n vectors, or broken by no mutant')
     .option('--catalogue <file>', 'requirement catalogue (default: the package vectors/requirements.yaml)')
     .option('--vectors <paths...>', 'the suite the catalogue cites (default: the package vectors/)')
     .action((flags: CoverageFlags) => {
+      if (flags.requirements && flags.thin !== undefined) throw new CliError(EXIT.badInput, 'coverage: give --requirements or --thin, not both (--thin lists requirements the same way, only the thin ones)');
+      const minVectors = flags.thin === undefined ? undefined : parseThin(flags.thin);
       const vectors = loadOrExit(flags.vectors);
       const file = flags.catalogue ?? REQUIREMENTS_FILE;
       let requirements;
@@ -31,23 +38,38 @@ export function register(program: Command): void {
       }
       const summary = summarize(requirements);
       if (flags.json) {
-        const out = {
-          requirements: summary.requirements.map((r) => ({
+        const listed = summary.requirements.flatMap((r) => {
+          const thin = minVectors === undefined ? undefined : thinness(r, minVectors);
+          if (minVectors !== undefined && thin === undefined) return [];
+          return [{
             id: r.id,
             clause: r.clause,
             text: r.text,
             vectors: r.vectors,
             tests: r.tests,
+            mutants: r.mutants,
             ...(r.declaration !== undefined ? { declaration: r.declaration } : {}),
-          })),
-          uncovered: summary.uncovered,
-        };
+            ...(thin !== undefined ? { thin } : {}),
+          }];
+        });
+        const out = { requirements: listed, uncovered: summary.uncovered };
         process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+      } else if (minVectors !== undefined) {
+        process.stdout.write(`${renderThin(summary, minVectors)}\n`);
+      } else if (flags.requirements) {
+        process.stdout.write(`${renderRequirements(summary)}\n`);
       } else {
         process.stdout.write(`${renderCoverage(summary)}\n`);
       }
       process.exitCode = summary.uncovered > 0 ? EXIT.failed : EXIT.ok;
     });
+}
+
+/** `--thin N`: a whole number of vectors, at least 1. */
+function parseThin(value: string): number {
+  const n = /^[0-9]+$/.test(value) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(n) || n < 1) throw new CliError(EXIT.badInput, `--thin: expected a whole number of vectors, at least 1 (e.g. 2), got ${JSON.stringify(value)}`);
+  return n;
 }
 
 const SHOWN_PROBLEMS = 20;

@@ -151,7 +151,7 @@ t.test('--part, --bail and a timing-out host', async (t) => {
 });
 
 t.test('validate and list', async (t) => {
-  const w = workspace({ 'a.json': baseVector({ id: 'AH-CTK-901', part: 'alpha' }), 'b.json': baseVector({ id: 'AH-CTK-902', interceptor_script: [{ at: 'input', fault: 'hang' }] }) });
+  const w = workspace({ 'AH-CTK-901.json': baseVector({ id: 'AH-CTK-901', part: 'alpha' }), 'AH-CTK-902.json': baseVector({ id: 'AH-CTK-902', interceptor_script: [{ at: 'input', fault: 'hang' }] }) });
   const v = cli(['validate', w.vectors]);
   t.equal(v.code, 0);
   t.match(v.out, /ok: 2 vectors/);

@@ -95,7 +95,15 @@ function checkResolvedExpectations(input: AssertionInput): Failure[] {
   let cursor = 0;
   for (const [k, exp] of (e.records ?? []).entries()) {
     let at: number;
-    if (exp.index !== undefined) {
+    if (exp.match !== undefined) {
+      // GRAMMAR.md §5.5: the one record whose emission's context matches; the cursor is neither read nor moved.
+      const picked = pickByMatch(records, recording, exp.interception_point, exp.match);
+      if (typeof picked === 'string') {
+        f.push({ clause, check: `expect.records[${k}].match`, path: 'records', expected: exp.match, message: picked });
+        continue;
+      }
+      at = picked;
+    } else if (exp.index !== undefined) {
       at = exp.index;
       if (records[at]?.interception_point !== exp.interception_point) {
         f.push({ clause, check: `expect.records[${k}]`, path: `records[${at}].interception_point`, expected: exp.interception_point, got: records[at]?.interception_point, message: `record ${at} is not a ${exp.interception_point} record` });
@@ -108,7 +116,7 @@ function checkResolvedExpectations(input: AssertionInput): Failure[] {
         continue;
       }
     }
-    cursor = at + 1;
+    if (exp.match === undefined) cursor = at + 1;
     const rec = records[at]!;
     for (const [path, value] of Object.entries(exp.assert ?? {})) {
       const got = getDotted(rec, path);
@@ -154,6 +162,36 @@ function checkResolvedExpectations(input: AssertionInput): Failure[] {
   // §12.2: the CTK's own observation of the concurrency probe (GRAMMAR.md §2, `rendezvous`).
   for (const missed of mocks.rendezvous) f.push({ clause: '12.2', check: 'mock.tools.rendezvous', path: 'tool_invocations', message: missed });
   return f;
+}
+
+/**
+ * GRAMMAR.md §5.5 `records[].match`: the index of the one record of `point` whose emission's context (the recorded
+ * context carrying the record's sequence) has every value of `match` at its dotted path; or why there is none.
+ */
+export function pickByMatch(records: readonly JsonObject[], recording: readonly JsonObject[], point: string, match: JsonObject): number | string {
+  const want = Object.entries(match);
+  const shown = want.map(([p, v]) => `${p} = ${brief(v, 60)}`).join(', ');
+  const ofPoint = records.flatMap((r, i) => (r.interception_point === point ? [i] : []));
+  if (ofPoint.length === 0) return `no ${point} record at all, so none with ${shown}`;
+  if (recording.length === 0) return `match reads the contexts the first interceptor recorded (GRAMMAR.md §3.1), and there are none (no interceptor, or none reached): no ${point} record can be picked by ${shown}`;
+  const hits: number[] = [];
+  let unmatched = 0;
+  for (const i of ofPoint) {
+    const contexts = recording.filter((c) => c.interception_point === point && deepEqual(c.sequence, records[i]!.sequence));
+    if (contexts.length !== 1) {
+      unmatched++;
+      continue;
+    }
+    if (want.every(([p, v]) => {
+      const got = getDotted(contexts[0]!, p);
+      return got.found && deepEqual(got.value, v);
+    }))
+      hits.push(i);
+  }
+  if (hits.length === 1) return hits[0]!;
+  if (hits.length > 1) return `${hits.length} ${point} records (${hits.map((i) => `records[${i}]`).join(', ')}) have ${shown}; a match picks exactly one record (add a path that tells them apart)`;
+  const note = unmatched > 0 ? ` (${unmatched} of the ${ofPoint.length} have no recorded context with their sequence)` : '';
+  return `none of the ${ofPoint.length} ${point} records has ${shown} in its emission's context${note}`;
 }
 
 /**

@@ -1,6 +1,6 @@
 import t from 'tap';
 import path from 'node:path';
-import { CatalogueError, compareClauses, loadCatalogue, parseCatalogue, renderCoverage, REQUIREMENTS_FILE, requirementsById, summarize } from './coverage.js';
+import { CatalogueError, compareClauses, loadCatalogue, parseCatalogue, renderCoverage, renderRequirements, renderThin, REQUIREMENTS_FILE, requirementsById, summarize, thinness } from './coverage.js';
 import { defaultVectorPaths, loadVectors } from './load.js';
 import { PACKAGE_ROOT } from '../version.js';
 
@@ -92,4 +92,34 @@ t.test('read without a suite, a catalogue is still validated, and each file is i
   t.equal(requirementsById(path.join(dir, 'b.yaml')).get('REQ-1-a')?.clause, '2', 'another file is read, not the first one cached');
   t.throws(() => requirementsById(path.join(dir, 'bad.yaml')), { name: 'CatalogueError', message: /clause must be a section number[\s\S]*is not a \*\.test\.ts file/ });
   t.ok(requirementsById(REQUIREMENTS_FILE).size > 100, 'the package catalogue');
+});
+
+t.test('per requirement and thin: vectors, tests and the mutants that break each requirement', async (t) => {
+  const reqs = parseCatalogue(
+    `requirements:
+  - {id: REQ-7.4-a, clause: "7.4", text: fold applies, vectors: [AH-CTK-900-a, AH-CTK-901-b], tests: []}
+  - {id: REQ-7.4-b, clause: "7.4", text: one vector, vectors: [AH-CTK-900-a]}
+  - {id: REQ-3-c, clause: "3", text: only a test, tests: ["${SELF}: per requirement and thin"]}
+`,
+    'cat.yaml',
+    ctx,
+  );
+  const mutants: Record<string, string[]> = { 'REQ-7.4-a': ['m-one', 'm-two'], 'REQ-7.4-b': ['m-three'] };
+  const s = summarize(reqs, (id) => mutants[id] ?? []);
+  t.same(s.requirements.map((r) => r.mutants), [['m-one', 'm-two'], ['m-three'], []]);
+  t.equal(s.clauses.find((c) => c.clause === '7.4')?.by_mutants, 2);
+  t.match(renderCoverage(s), /§7\.4 +2\/2 +2 +0 +2 +0 +\n/);
+  t.match(renderCoverage(s), /; 2 broken by a selftest mutant\n\nColumns, per spec clause/);
+  const lines = renderRequirements(s).split('\n');
+  t.match(lines[1], /^REQ-7\.4-a +§7\.4 +2 vectors \(AH-CTK-900, AH-CTK-901\); 0 tests; 2 mutants \(m-one, m-two\)$/, 'vector ids shortened to their number');
+  t.match(lines[3], /^REQ-3-c +§3 +0 vectors; 1 test \(coverage\.test\.ts: per requirement and thin\); 0 mutants$/);
+  t.equal(thinness(s.requirements[0]!, 2), undefined);
+  t.equal(thinness(s.requirements[1]!, 2), 'only 1 vector');
+  t.equal(thinness(s.requirements[2]!, 2), 'no vector, no mutant');
+  t.equal(thinness(s.requirements[2]!, 0), 'no mutant');
+  const thin = renderThin(s, 2);
+  t.match(thin, /^Requirements with fewer than 2 vectors, or broken by no selftest mutant: 2 of 3\n/);
+  t.match(thin, /\nREQ-7\.4-b +§7\.4 +only 1 vector: 1 vector \(AH-CTK-900\); 0 tests; 1 mutant \(m-three\)\n/);
+  t.notMatch(thin, /REQ-7\.4-a/);
+  t.match(thin, /\n2 with fewer than 2 vectors, 1 with no mutant\./);
 });

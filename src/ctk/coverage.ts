@@ -5,6 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { PACKAGE_ROOT } from '../version.js';
+import { mutantsBreaking } from './mutants/requirements.js';
 
 /** The package's own catalogue. */
 export const REQUIREMENTS_FILE = path.join(PACKAGE_ROOT, 'vectors', 'requirements.yaml');
@@ -167,11 +168,18 @@ export interface ClauseCoverage {
   by_vectors: number;
   by_tests: number;
   declared: number;
+  /** Requirements of the clause that at least one selftest mutant breaks. */
+  by_mutants: number;
   unpinned: string[];
 }
 
+/** A requirement with the selftest mutants that break it (src/ctk/mutants/requirements.ts). */
+export interface RequirementCoverage extends Requirement {
+  mutants: string[];
+}
+
 export interface CoverageSummary {
-  requirements: Requirement[];
+  requirements: RequirementCoverage[];
   uncovered: number;
   clauses: ClauseCoverage[];
 }
@@ -195,37 +203,121 @@ export function compareClauses(a: string, b: string): number {
   return 0;
 }
 
-export function summarize(requirements: readonly Requirement[]): CoverageSummary {
+/**
+ * Per-clause coverage. `mutantsOf` gives the ids of the selftest mutants breaking a requirement (default: the
+ * package's mutant table, src/ctk/mutants/requirements.ts).
+ */
+export function summarize(requirements: readonly Requirement[], mutantsOf: (id: string) => readonly string[] = mutantsBreaking): CoverageSummary {
   const byClause = new Map<string, ClauseCoverage>();
-  for (const r of requirements) {
-    const c = byClause.get(r.clause) ?? { clause: r.clause, total: 0, pinned: 0, by_vectors: 0, by_tests: 0, declared: 0, unpinned: [] };
+  const withMutants: RequirementCoverage[] = requirements.map((r) => ({ ...r, mutants: [...mutantsOf(r.id)] }));
+  for (const r of withMutants) {
+    const c = byClause.get(r.clause) ?? { clause: r.clause, total: 0, pinned: 0, by_vectors: 0, by_tests: 0, declared: 0, by_mutants: 0, unpinned: [] };
     c.total++;
     if (isPinned(r)) c.pinned++;
     else c.unpinned.push(r.id);
     if (r.vectors.length > 0) c.by_vectors++;
     if (r.tests.length > 0) c.by_tests++;
     if (r.declaration !== undefined && r.vectors.length === 0 && r.tests.length === 0) c.declared++;
+    if (r.mutants.length > 0) c.by_mutants++;
     byClause.set(r.clause, c);
   }
   const clauses = [...byClause.values()].sort((a, b) => compareClauses(a.clause, b.clause));
-  return { requirements: [...requirements], uncovered: requirements.filter((r) => !isPinned(r)).length, clauses };
+  return { requirements: withMutants, uncovered: requirements.filter((r) => !isPinned(r)).length, clauses };
 }
+
+/** What the columns of renderCoverage's table count, printed under it. */
+export const COVERAGE_COLUMNS = [
+  'Columns, per spec clause, counting its requirements (vectors/requirements.yaml):',
+  '  pinned    pinned by anything / all of the clause',
+  '  vectors   pinned by at least one vector          tests     by at least one named unit test',
+  '  mutants   broken by at least one selftest mutant declared  pinned by a declaration only',
+  '  unpinned  the ids of those pinned by nothing',
+  'A requirement can count under vectors, tests and mutants at once. Per requirement: coverage --requirements; the thin ones: coverage --thin 2.',
+].join('\n');
 
 /** The human-readable table the CLI prints. */
 export function renderCoverage(summary: CoverageSummary): string {
   const lines: string[] = [];
-  lines.push('clause    pinned  vectors  tests  declared  unpinned');
+  lines.push('clause    pinned  vectors  tests  mutants  declared  unpinned');
   for (const c of summary.clauses) {
     lines.push(
-      `§${c.clause.padEnd(8)} ${`${c.pinned}/${c.total}`.padStart(6)}  ${String(c.by_vectors).padStart(7)}  ${String(c.by_tests).padStart(5)}  ${String(c.declared).padStart(8)}  ${c.unpinned.join(', ')}`,
+      `§${c.clause.padEnd(8)} ${`${c.pinned}/${c.total}`.padStart(6)}  ${String(c.by_vectors).padStart(7)}  ${String(c.by_tests).padStart(5)}  ${String(c.by_mutants).padStart(7)}  ${String(c.declared).padStart(8)}  ${c.unpinned.join(', ')}`,
     );
   }
   const total = summary.requirements.length;
   const declared = summary.requirements.filter((r) => r.declaration !== undefined && r.vectors.length === 0 && r.tests.length === 0).length;
   const vectorIds = new Set(summary.requirements.flatMap((r) => r.vectors));
   lines.push('');
+  const mutated = summary.requirements.filter((r) => r.mutants.length > 0).length;
   lines.push(
-    `${total - summary.uncovered}/${total} requirements pinned (${declared} by declaration only), ${vectorIds.size} distinct vectors cited; ${summary.uncovered} unpinned`,
+    `${total - summary.uncovered}/${total} requirements pinned (${declared} by declaration only), ${vectorIds.size} distinct vectors cited; ${summary.uncovered} unpinned; ${mutated} broken by a selftest mutant`,
   );
+  lines.push('');
+  lines.push(COVERAGE_COLUMNS);
+  return lines.join('\n');
+}
+
+/** A vector id as the per-requirement lines print it: its number ("AH-CTK-214") when that is unambiguous. */
+function shortIds(summary: CoverageSummary): (id: string) => string {
+  const byNumber = new Map<string, Set<string>>();
+  for (const r of summary.requirements)
+    for (const id of r.vectors) {
+      const n = /^AH-CTK-[0-9]{3}/.exec(id)?.[0] ?? id;
+      byNumber.set(n, (byNumber.get(n) ?? new Set()).add(id));
+    }
+  return (id) => {
+    const n = /^AH-CTK-[0-9]{3}/.exec(id)?.[0] ?? id;
+    return byNumber.get(n)!.size === 1 ? n : id;
+  };
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** One requirement on one line: id, clause, and every vector, unit test and mutant that pins or breaks it. */
+function requirementLine(r: RequirementCoverage, short: (id: string) => string, idWidth: number, why?: string): string {
+  const list = (xs: readonly string[]) => (xs.length > 0 ? ` (${xs.join(', ')})` : '');
+  const parts = [
+    `${plural(r.vectors.length, 'vector')}${list(r.vectors.map(short))}`,
+    `${plural(r.tests.length, 'test')}${list(r.tests.map((t) => t.replace(/^.*\//, '')))}`,
+    `${plural(r.mutants.length, 'mutant')}${list(r.mutants)}`,
+  ];
+  if (r.declaration !== undefined) parts.push('declared');
+  return `${r.id.padEnd(idWidth)}  §${r.clause.padEnd(6)} ${why !== undefined ? `${why}: ` : ''}${parts.join('; ')}`;
+}
+
+/** `coverage --requirements`: one line per requirement, in catalogue order. */
+export function renderRequirements(summary: CoverageSummary): string {
+  const short = shortIds(summary);
+  const w = Math.max(11, ...summary.requirements.map((r) => r.id.length));
+  const lines = [`${'requirement'.padEnd(w)}  clause  what pins it (vectors, named unit tests) and the selftest mutants that break it`];
+  for (const r of summary.requirements) lines.push(requirementLine(r, short, w));
+  lines.push('');
+  lines.push(`${summary.requirements.length} requirements; vector ids are shortened to their number where that is unambiguous, tests to "<file>: <name>"`);
+  return lines.join('\n');
+}
+
+/** Why a requirement is thin: fewer than `minVectors` vectors, or no mutant (undefined: not thin). */
+export function thinness(r: RequirementCoverage, minVectors: number): string | undefined {
+  const reasons: string[] = [];
+  if (r.vectors.length < minVectors) reasons.push(r.vectors.length === 0 ? 'no vector' : `only ${plural(r.vectors.length, 'vector')}`);
+  if (r.mutants.length === 0) reasons.push('no mutant');
+  return reasons.length > 0 ? reasons.join(', ') : undefined;
+}
+
+/** `coverage --thin N`: the requirements with fewer than N vectors or no mutant, each saying which. */
+export function renderThin(summary: CoverageSummary, minVectors: number): string {
+  const short = shortIds(summary);
+  const thin = summary.requirements.flatMap((r) => {
+    const why = thinness(r, minVectors);
+    return why === undefined ? [] : [{ r, why }];
+  });
+  const w = Math.max(11, ...thin.map((x) => x.r.id.length));
+  const lines = [`Requirements with fewer than ${plural(minVectors, 'vector')}, or broken by no selftest mutant: ${thin.length} of ${summary.requirements.length}`];
+  if (thin.length > 0) lines.push('');
+  for (const { r, why } of thin) lines.push(requirementLine(r, short, w, why));
+  const noVector = thin.filter((x) => x.r.vectors.length < minVectors).length;
+  const noMutant = thin.filter((x) => x.r.mutants.length === 0).length;
+  lines.push('');
+  lines.push(`${noVector} with fewer than ${plural(minVectors, 'vector')}, ${noMutant} with no mutant. A requirement only a unit test can observe (a claim, the identity bytes) stays thin by nature; the rest want a vector, or a mutant in src/ctk/mutants/mutants.ts (and its row in src/ctk/mutants/requirements.ts).`);
   return lines.join('\n');
 }

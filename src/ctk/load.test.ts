@@ -2,7 +2,7 @@ import t from 'tap';
 import { mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { checkVector, loadVectorFile, loadVectors, VectorLoadError } from './load.js';
+import { checkVector, editDistance, fileNameProblems, loadVectorFile, loadVectors, nearestName, VectorLoadError } from './load.js';
 import { baseVector, loaded } from './test-vectors.test.util.js';
 import { isLosslessNumber } from './json.js';
 import { POSTURE_CASE_MEMBERS, type Vector } from './vector.js';
@@ -58,6 +58,46 @@ t.test('schema problems name the file and JSON pointer', async (t) => {
   for (const [value, re] of cases) t.match(checkVector(value), re);
   const dir = dirWith({ 'x.json': JSON.stringify({ ...baseVector(), extra: 1 }) });
   t.match(problemsOf(() => loadVectors([dir]))[0], /x\.json: \/: unknown member "extra"/);
+});
+
+t.test('an unknown member suggests the nearest member the object admits (did you mean)', async (t) => {
+  const v = baseVector() as Record<string, unknown>;
+  const { interceptor_script: script, ...rest } = v;
+  t.match(checkVector({ ...rest, intercepter_script: script }), /^\/: unknown member "intercepter_script" \(did you mean "interceptor_script"\?/);
+  t.match(checkVector({ ...v, expect: { ...(v.expect as object), record_cuont: 1 } }), /^\/expect: unknown member "record_cuont" \(did you mean "record_count"\?/);
+  const scenario = v.scenario as { model_script: Array<{ respond: { tool_calls: Array<Record<string, unknown>> } }> };
+  const call: Record<string, unknown> = { ...scenario.model_script[0]!.respond.tool_calls[0]!, Args: {} };
+  delete call.args;
+  const moved = JSON.parse(JSON.stringify(v)) as typeof v & { scenario: typeof scenario };
+  moved.scenario.model_script[0]!.respond.tool_calls[0] = call;
+  t.match(checkVector(moved), /\/scenario\/model_script\/0\/respond\/tool_calls\/0: unknown member "Args" \(did you mean "args"\?/, 'inside lists and $refs too, case-insensitively');
+  t.match(checkVector({ ...v, colour: 'blue' }), /^\/: unknown member "colour" \(vector objects are closed; vectors\/GRAMMAR\.md/, 'no suggestion when nothing is near');
+  t.equal(editDistance('kitten', 'sitting'), 3);
+  t.equal(editDistance('', 'abc'), 3);
+  t.equal(nearestName('expext', ['expect', 'export']), 'expect', 'the first of equally near candidates');
+  t.equal(nearestName('ab', ['abc', 'xyz']), 'abc');
+  t.equal(nearestName('x', ['abc']), undefined);
+});
+
+t.test('expect.records[].match: dotted paths that parse, never together with index', async (t) => {
+  const withRecords = (records: unknown[]) => ({ ...baseVector(), expect: { ...(baseVector().expect as object), records } });
+  t.equal(checkVector(withRecords([{ interception_point: 'pre_tool_call', match: { 'tool_call.id': 'call-a' } }])), undefined);
+  t.match(checkVector(withRecords([{ interception_point: 'pre_tool_call', match: { 'tool_call.id': 'call-a' }, index: 4 }])), /^\/expect\/records\/0: give "index" or "match", not both/);
+  t.match(checkVector(withRecords([{ interception_point: 'pre_tool_call', match: { 'tool_call..id': 'call-a' } }])), /^\/expect\/records\/0\/match: "tool_call\.\.id" is not a valid dotted path/);
+  t.match(checkVector(withRecords([{ interception_point: 'pre_tool_call', match: {} }])), /^\/expect\/records\/0\/match: must NOT have fewer than 1 properties/);
+});
+
+t.test('fileNameProblems: a file is named after its id (the id, or the id then "-…")', async (t) => {
+  const dir = dirWith({
+    'AH-CTK-900-test-loop.json': JSON.stringify(baseVector()),
+    'AH-CTK-901-more-words.json': JSON.stringify(baseVector({ id: 'AH-CTK-901' })),
+    'AH-CTK-9021.json': JSON.stringify(baseVector({ id: 'AH-CTK-902' })),
+    'other.json': JSON.stringify(baseVector({ id: 'AH-CTK-903' })),
+  });
+  const problems = fileNameProblems(loadVectors([dir]));
+  t.equal(problems.length, 2);
+  t.match(problems[0], /AH-CTK-9021\.json: the file name does not start with its id "AH-CTK-902"; name it AH-CTK-902\.json/);
+  t.match(problems[1], /other\.json: the file name does not start with its id "AH-CTK-903"/);
 });
 
 t.test('semantic rules the schema cannot state', async (t) => {

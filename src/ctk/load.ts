@@ -27,6 +27,13 @@ export class VectorLoadError extends Error {
 /** schema/vectors.schema.json, compiled at build time (scripts/generate-validators.mjs) with allErrors, non-strict. */
 const vectorValidator = vectorFileValidator;
 
+/** The schema document itself, read only to suggest the nearest admitted member of a misnamed one. */
+let schemaDocument: JsonObject | undefined;
+function vectorSchema(): JsonObject {
+  schemaDocument ??= JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'schema', 'vectors.schema.json'), 'utf8')) as JsonObject;
+  return schemaDocument;
+}
+
 /** The default corpus: the package's own vectors/. */
 export function defaultVectorPaths(): string[] {
   return [path.join(PACKAGE_ROOT, 'vectors')];
@@ -154,19 +161,23 @@ function describeAjvError(errors: ErrorObject[]): string {
   const useful = errors.filter((e) => !['anyOf', 'oneOf', 'if', 'not'].includes(e.keyword));
   const pool = useful.length > 0 ? useful : errors;
   const depth = (e: ErrorObject) => (e.instancePath === '' ? 0 : e.instancePath.split('/').length) + (e.keyword === 'additionalProperties' || e.keyword === 'required' ? 1 : 0);
-  const deepest = [...pool].sort((a, b) => depth(b) - depth(a))[0];
+  // At equal depth an unknown member comes before a missing one: it is most often the missing one misspelt.
+  const rank = (e: ErrorObject) => (e.keyword === 'additionalProperties' ? 0 : 1);
+  const deepest = [...pool].sort((a, b) => depth(b) - depth(a) || rank(a) - rank(b))[0];
   if (!deepest) return '/: invalid vector';
   const where = deepest.instancePath === '' ? '/' : deepest.instancePath;
   const here = pool.filter((e) => e.instancePath === deepest.instancePath && depth(e) === depth(deepest));
   // Alternatives (anyOf): a non-type error says more ("must match pattern"); type errors alone are joined.
-  const best = here.find((e) => e.keyword !== 'type') ?? deepest;
+  const best = deepest.keyword !== 'type' ? deepest : (here.find((e) => e.keyword !== 'type') ?? deepest);
   if (best.keyword === 'type') {
     const types = [...new Set(here.flatMap((e) => String((e.params as { type: string | string[] }).type).split(',')))];
     return `${where}: must be ${types.join(' or ')}`;
   }
   if (best.keyword === 'additionalProperties') {
     const extra = (best.params as { additionalProperty: string }).additionalProperty;
-    return `${where}: unknown member "${extra}" (vector objects are closed; HARNESS.md §4 lists the grammar and schema/vectors.schema.json states it)`;
+    const near = nearestName(extra, membersAt(best.instancePath));
+    const hint = near !== undefined ? `did you mean "${near}"? ` : '';
+    return `${where}: unknown member "${extra}" (${hint}vector objects are closed; vectors/GRAMMAR.md defines every member and schema/vectors.schema.json states them)`;
   }
   if (best.keyword === 'required') {
     const missing = (best.params as { missingProperty: string }).missingProperty;
@@ -177,6 +188,70 @@ function describeAjvError(errors: ErrorObject[]): string {
     return `${where}: must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}`;
   }
   return `${where}: ${best.message ?? 'invalid'}`;
+}
+
+/** The members the vector schema admits for the object at `instancePath` (a JSON pointer into the vector). */
+function membersAt(instancePath: string): string[] {
+  const root = vectorSchema();
+  const deref = (node: unknown): Record<string, unknown> | undefined => {
+    let n = node;
+    for (let hops = 0; hops < 16 && n !== null && typeof n === 'object' && typeof (n as { $ref?: unknown }).$ref === 'string'; hops++) {
+      const ref = (n as { $ref: string }).$ref;
+      n = ref.replace(/^#\/?/, '').split('/').filter((x) => x !== '').reduce<unknown>((at, k) => (at !== null && typeof at === 'object' ? (at as Record<string, unknown>)[k] : undefined), root);
+    }
+    return n !== null && typeof n === 'object' ? (n as Record<string, unknown>) : undefined;
+  };
+  let node = deref(root);
+  for (const raw of instancePath.split('/').slice(1)) {
+    const seg = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    const props = node?.properties as Record<string, unknown> | undefined;
+    if (props && Object.prototype.hasOwnProperty.call(props, seg)) node = deref(props[seg]);
+    else if (node?.items !== undefined && /^[0-9]+$/.test(seg)) node = deref(node.items);
+    else if (node?.additionalProperties !== undefined && typeof node.additionalProperties === 'object') node = deref(node.additionalProperties);
+    else return [];
+  }
+  const props = node?.properties;
+  return props !== null && typeof props === 'object' ? Object.keys(props) : [];
+}
+
+/** Levenshtein distance (insert, delete, substitute: 1 each). */
+export function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = row;
+  }
+  return prev[b.length]!;
+}
+
+/**
+ * The candidate nearest to `name` (case-insensitive edit distance), when it is near enough to be a likely typo:
+ * at most a third of the name's length (at least 1, at most 3) edits away. Ties go to the first candidate.
+ */
+export function nearestName(name: string, candidates: readonly string[]): string | undefined {
+  const limit = Math.min(3, Math.max(1, Math.floor(name.length / 3)));
+  let best: { name: string; d: number } | undefined;
+  for (const c of candidates) {
+    const d = editDistance(name.toLowerCase(), c.toLowerCase());
+    if (d <= limit && (best === undefined || d < best.d)) best = { name: c, d };
+  }
+  return best?.name;
+}
+
+/**
+ * `validate`'s naming rule: a vector file's name (without .json) is its id, or its id followed by "-" and more
+ * (GRAMMAR.md §1, vectors/README.md). One problem per misnamed file, naming the file and the id.
+ */
+export function fileNameProblems(vectors: readonly LoadedVector[]): string[] {
+  const problems: string[] = [];
+  for (const lv of vectors) {
+    const base = path.basename(lv.file).replace(/\.json$/, '');
+    const id = lv.vector.id;
+    if (base !== id && !base.startsWith(`${id}-`))
+      problems.push(`${display(lv.file)}: the file name does not start with its id "${id}"; name it ${id}.json (or ${id}-<more>.json)`);
+  }
+  return problems;
 }
 
 /** The rules the schema cannot state (GRAMMAR.md §12). */
@@ -288,7 +363,7 @@ function streamingProblem(v: Vector): string | undefined {
   return undefined;
 }
 
-/** Every dotted path in match/context/assert/absent/present must parse (GRAMMAR.md §7.2). */
+/** Every dotted path in match/context/assert/absent/present must parse (GRAMMAR.md §7.2), records[].match included. */
 function dottedPathProblem(v: Vector): string | undefined {
   const lists = v.interceptor_scripts ?? [v.interceptor_script ?? []];
   const many = v.interceptor_scripts !== undefined;
@@ -313,10 +388,13 @@ function interceptionPathProblem(interceptions: readonly ExpectedInterception[],
   return undefined;
 }
 
-/** The dotted paths of expected records (`assert`, `absent`, `present`) must parse. */
+/** The dotted paths of expected records (`match`, `assert`, `absent`, `present`) must parse; `index` and `match` do not combine. */
 function recordPathProblem(records: readonly ExpectedRecord[], ptr: string): string | undefined {
   for (const [i, r] of records.entries()) {
+    // GRAMMAR.md §5.5: a record is taken by index, by match or by the scan; index and match do not combine.
+    if (r.index !== undefined && r.match !== undefined) return `${ptr}/${i}: give "index" or "match", not both (GRAMMAR.md §5.5)`;
     const p =
+      dottedPathsProblem(Object.keys(r.match ?? {}), `${ptr}/${i}/match`) ??
       dottedPathsProblem(Object.keys(r.assert ?? {}), `${ptr}/${i}/assert`) ??
       dottedPathsProblem(r.absent ?? [], `${ptr}/${i}/absent`) ??
       dottedPathsProblem(r.present ?? [], `${ptr}/${i}/present`);

@@ -34,6 +34,8 @@ export interface ExpectedRecord {
   interception_point: InterceptionPoint;
   /** Extension: the exact record index instead of a forward scan. */
   index?: number;
+  /** Extension (GRAMMAR.md §5.5): the one record whose emission's context has these values at these dotted paths. */
+  match?: JsonObject;
   assert?: JsonObject;
   absent?: string[];
   present?: string[];

@@ -2,14 +2,14 @@
 // (a HostParts entry, src/host/parts.ts) replaced by a version that violates exactly one MUST of the spec.
 // A few obligations live outside the parts table (the loop's unconditional shutdown, knob defaults); those
 // mutants wrap the reference harness so that the HOST misbehaves — never the CTK.
-import { HOST_ERROR, TARGET_FIELD, getDotted, isPlainObject, parseDottedPath, setPath, type InterceptionPoint, type InterceptionRecord, type Json, type JsonObject, type Verdict } from '../../core/index.js';
+import { EVIDENCE_MAX_BYTES, HOST_ERROR, TARGET_FIELD, canonicalize, getDotted, isPlainObject, parseDottedPath, setPath, type InterceptionPoint, type InterceptionRecord, type Json, type JsonObject, type Verdict } from '../../core/index.js';
 import { DEFAULT_PARTS, type HostParts, type HostPartsOverride } from '../../host/parts.js';
 import type { ComposeEnv, ComposeResult } from '../../host/profiles.js';
 import type { Slot } from '../../host/dispatch.js';
 import { createReferenceHarness } from '../../harness/reference-harness.js';
 import type { Postures } from '../../core/postures.js';
 import { isModelStream, type Harness, type ModelStream, type RunReport, type RunSetup, type ScriptedInterceptor } from '../../harness/contract.js';
-import type { ModelResponse, ToolCallResult } from '../../core/agent-io.js';
+import type { ModelRequest, ModelResponse, ToolCallRequest, ToolCallResult } from '../../core/agent-io.js';
 import type { StreamMediation } from '../../host/loop.js';
 import type { StreamChunk } from '../../host/stream.js';
 
@@ -601,26 +601,14 @@ export const MUTANTS: readonly Mutant[] = [
   parts('approval-members-kept', '10.3', 'the record keeps the approval block\'s members', {
     projectVerdict: (v, t) => (v.approval ? { ...D.projectVerdict(v, t), approval: v.approval as Record<string, never> } : D.projectVerdict(v, t)),
   }),
-  parts('evidence-dropped', '5.3', 'evidence does not reach the record', {
-    projectVerdict: (v, t) => {
-      const p = D.projectVerdict(v, t);
-      delete p.evidence;
-      return p;
-    },
-  }),
-  parts('resolved-by-missing', '10.3', 'the record never says whether the seam was consulted', recordEdit((r) => {
-    const { resolved_by: _gone, ...rest } = r;
-    return rest as InterceptionRecord;
-  })),
+  parts('evidence-dropped', '5.3', 'evidence does not reach the record', projectedWithout('evidence')),
+  parts('resolved-by-missing', '10.3', 'the record never says whether the seam was consulted', recordWithout('resolved_by')),
   parts('unconsulted-knobs-recorded', '10.3', 'the record lists every knob, consulted or not', recordEdit((r) => ({
     ...r,
     composition: { on_approval: 'stop', on_disagreement: 'deny', on_transform_conflict: 'deny', ...r.composition },
   }))),
   parts('interceptors-registered-counts-invoked', '10.3', 'interceptors_registered counts only the interceptors that ran', recordEdit((r) => ({ ...r, interceptors_registered: r.verdicts?.length ?? 0 }))),
-  parts('timestamp-dropped', '10.3', 'the record omits the context timestamp', recordEdit((r) => {
-    const { timestamp: _gone, ...rest } = r;
-    return rest as InterceptionRecord;
-  })),
+  parts('timestamp-dropped', '10.3', 'the record omits the context timestamp', recordWithout('timestamp')),
   parts('enforced-identity-stale', '10.3', 'enforced_identity is never recomputed after a transform', { enforcedIdentityNeedsRecompute: () => false }),
   // --- context construction (§4) and dispatch order (§7.4) ---
   parts('sequence-starts-at-one', '4.1', 'sequence numbering starts at 1 on agent_startup', { nextSequence: (c) => ++c.next }),
@@ -789,4 +777,260 @@ export const MUTANTS: readonly Mutant[] = [
       return { ok: true, context: D.writeBackTarget(r.context, { ...(r.context.target as JsonObject), role }) };
     },
   }),
+  // --- issue 25: the MUSTs no mutant broke (coverage --thin lists what is left) ---
+  toolStartsBeforeComposition(),
+  postDenyReexecutes('post-tool-deny-reexecutes', 'after a deny at post_tool_call the host runs the tool again (a retry) and discards that result too', 'tool'),
+  postDenyReexecutes('post-model-deny-reexecutes', 'after a deny at post_model_call the host calls the model again (a retry) and discards that response too', 'model'),
+  parts('shutdown-never-emitted', '3.1', 'the session ends without agent_shutdown, whatever happened in it', { shouldEmitShutdown: () => false }),
+  parts('sequence-not-advanced', '3.1', 'the sequence counter advances once, after agent_startup: every later emission carries sequence 1', { nextSequence: (c) => (c.next === 0 ? c.next++ : c.next) }),
+  parts('gate-decision-absent-is-allow', '5', 'a verdict object without a decision is read as allow', gateWith((v) => (isPlainObject(v) && !('decision' in v) ? { ...v, decision: 'allow' } : v))),
+  parts('gate-transform-on-non-transform-dropped', '5', 'a transform member on an allow or deny verdict is dropped instead of rejected', gateWith((v) => withoutMember(v, 'transform', (o) => o.decision !== 'transform'))),
+  parts('gate-accepts-bad-evidence', '5', 'evidence that is not an object is dropped instead of rejected', gateWith((v) => withoutMember(v, 'evidence', (o) => !isPlainObject(o.evidence)))),
+  parts('gate-accepts-bad-labels', '5', 'result_labels that are not an array of strings are dropped instead of rejected', gateWith((v) => withoutMember(v, 'result_labels', (o) => !Array.isArray(o.result_labels) || o.result_labels.some((l) => typeof l !== 'string')))),
+  parts('evidence-cap-exclusive', '5', 'evidence of exactly 10240 canonical bytes is rejected (the cap read as exclusive)', { gateVerdict: evidenceCapExclusive }),
+  parts('warnings-not-recorded', '5.1', 'the record drops the combined verdict\'s warnings', projectedWithout('warnings')),
+  parts('absent-value-leaves-target', '5.2', 'a transform without a value leaves the addressed location unchanged instead of setting it to null', {
+    applyTransform: (ctx, t) => (t.value === undefined && D.applyTransform(ctx, t).ok ? { ok: true, context: ctx } : D.applyTransform(ctx, t)),
+  }),
+  parts('session-boundary-transform-ignored', '4.3', 'a transform at agent_startup or agent_shutdown is accepted as allow instead of failing with transform_target_forbidden', {
+    applyTransform: (ctx, t) => (ctx.interception_point === 'agent_startup' || ctx.interception_point === 'agent_shutdown' ? { ok: true, context: ctx } : D.applyTransform(ctx, t)),
+  }),
+  shutdownDenyRetractsOutput(),
+  parts('profile-misrecorded', '7.1', 'every record names sequential/first_deny as its profile, whatever profile ran', recordEdit((r) => ({ ...r, composition: { profile: 'sequential/first_deny', on_approval: 'stop' } }))),
+  parts('strictest-majority-allows', '7.2', 'parallel/strictest lets a majority of allows outvote a single block (a quorum)', { composeParallel: strictestMajority }),
+  parts('strictest-lone-transform-dropped', '7.5', 'parallel/strictest records a lone winning transform but proceeds with the untransformed target', {
+    composeParallel: async (env) => {
+      const r = await D.composeParallel(env);
+      return env.composition.profile === 'parallel/strictest' && r.winner.decision === 'transform' && r.resolvedBy === undefined ? { ...r, context: env.context } : r;
+    },
+  }),
+  parts('unanimous-transforms-conflict', '7.5', 'parallel/unanimous reports two transforms as host_error:transform_conflict instead of a disagreement', {
+    composeParallel: async (env) => {
+      const r = await D.composeParallel(env);
+      const transforms = r.slots.filter((x) => x.verdict.decision === 'transform').length;
+      return env.composition.profile === 'parallel/unanimous' && transforms >= 2 && r.winner.reason === HOST_ERROR.composition_disagreement ? { ...r, winner: { ...r.winner, reason: HOST_ERROR.transform_conflict } } : r;
+    },
+  }),
+  parts('evaluate-only-recorded-as-enforce', '8', 'records of an evaluate_only session say mode enforce', recordEdit((r) => ({ ...r, mode: 'enforce' }))),
+  parts('null-provider-misstated', '10.1', 'a host running without an identity provider records identity_provider jcs-sha256', recordEdit((r) => (r.identity_provider === null ? { ...r, identity_provider: 'jcs-sha256' } : r))),
+  shutdownRecordMissing(),
+  parts('labels-dropped-from-record', '10.3', 'the record drops the combined verdict\'s result_labels', projectedWithout('result_labels')),
+  parts('verdicts-summary-missing', '10.3', 'multi-verdict records leave out the verdicts summary', recordWithout('verdicts')),
+  parts('record-carries-target', '10.3', 'the record carries the emission\'s target (payload) beside the §10.3 members', { buildRecord: (input, project) => ({ ...D.buildRecord(input, project), target: input.context?.target ?? null }) as InterceptionRecord }),
+  parts('timeout-reason-misnamed', '11', 'an interceptor timeout is recorded under the unreserved reason host_error:timeout', {
+    mapInterceptorFailure: (f) => (f.kind === 'timeout' ? { decision: 'deny', reason: 'host_error:timeout' as Verdict['reason'] } : D.mapInterceptorFailure(f)),
+  }),
+  parts('release-rewrites-output', '12.1a', 'the host appends a note to the verdicted answer between the output verdict and its release', {
+    releaseOutput: (out, answer) => {
+      const r = D.releaseOutput(out, answer);
+      return typeof r === 'string' ? `${r} (reviewed)` : r;
+    },
+  }),
+  parts('post-tool-call-id-rewritten', '3.1', 'post_tool_call carries a tool_call.id of its own instead of the one its pre_tool_call carried', {
+    buildContext: (meta, fields) => {
+      const call = fields.tool_call;
+      return meta.point === 'post_tool_call' && isPlainObject(call) && typeof call.id === 'string' ? D.buildContext(meta, { ...fields, tool_call: { ...call, id: `${call.id}-result` } }) : D.buildContext(meta, fields);
+    },
+  }),
+  parts('all-permit-first-transform-recorded', '7.4', 'a sequential fold of several transforms records the first transform as the combined verdict instead of the last', compose(async (env, next) => {
+    const r = await next(env);
+    if (!env.composition.profile.startsWith('sequential/') || r.winner.decision !== 'transform' || r.resolvedBy !== undefined) return r;
+    const first = r.slots.find((x) => x.verdict.decision === 'transform');
+    return first && first.index !== r.decidedBy ? { ...r, winner: first.verdict, decidedBy: first.index } : r;
+  })),
+  parts('no-resolver-records-rejection', '9', 'with no resolver registered a liftable deny is recorded as resolved_by rejection, as if the seam had been consulted', recordEdit((r) =>
+    r.resolved_by === undefined && r.verdict.decision === 'deny' && r.verdict.approval !== undefined && r.mode === 'enforce' && r.interception_point !== 'agent_shutdown' ? { ...r, resolved_by: 'rejection' } : r,
+  )),
+  configured('provider-failure-falls-back-to-none', '10.1', 'a host whose identity provider fails runs without one (null identities) instead of failing the emission closed', (s) => (s.identity_provider === 'ctk-fault' ? { ...s, identity_provider: null } : s)),
+  parts('pre-tool-target-whole-call', '4.2', 'pre_tool_call\'s target is the whole tool_call instead of tool_call.args', {
+    buildContext: (meta, fields) => {
+      const ctx = D.buildContext(meta, fields);
+      return meta.point === 'pre_tool_call' && isPlainObject(ctx.tool_call) ? { ...ctx, target: { ...ctx.tool_call } } : ctx;
+    },
+  }),
+  parts('extensions-dropped', '4.6', 'the host drops the extensions block from the contexts it builds', {
+    buildContext: (meta, fields) => {
+      const { extensions: _gone, ...rest } = fields;
+      return D.buildContext(meta, rest);
+    },
+  }),
+  parts('transform-root-rewritten', '5.2', 'a transform path rooted elsewhere than $target is re-rooted at $target and applied instead of failing with transform_target_forbidden', {
+    applyTransform: (ctx, t) => {
+      const other = typeof t.path === 'string' ? /^\$(?!target\b|policy_target\b)[A-Za-z_][A-Za-z0-9_]*/.exec(t.path) : null;
+      return other ? D.applyTransform(ctx, { ...t, path: `$target${t.path.slice(other[0].length)}` }) : D.applyTransform(ctx, t);
+    },
+  }),
+  parts('transform-drops-siblings', '5.2', 'a transform of one member rebuilds the target from the addressed member alone, dropping its siblings', { applyTransform: transformDropsSiblings }),
 ];
+
+// --- issue 25 mutants' helpers (function declarations: hoisted, so MUTANTS above can use them) ---
+
+/**
+ * §12.2 item 1 / §7 mutant: the host starts a tool as soon as the first interceptor has permitted its pre_tool_call,
+ * without waiting for the rest of the composition; a later interceptor's deny or transform then comes too late. The
+ * call the host makes afterwards gets the early invocation's result (the tool runs once).
+ */
+function toolStartsBeforeComposition(): Mutant {
+  return {
+    id: 'tool-starts-before-composition',
+    clause: '12.2',
+    description: 'a tool starts once the first interceptor has permitted its pre_tool_call, before the rest of the composition completes (a later deny or transform comes too late)',
+    harness: () => {
+      const inner = createReferenceHarness();
+      return {
+        ...inner,
+        setup: (s: RunSetup) => {
+          const started = new Map<string, Promise<ToolCallResult>>();
+          const start = (call: ToolCallRequest): Promise<ToolCallResult> => {
+            if (!started.has(call.id)) started.set(call.id, s.tools(call));
+            return started.get(call.id)!;
+          };
+          const early = (x: ScriptedInterceptor): ScriptedInterceptor =>
+            x.index !== 0
+              ? x
+              : {
+                  index: x.index,
+                  name: x.name,
+                  decide: async (ctx: JsonObject) => {
+                    const action = await x.decide(ctx);
+                    const call = ctx.tool_call;
+                    const permits = action.kind === 'return' && isPlainObject(action.value) && action.value.decision !== 'deny';
+                    if (ctx.interception_point === 'pre_tool_call' && permits && isPlainObject(call) && typeof call.id === 'string' && typeof call.name === 'string')
+                      start({ id: call.id, name: call.name, args: (call.args ?? {}) as JsonObject }).catch(() => undefined);
+                    return action;
+                  },
+                };
+          return inner.setup({ ...s, interceptors: s.interceptors.map(early), tools: (call) => start(call) });
+        },
+      };
+    },
+  };
+}
+
+/** §6.1 mutant: after a deny at a post_* point the host re-executes the action (and discards that outcome as well). */
+function postDenyReexecutes(id: string, description: string, action: 'tool' | 'model'): Mutant {
+  return {
+    id,
+    clause: '6.1',
+    description,
+    harness: () => {
+      let tools: RunSetup['tools'] | undefined;
+      let model: RunSetup['model'] | undefined;
+      let lastRequest: ModelRequest | undefined;
+      const retry = (p: Promise<unknown>) => void p.catch(() => undefined);
+      const inner = createReferenceHarness({
+        parts: {
+          incorporateToolResult: (post) => {
+            const call = post.context?.tool_call;
+            if (action === 'tool' && !post.proceed && tools && isPlainObject(call) && typeof call.id === 'string' && typeof call.name === 'string')
+              retry(tools({ id: call.id, name: call.name, args: (call.args ?? {}) as JsonObject }));
+            return D.incorporateToolResult(post);
+          },
+          incorporateModelResponse: (post) => {
+            if (action === 'model' && !post.proceed && model && lastRequest) retry(model(lastRequest));
+            return D.incorporateModelResponse(post);
+          },
+        },
+      });
+      return {
+        ...inner,
+        setup: (s: RunSetup) => {
+          tools = s.tools;
+          model = s.model;
+          lastRequest = undefined;
+          return inner.setup({
+            ...s,
+            model: (request) => {
+              lastRequest = request;
+              return s.model(request);
+            },
+          });
+        },
+      };
+    },
+  };
+}
+
+/** §5.3 mutant: the evidence cap read as exclusive (exactly 10240 canonical bytes is rejected). */
+function evidenceCapExclusive(value: unknown): ReturnType<HostParts['gateVerdict']> {
+  if (isPlainObject(value) && isPlainObject(value.evidence)) {
+    let size = 0;
+    try {
+      size = Buffer.byteLength(canonicalize(value.evidence), 'utf8');
+    } catch {
+      return D.gateVerdict(value);
+    }
+    if (size === EVIDENCE_MAX_BYTES) return { ok: false, reason: HOST_ERROR.verdict_invalid, detail: 'evidence at the cap (mutant)' };
+  }
+  return D.gateVerdict(value);
+}
+
+/** A mutant whose host reports its run differently from how it ran it (the records it writes, the outcome it states). */
+function reported(id: string, clause: string, description: string, edit: (report: RunReport) => RunReport): Mutant {
+  return {
+    id,
+    clause,
+    description,
+    harness: () => {
+      const inner = createReferenceHarness();
+      return { ...inner, run: async (): Promise<RunReport> => edit(await inner.run()) };
+    },
+  };
+}
+
+/** §6.1a mutant: a deny at agent_shutdown retracts the session's result (the run is reported blocked, its output withdrawn). */
+function shutdownDenyRetractsOutput(): Mutant {
+  return reported('shutdown-deny-retracts-output', '6.1a', 'a deny at agent_shutdown withdraws what the session already produced: the run is reported blocked and its output withheld', (report) => {
+    const last = report.records[report.records.length - 1] as JsonObject | undefined;
+    const denied = last?.interception_point === 'agent_shutdown' && isPlainObject(last.verdict) && last.verdict.decision === 'deny';
+    return denied && report.outcome === 'completed' ? { ...report, outcome: 'blocked', final_output: null } : report;
+  });
+}
+
+/** §7.2 mutant: parallel/strictest with a quorum — a single block among at least two allows is outvoted. */
+async function strictestMajority(env: ComposeEnv): Promise<ComposeResult> {
+  const r = await D.composeParallel(env);
+  if (env.composition.profile !== 'parallel/strictest' || r.winner.decision !== 'deny' || r.resolvedBy !== undefined) return r;
+  const blocks = r.slots.filter((x) => x.verdict.decision === 'deny').length;
+  const allows = r.slots.filter((x) => x.verdict.decision === 'allow').length;
+  if (blocks !== 1 || allows < 2) return r;
+  return { ...r, winner: { decision: 'allow' }, decidedBy: null, context: env.context };
+}
+
+/** §10.3 mutant: the agent_shutdown record never reaches the report (the trail is flushed before the last emission). */
+function shutdownRecordMissing(): Mutant {
+  return reported('shutdown-record-missing', '10.3', 'the agent_shutdown emission produces no interception record (the trail is written before the session closes)', (report) =>
+    withoutRecordsAt(report, 'agent_shutdown'),
+  );
+}
+
+/** §5.2 mutant: applying `$target.name…` keeps only member `name` of an object target (its siblings are lost). */
+function transformDropsSiblings(ctx: JsonObject, t: Parameters<HostParts['applyTransform']>[1]): ReturnType<HostParts['applyTransform']> {
+  const r = D.applyTransform(ctx, t);
+  const first = typeof t.path === 'string' ? /^\$(?:target|policy_target)(?:\.([A-Za-z0-9_-]+)|\["([A-Za-z0-9_-]+)"\])/.exec(t.path) : null;
+  const name = first?.[1] ?? first?.[2];
+  if (!r.ok || name === undefined || !isPlainObject(r.context.target) || !(name in r.context.target)) return r;
+  const only: JsonObject = { [name]: r.context.target[name]! };
+  return { ok: true, context: D.writeBackTarget(r.context, only) };
+}
+
+/** A record mutant: the §10.3 record leaves out one member. */
+function recordWithout(member: keyof InterceptionRecord): HostPartsOverride {
+  return recordEdit((r) => {
+    const copy = { ...r };
+    delete copy[member];
+    return copy;
+  });
+}
+
+/** A projection mutant: the recorded verdict leaves out one member of the combined verdict. */
+function projectedWithout(member: 'evidence' | 'warnings' | 'result_labels'): HostPartsOverride {
+  return {
+    projectVerdict: (v, t) => {
+      const p = D.projectVerdict(v, t);
+      delete p[member];
+      return p;
+    },
+  };
+}
+

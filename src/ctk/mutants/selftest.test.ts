@@ -1,7 +1,9 @@
 import t from 'tap';
 import { POSTURES, type PostureName } from '../../core/postures.js';
 import { MUTANTS } from './mutants.js';
-import { runSelftest } from './selftest.js';
+import { MUTANT_REQUIREMENTS, requirementOfMutant, requirementsOfMutant } from './requirements.js';
+import { requirementsById } from '../coverage.js';
+import { renderMarginal, renderSelftest, runMarginal, runSelftest } from './selftest.js';
 import { defaultVectorPaths, loadVectors } from '../load.js';
 import { runVector } from '../runner.js';
 import { createReferenceHarness } from '../../harness/reference-harness.js';
@@ -29,6 +31,17 @@ t.test('the mutant catalogue: at least 40 distinct broken hosts, each naming one
   );
 });
 
+t.test('every mutant names the requirements it breaks, each one in the catalogue (src/ctk/mutants/requirements.ts)', async (t) => {
+  const byReq = requirementsById();
+  t.same(MUTANTS.filter((m) => requirementOfMutant(m.id) === undefined).map((m) => m.id), [], 'every mutant has a row');
+  const ids = new Set(MUTANTS.map((m) => m.id));
+  t.same(Object.keys(MUTANT_REQUIREMENTS).filter((id) => !ids.has(id)), [], 'every row names a mutant');
+  const unknown = MUTANTS.flatMap((m) => requirementsOfMutant(m.id).filter((r) => !byReq.has(r)).map((r) => `${m.id}: ${r}`));
+  t.same(unknown, [], 'every requirement named is in vectors/requirements.yaml');
+  const twice = MUTANTS.filter((m) => new Set(requirementsOfMutant(m.id)).size !== requirementsOfMutant(m.id).length).map((m) => m.id);
+  t.same(twice, [], 'no row names a requirement twice');
+});
+
 t.test('every mutant is killed by the project suite and the whole suite passes on the correct host', async (t) => {
   const result = await runSelftest({ vectors: suite, mutants: MUTANTS, stopAtFirstKill: true });
   t.same(result.baseline.failed, [], 'no vector fails on the correct reference host');
@@ -41,6 +54,13 @@ t.test('every mutant is killed by the project suite and the whole suite passes o
   t.ok(incrementalOnly.every((id) => result.baseline_incremental!.passed.includes(id)), 'which runs (and passes) every incremental vector');
   const survivors = result.mutants.filter((m) => m.killed_by.length === 0).map((m) => m.id);
   t.same(survivors, [], 'no survivors');
+  // Fast mode tries the vectors pinning a mutant's requirement first, so a first killer outside them means none of
+  // them catches the broken host: the catalogue's pins for that requirement miss it.
+  const byReq = requirementsById();
+  const missed = result.mutants
+    .filter((m) => m.killed_by.length > 0 && !(byReq.get(requirementOfMutant(m.id)!)?.vectors ?? []).includes(m.killed_by[0]!))
+    .map((m) => `${m.id}: none of the vectors of ${requirementOfMutant(m.id)} kills it (${m.killed_by[0]} does: pin it there)`);
+  t.same(missed, [], "every mutant is killed by a vector pinning its requirement in vectors/requirements.yaml");
   t.equal(result.survived, 0);
   t.equal(result.mutants.length, MUTANTS.length);
 });
@@ -97,4 +117,23 @@ t.test('the reference host is deterministic: the same vector gives the same reco
     }
     t.same(runs[0], runs[1], `${id}: identical records, outcome and tool calls (timestamps and the identities hashed over them aside)`);
   }
+});
+
+t.test('runMarginal: beyond the suite and only-given, for given vectors outside the suite and inside it', async (t) => {
+  const quorum = MUTANTS.filter((m) => m.id === 'strictest-majority-allows' || m.id === 'tool-runs-after-deny');
+  // AH-CTK-661 against a suite that lacks it: what it kills that the suite does not.
+  const outside = await runMarginal({ given: [byId('AH-CTK-661')], suite: [byId('AH-CTK-201'), byId('AH-CTK-214')], mutants: quorum });
+  t.same(outside.in_suite, []);
+  t.same(outside.only_given, ['strictest-majority-allows']);
+  t.same(outside.beyond_suite, ['strictest-majority-allows']);
+  t.equal(outside.also_killed_by['tool-runs-after-deny'], byId('AH-CTK-214').vector.id, 'a shared kill names the other killer');
+  t.match(renderMarginal(outside), /Killed beyond the package suite \(the given vectors kill, the suite does not\): 1\n  strictest-majority-allows §7\.2:/);
+  // The same vector inside the suite: nothing is beyond it, but it alone still kills the quorum mutant.
+  const inside = await runMarginal({ given: [byId('AH-CTK-661')], suite: [byId('AH-CTK-201'), byId('AH-CTK-214'), byId('AH-CTK-661')], mutants: quorum });
+  t.same(inside.in_suite, [byId('AH-CTK-661').vector.id]);
+  t.same(inside.only_given, ['strictest-majority-allows']);
+  t.same(inside.beyond_suite, []);
+  const plain = renderSelftest(inside.given);
+  t.match(plain, /^baseline: 1 vectors pass/);
+  t.match(plain, /\n2\/2 mutants killed, 0 survived$/);
 });
