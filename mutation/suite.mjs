@@ -29,12 +29,11 @@ const HOSTS = [
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.dirname(here);
 
-// Under Stryker the host modules must be the instrumented ones of the sandbox, not the original checkout's (a
-// symlinked node_modules would lead there): otherwise every mutant would survive for a reason that is no gap.
+// Under Stryker the host and core modules must be the instrumented ones of the sandbox, not the original checkout's
+// (a symlinked node_modules would lead there): otherwise every mutant would survive for a reason that is no gap.
 if (globalThis.__stryker__ !== undefined) {
-  for (const module of ['dist/src/host/session.js', 'dist/src/host/emitter.js', 'dist/src/core/canonical.js']) {
-    if (!readFileSync(path.join(root, module), 'utf8').includes('stryMutAct_')) throw new Error(`mutation suite: ${module} in ${root} is not instrumented`);
-  }
+  const built = ['host', 'core'].flatMap((dir) => readdirSync(path.join(root, 'dist/src', dir)).filter((f) => f.endsWith('.js')).map((f) => path.join(root, 'dist/src', dir, f)));
+  if (!built.some((file) => readFileSync(file, 'utf8').includes('stryMutAct_'))) throw new Error(`mutation suite: no module of dist/src/host or dist/src/core in ${root} is instrumented`);
 }
 
 /**
