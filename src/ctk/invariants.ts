@@ -6,6 +6,7 @@ import type { RunReport } from '../harness/contract.js';
 import type { Failure } from '../results/model.js';
 import { brief, isLosslessNumber, toPlainJson } from './json.js';
 import { interceptorRuleLists, type Vector } from './vector.js';
+import { checkInputIdentities } from './identity-check.js';
 
 export interface Observation {
   vector: Vector;
@@ -42,6 +43,7 @@ export function checkInvariants(o: Observation): Failure[] {
     ...checkRecordConfiguration(records, o.vector),
     ...checkFoldTruncated(records),
     ...checkPayloadFree(records, o.vector),
+    ...checkInputIdentities(records, o.recording, o.vector.identity_provider === undefined ? 'jcs-sha256' : o.vector.identity_provider),
   ];
 }
 
