@@ -2,7 +2,7 @@
 // interceptor received, the record of that emission (same `sequence`) must carry as input_identity the jcs-sha256
 // identity of that context. The CTK computes it on its own, independently of the reference host's provider
 // (src/core/canonical.ts, src/core/identity.ts): RFC 8785 through the `canonicalize` package, the §10.2 projection
-// from the table below, SHA-256 through node:crypto. Sharing the host's code here would let a host's canonicalization
+// from the table below (the golden-file test recomputes the golden identities with it too), SHA-256 through node:crypto. Sharing the host's code here would let a host's canonicalization
 // bug (or a mutant of it) grade itself, so the repetition is deliberate.
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
@@ -57,7 +57,7 @@ function plain(v: unknown): unknown {
 }
 
 /** The §10.2 projection of a context, or undefined for a point outside §3 (no identity can exist). */
-function projection(ctx: Record<string, unknown>): Record<string, unknown> | undefined {
+export function identityProjection(ctx: Record<string, unknown>): Record<string, unknown> | undefined {
   const own = PROJECTION[String(ctx.interception_point)];
   if (own === undefined || ctx.interception_point === '*') return undefined;
   const out: Record<string, unknown> = {};
@@ -78,7 +78,7 @@ function projection(ctx: Record<string, unknown>): Record<string, unknown> | und
 /** The jcs-sha256 identity of a context as the CTK computes it, or undefined when the context is outside its domain. */
 export function independentIdentity(ctx: unknown): string | undefined {
   if (!isObject(ctx)) return undefined;
-  const projected = projection(ctx);
+  const projected = identityProjection(ctx);
   const value = projected === undefined ? undefined : plain(projected);
   if (value === undefined) return undefined;
   let text: string | undefined;
