@@ -108,10 +108,15 @@ function isolated(harness) {
 const files = findVectorFiles(defaultVectorPaths()).map((file) => ({ file, name: testName(file) })).sort((a, b) => (a.name < b.name ? -1 : 1));
 if (files.length === 0) throw new Error('mutation suite: no vectors found');
 const digest = ctkDigest(root);
+/** A vector as the CTK loads it, once per process (loading is CTK code: it runs unmutated, so once is enough). */
+const loadedVectors = new Map();
 const loadVector = unmutated((file) => {
-  const loaded = loadVectorFile(file);
-  if ('problem' in loaded) throw new Error(`mutation suite: ${loaded.problem}`);
-  return loaded.loaded;
+  if (!loadedVectors.has(file)) {
+    const loaded = loadVectorFile(file);
+    if ('problem' in loaded) throw new Error(`mutation suite: ${loaded.problem}`);
+    loadedVectors.set(file, loaded.loaded);
+  }
+  return loadedVectors.get(file);
 });
 const judgeSurface = unmutated((described, lv, host) => {
   const surface = effectiveSurface(described, undefined, undefined, `describe() of ${host}`);
