@@ -1,7 +1,8 @@
 // Mutation testing of the reference host and the spec core (npm run mutation): Stryker mutates src/host and
 // src/core, builds the sandbox (mutation/tsconfig.json: emit only), and the only test command is the CTK suite run
-// in-process against three hosts (mutation/suite.mjs): the buffered and the incremental reference configurations and
-// a host built on the hook session. Unit tests never kill a mutant here. Report: reports/mutation/.
+// in-process (mutation/suite.mjs) against the buffered and the incremental reference configurations, a host built on
+// the hook session, and the reference under the non-default postures (on the posture-dependent vectors), with the
+// CTK's own checking never mutated. Unit tests never kill a mutant here. Report: reports/mutation/.
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   mutate: [

@@ -7,8 +7,20 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
-/** The hosts the suite runs every vector on, in order. */
-export const HOST_NAMES = ['reference', 'reference-incremental', 'session'];
+/** The hosts the suite runs vectors on, in order. */
+export const HOST_NAMES = ['reference', 'reference-incremental', 'session', 'reference-postures'];
+
+/**
+ * Whether a host runs a vector at all: every host runs every vector (skipping what its surface does not cover),
+ * except `reference-postures`, the reference host under the non-default value of every posture, which runs only the
+ * vectors whose expectations depend on a posture (a `postures` gate, `by_posture`, `run_outcome_by_posture`): on every
+ * other vector it is the `reference` host again.
+ */
+export function runsOn(host, file) {
+  if (host !== 'reference-postures') return true;
+  const v = JSON.parse(readFileSync(file, 'utf8').replace(/^\uFEFF/, ''));
+  return v.postures !== undefined || v.expect?.by_posture !== undefined || v.expect?.run_outcome_by_posture !== undefined;
+}
 
 /** The modules the suite starts from (mutation/suite.mjs's imports, as sources). */
 const ENTRY = ['mutation/suite.mjs'];

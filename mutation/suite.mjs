@@ -1,8 +1,10 @@
 // The test command of the mutation run (npm run mutation, stryker.config.mjs): the CTK's own suite, nothing else,
-// run in this one process against three hosts, one mocha test per (host, vector):
+// run in this one process against four hosts, one mocha test per (host, vector):
 //   reference              the reference host, buffered (the default configuration)
 //   reference-incremental  the reference host mediating streams incrementally (--reference incremental)
 //   session                a host built on the hook session (session-host.mjs), as every framework integration is
+//   reference-postures     the reference host under the non-default value of every posture, on the vectors that
+//                          depend on a posture (names.mjs runsOn)
 // A vector the host's declared surface does not cover is skipped. A mutant is killed
 // when some vector fails on some host; Stryker bails at the first failing test. Everything is imported by relative
 // path from this checkout's build, which inside Stryker's sandbox is the mutated one (checked below).
@@ -14,7 +16,7 @@ import { runVector } from '../dist/src/ctk/runner.js';
 import { skipOf } from '../dist/src/ctk/skip.js';
 import { effectiveSurface } from '../dist/src/harness/surface.js';
 import { createReferenceHarness } from '../dist/src/harness/reference-harness.js';
-import { ctkDigest, HOST_NAMES, suiteName, testName } from './names.mjs';
+import { ctkDigest, HOST_NAMES, runsOn, suiteName, testName } from './names.mjs';
 import { createHarness as createSessionHost } from './session-host.mjs';
 
 /** Per-vector deadline over setup + run: far above any vector's need (the slowest waits out 60 ms hangs). */
@@ -24,6 +26,7 @@ const HOSTS = {
   reference: () => createReferenceHarness(),
   'reference-incremental': () => createReferenceHarness({ streaming: 'incremental' }),
   session: () => createSessionHost(),
+  'reference-postures': () => createReferenceHarness({ postures: { tool_seam_host_error: 'terminate', stop_approval_fold_truncated: 'always' } }),
 };
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
@@ -125,7 +128,7 @@ const judgeSurface = unmutated((described, lv, host) => {
 
 for (const host of HOST_NAMES) {
   describe(suiteName(host, digest), () => {
-    for (const { file, name } of files) {
+    for (const { file, name } of files.filter((f) => runsOn(host, f.file))) {
       // Every vector is a test on every host (the names are the suite's identity); one the host's declared surface
       // does not cover is skipped, as the CLI would skip it.
       it(name, async function () {
