@@ -20,8 +20,8 @@ export default {
   disableBail: false,
   // 2 cores shared with other work: at most two workers, each running the suite in one process.
   concurrency: 2,
-  timeoutMS: 10_000,
-  timeoutFactor: 2,
+  timeoutMS: 5_000,
+  timeoutFactor: 1.5,
   dryRunTimeoutMinutes: 15,
   incremental: true,
   incrementalFile: 'reports/mutation/stryker-incremental.json',
