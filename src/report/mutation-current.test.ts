@@ -1,0 +1,123 @@
+// reports/mutation/ holds the last Stryker run over src/host and src/core (npm run mutation, stryker.config.mjs): the
+// mutation-testing-report JSON and its HTML page. This fails when the report no longer describes the code it scores
+// (a host or core source changed, a vector or the CTK code that judges them changed), when its score is under the
+// target, when a `Stryker disable` comment gives no reason, or when the README's figure disagrees with it.
+import t from 'tap';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { defaultVectorPaths, findVectorFiles } from '../ctk/load.js';
+import { PACKAGE_ROOT } from '../version.js';
+
+const REPORT = path.join(PACKAGE_ROOT, 'reports', 'mutation', 'mutation.json');
+const HTML = path.join(PACKAGE_ROOT, 'reports', 'mutation', 'mutation.html');
+const RERUN = 'rerun `npm run mutation` (incremental: only what changed is tested again) and commit reports/mutation/';
+/** The target of issue 18: the share of valid mutants the CTK suite alone kills. */
+const TARGET_SCORE = 85;
+/** What Stryker mutates (stryker.config.mjs `mutate`): every source of src/host and src/core but tests and generated code. */
+const MUTATED_DIRS = ['src/host', 'src/core'];
+const MUTATE_GLOBS = ['src/host/**/*.ts', 'src/core/**/*.ts', '!src/**/*.test.ts', '!src/**/*.test.util.ts', '!src/core/generated/**'];
+
+interface ReportMutant {
+  id: string;
+  mutatorName: string;
+  status: string;
+  location: { start: { line: number; column: number } };
+}
+interface MutationReport {
+  schemaVersion: string;
+  files: Record<string, { language: string; source: string; mutants: ReportMutant[] }>;
+  testFiles?: Record<string, { tests: Array<{ id: string; name: string }> }>;
+}
+
+function mutatedSources(): string[] {
+  const files: string[] = [];
+  const walk = (dir: string) => {
+    for (const name of readdirSync(path.join(PACKAGE_ROOT, dir)).sort()) {
+      const rel = `${dir}/${name}`;
+      if (rel === 'src/core/generated') continue;
+      if (statSync(path.join(PACKAGE_ROOT, rel)).isDirectory()) walk(rel);
+      else if (name.endsWith('.ts') && !name.endsWith('.test.ts') && !name.endsWith('.test.util.ts')) files.push(rel);
+    }
+  };
+  for (const dir of MUTATED_DIRS) walk(dir);
+  return files;
+}
+
+/** Stryker's mutation score: detected (killed, timed out) over valid mutants (all but ignored and erroneous ones). */
+function mutationScore(report: MutationReport): { detected: number; valid: number; ignored: number; score: number } {
+  let detected = 0;
+  let valid = 0;
+  let ignored = 0;
+  for (const file of Object.values(report.files)) {
+    for (const m of file.mutants) {
+      if (m.status === 'Ignored') ignored++;
+      if (['Ignored', 'CompileError', 'RuntimeError'].includes(m.status)) continue;
+      valid++;
+      if (m.status === 'Killed' || m.status === 'Timeout') detected++;
+    }
+  }
+  return { detected, valid, ignored, score: valid === 0 ? 0 : (100 * detected) / valid };
+}
+
+const report = existsSync(REPORT) ? (JSON.parse(readFileSync(REPORT, 'utf8')) as MutationReport) : undefined;
+
+t.test('reports/mutation/mutation.json and mutation.html exist (npm run mutation writes both)', async (t) => {
+  t.ok(report, `reports/mutation/mutation.json is missing: ${RERUN}`);
+  t.ok(existsSync(HTML) && statSync(HTML).size > 0, `reports/mutation/mutation.html is missing: ${RERUN}`);
+  t.ok(report?.schemaVersion, 'the report carries the mutation-testing-report schemaVersion');
+});
+
+t.test('stryker.config.mjs mutates exactly what this test checks', async (t) => {
+  const config = (await import(pathToFileURL(path.join(PACKAGE_ROOT, 'stryker.config.mjs')).href)) as { default: { mutate: string[] } };
+  t.same(config.default.mutate, MUTATE_GLOBS, 'the mutate globs and MUTATE_GLOBS here stay in step');
+});
+
+t.test('the report scores the current sources of src/host and src/core, every one of them', async (t) => {
+  if (!report) return t.fail(`no report: ${RERUN}`);
+  const current = mutatedSources();
+  t.same(Object.keys(report.files).sort(), current, `the report covers another set of files than src/host and src/core hold: ${RERUN}`);
+  const stale = current.filter((f) => report.files[f] !== undefined && report.files[f]!.source !== readFileSync(path.join(PACKAGE_ROOT, f), 'utf8'));
+  t.same(stale, [], `these sources changed since the last mutation run: ${RERUN}`);
+});
+
+t.test('the report was run by the current suite: every vector on every host, under the current CTK code', async (t) => {
+  if (!report) return t.fail(`no report: ${RERUN}`);
+  const names = (await import(pathToFileURL(path.join(PACKAGE_ROOT, 'mutation', 'names.mjs')).href)) as {
+    HOST_NAMES: string[];
+    ctkDigest(root: string): string;
+    suiteName(host: string, digest: string): string;
+    testName(file: string): string;
+    runsOn(host: string, file: string): boolean;
+  };
+  const digest = names.ctkDigest(PACKAGE_ROOT);
+  const files = findVectorFiles(defaultVectorPaths());
+  const expected = names.HOST_NAMES.flatMap((host) => files.filter((file) => names.runsOn(host, file)).map((file) => `${names.suiteName(host, digest)} ${names.testName(file)}`)).sort();
+  const recorded = Object.values(report.testFiles ?? {}).flatMap((f) => f.tests.map((x) => x.name)).sort();
+  const missing = expected.filter((n) => !recorded.includes(n));
+  const gone = recorded.filter((n) => !expected.includes(n));
+  t.same({ missing: missing.slice(0, 10), gone: gone.slice(0, 10) }, { missing: [], gone: [] }, `the vectors or the CTK code changed since the last mutation run (${missing.length} tests new, ${gone.length} gone): ${RERUN}`);
+});
+
+t.test(`the CTK suite alone kills at least ${TARGET_SCORE}% of the valid mutants, and the README says how many`, async (t) => {
+  if (!report) return t.fail(`no report: ${RERUN}`);
+  const { detected, valid, score } = mutationScore(report);
+  t.ok(score >= TARGET_SCORE, `mutation score ${score.toFixed(2)}% (${detected} of ${valid}) is under the ${TARGET_SCORE}% target`);
+  const readme = readFileSync(path.join(PACKAGE_ROOT, 'README.md'), 'utf8');
+  const row = readme.split('\n').find((line) => line.startsWith('| mutation score'));
+  t.ok(row, 'README.md has a "| mutation score" row in its figures table');
+  t.ok(row?.includes(`${score.toFixed(1)}%`) && row.includes(`${detected.toLocaleString('en')} of ${valid.toLocaleString('en')}`), `the README row states ${score.toFixed(1)}% (${detected.toLocaleString('en')} of ${valid.toLocaleString('en')}): ${row}`);
+});
+
+t.test('every Stryker disable comment in src/host and src/core names its mutator and gives a reason', async (t) => {
+  const bare: string[] = [];
+  for (const file of mutatedSources()) {
+    readFileSync(path.join(PACKAGE_ROOT, file), 'utf8')
+      .split('\n')
+      .forEach((line, i) => {
+        const m = /\/\/\s*Stryker\s+(disable(?:\s+next-line)?)\b(.*)$/.exec(line);
+        if (m && !/^\s+[\w,]+\s*:\s*\S.{9,}/.test(m[2]!)) bare.push(`${file}:${i + 1}: ${line.trim()}`);
+      });
+  }
+  t.same(bare, [], 'a disable needs `<mutator>: <reason>` (a disable without a reason does not count)');
+});

@@ -1,0 +1,38 @@
+// Mutation testing of the reference host and the spec core (npm run mutation): Stryker mutates src/host and
+// src/core, builds the sandbox (mutation/tsconfig.json: emit only), and the only test command is the CTK suite run
+// in-process (mutation/suite.mjs) against the buffered and the incremental reference configurations, a host built on
+// the hook session, and the reference under the non-default postures (on the posture-dependent vectors), with the
+// CTK's own checking never mutated. Unit tests never kill a mutant here. Report: reports/mutation/.
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  mutate: [
+    'src/host/**/*.ts',
+    'src/core/**/*.ts',
+    '!src/**/*.test.ts',
+    '!src/**/*.test.util.ts',
+    '!src/core/generated/**',
+  ],
+  testRunner: 'mocha',
+  mochaOptions: { spec: ['mutation/suite.mjs'] },
+  buildCommand: 'tsc -p mutation/tsconfig.json',
+  coverageAnalysis: 'perTest',
+  // Bail at the first failing vector (Stryker's default, stated): one failing vector on one host kills the mutant.
+  disableBail: false,
+  // 2 cores shared with other work: at most two workers, each running the suite in one process.
+  concurrency: 2,
+  timeoutMS: 5_000,
+  timeoutFactor: 1.5,
+  dryRunTimeoutMinutes: 15,
+  incremental: true,
+  incrementalFile: 'reports/mutation/stryker-incremental.json',
+  tempDirName: 'tmp/stryker',
+  cleanTempDir: 'always',
+  // Only what the suite needs goes into the sandbox (node_modules is symlinked; the suite never imports a package
+  // of this repository by name, mutation/session-host.mjs).
+  ignorePatterns: ['dist', 'integrations', 'examples', 'bench', 'golden', 'reports', 'tmp', '.node24', '.tap', '.venv-hosts', '.ci'],
+  reporters: ['clear-text', 'progress', 'json', 'html'],
+  jsonReporter: { fileName: 'reports/mutation/mutation.json' },
+  htmlReporter: { fileName: 'reports/mutation/mutation.html' },
+  clearTextReporter: { allowColor: false, logTests: false, maxTestsToLog: 0, reportScoreTable: true },
+  thresholds: { high: 90, low: 85, break: null },
+};
