@@ -26,6 +26,31 @@ export type LoopModelResponse = Pick<ModelResponse, 'content'> & Partial<Pick<Mo
  */
 export type StreamMediation = 'buffered' | 'incremental';
 
+/**
+ * The conversation layout: how the host lays out the message list its model requests carry (the `messages` of
+ * `pre_model_call`). §4.2 says the messages are what the model receives; how a host builds that list is its own,
+ * so a host declares it (HostSurface.layout; HARNESS.md, *The conversation layout*). The reference loop runs under any
+ * declared layout; REFERENCE_LAYOUT is its own.
+ */
+export interface ConversationLayout {
+  /** Where a response's assistant turn goes: after its tool results (the reference loop) or before them (most frameworks). */
+  assistant_turn: 'after_tool_results' | 'before_tool_results';
+  /** What a turn's model requests start from: that turn's input only, or the session's earlier completed turns first. */
+  history: 'turn' | 'session';
+  /** Messages the host puts first in every model request (an agent's instructions, a framework's system prompt); [] for none. */
+  host_messages: Array<{ role: string; content: string }>;
+  /** A pre_model_call transform of the messages applies to that request only, or becomes the turn's conversation from then on. */
+  pre_model_transform: 'request' | 'conversation';
+}
+
+/** The reference loop's own layout (HARNESS.md §2, *The reference agent loop*). */
+export const REFERENCE_LAYOUT: Readonly<ConversationLayout> = Object.freeze({
+  assistant_turn: 'after_tool_results',
+  history: 'turn',
+  host_messages: [],
+  pre_model_transform: 'request',
+});
+
 export interface AgentLoopOptions {
   emitter: Emitter;
   /** The model: a complete response, or a stream assembled before post_model_call (§12.1). */
@@ -51,6 +76,8 @@ export interface AgentLoopOptions {
    * and under incremental mediation each segment's verdicted text once its verdict permits. Never anything earlier.
    */
   onRelease?: (text: string) => void;
+  /** The conversation layout to lay the model requests out in (default REFERENCE_LAYOUT). */
+  layout?: ConversationLayout;
 }
 
 export interface TurnInput {
@@ -82,6 +109,9 @@ interface Message {
 interface SessionState {
   released: string[];
   history: Message[];
+  /** Layout history "session": the messages of the completed turns, with their §5.4 labels, carried into the next turn. */
+  carried: Message[];
+  carriedLabels: LabelSet[];
 }
 
 type TurnResult = { status: 'completed'; output: Json; labels: LabelSet } | { status: 'blocked' } | { status: 'error'; error: string };
@@ -100,13 +130,14 @@ interface LoopState {
   readonly posture: ToolSeamPosture;
   readonly maxCalls: number;
   readonly mediation: StreamMediation;
+  readonly layout: ConversationLayout;
 }
 
 /** One turn in progress: its messages (agent state, §6.1) and the §5.4 labels of each. */
 interface TurnState {
   readonly session: SessionState;
-  readonly messages: Message[];
-  readonly messageLabels: LabelSet[];
+  messages: Message[];
+  messageLabels: LabelSet[];
 }
 
 /** A model response past its post_model_call emission, buffered or mediated incrementally. */
@@ -133,6 +164,7 @@ export function createAgentLoop(options: AgentLoopOptions): AgentLoop {
     posture: options.toolSeamHostError ?? POSTURES.tool_seam_host_error.default,
     maxCalls: options.maxModelCallsPerTurn ?? 32,
     mediation: options.streamMediation ?? 'buffered',
+    layout: options.layout ?? REFERENCE_LAYOUT,
   };
   return { run: (inputs) => runSession(loop, inputs) };
 }
@@ -158,7 +190,7 @@ function release(loop: LoopState, session: SessionState, content: Json | null): 
 /** AgentLoop.run: one session, agent_startup first and agent_shutdown last (§3.1). */
 async function runSession(loop: LoopState, inputs: TurnInput[]): Promise<LoopResult> {
   const { parts } = loop;
-  const session: SessionState = { released: [], history: [] };
+  const session: SessionState = { released: [], history: [], carried: [], carriedLabels: [] };
   const result: LoopResult = { outcome: 'completed', final_output: null, outputs: [], output_labels: [], released_output: '', persisted: [] };
   let blocked = false;
   let error: string | undefined;
@@ -213,13 +245,21 @@ async function runTurn(loop: LoopState, input: TurnInput, session: SessionState)
   // §6: at input a deny means the turn does not begin.
   if (!inEm.proceed) return { status: 'blocked' };
   const accepted = inEm.target as JsonObject; // as it stands after the emission (§4.3)
-  const turn: TurnState = { session, messages: [], messageLabels: [] };
+  // Layout history "session": the turn starts from the completed turns before it.
+  const carry = loop.layout.history === 'session';
+  const turn: TurnState = { session, messages: carry ? [...session.carried] : [], messageLabels: carry ? [...session.carriedLabels] : [] };
   incorporate(turn, { role: accepted.role as string, content: accepted.content! });
   turn.messageLabels.push(inEm.labels);
   for (let call = 0; ; call++) {
     if (call >= loop.maxCalls) return { status: 'error', error: `the model made more than ${loop.maxCalls} calls in one turn without answering` };
     const ended = await modelRound(loop, turn);
-    if (ended !== undefined) return ended;
+    if (ended === undefined) continue;
+    if (carry && ended.status === 'completed') {
+      // A completed turn is carried whole, its verdicted answer last; a blocked one leaves nothing behind.
+      session.carried = [...turn.messages, { role: 'assistant', content: ended.output }];
+      session.carriedLabels = [...turn.messageLabels, ended.labels];
+    }
+    return ended;
   }
 }
 
@@ -233,8 +273,11 @@ function incorporate(turn: TurnState, m: Message): void {
 async function modelRound(loop: LoopState, turn: TurnState): Promise<TurnResult | undefined> {
   const { parts, modelId } = loop;
   const consumed = mergeLabels(...turn.messageLabels);
-  const pre = await emit(loop, 'pre_model_call', { model: { id: modelId }, messages: turn.messages as unknown as Json }, consumed);
+  const hostMessages = loop.layout.host_messages;
+  const messages = hostMessages.length === 0 ? turn.messages : [...hostMessages, ...turn.messages];
+  const pre = await emit(loop, 'pre_model_call', { model: { id: modelId }, messages: messages as unknown as Json }, consumed);
   if (!pre.proceed) return { status: 'blocked' }; // §6: the call is not dispatched
+  if (loop.layout.pre_model_transform === 'conversation' && pre.target !== (messages as unknown as Json)) adoptTransformedMessages(turn, pre.target, hostMessages.length);
   let raw: LoopModelResponse | AsyncIterable<StreamChunk>;
   try {
     raw = await loop.options.model({ model_id: modelId, messages: pre.target }); // the (possibly transformed) messages
@@ -251,6 +294,12 @@ async function modelRound(loop: LoopState, turn: TurnState): Promise<TurnResult 
   if (toolCalls.length === 0) {
     return finishTurn(loop, turn.session, acted.content ?? null, responseLabels, answer.streamed);
   }
+  // Layout assistant_turn: the assistant turn before its tool results (as it is received), or after them.
+  const assistantFirst = loop.layout.assistant_turn === 'before_tool_results';
+  if (assistantFirst) {
+    incorporate(turn, { role: 'assistant', content: assistantContent(acted) });
+    turn.messageLabels.push(responseLabels);
+  }
   const outcomes = loop.options.parallelTools
     ? await Promise.all(toolCalls.map((tc) => runToolCall(loop, tc, responseLabels)))
     : await sequentially(toolCalls, (tc) => runToolCall(loop, tc, responseLabels), (o) => o.terminate);
@@ -259,9 +308,24 @@ async function modelRound(loop: LoopState, turn: TurnState): Promise<TurnResult 
     turn.messageLabels.push(o.labels);
   }
   if (outcomes.some((o) => o.terminate)) return { status: 'blocked' };
-  incorporate(turn, { role: 'assistant', content: assistantContent(acted) });
-  turn.messageLabels.push(responseLabels);
+  if (!assistantFirst) {
+    incorporate(turn, { role: 'assistant', content: assistantContent(acted) });
+    turn.messageLabels.push(responseLabels);
+  }
   return undefined;
+}
+
+/**
+ * Layout pre_model_transform "conversation": the messages as the pre_model_call transform left them become the turn's
+ * conversation (the host's own leading messages excepted: it puts them first again in every request).
+ */
+function adoptTransformedMessages(turn: TurnState, target: Json, hostCount: number): void {
+  if (!Array.isArray(target)) return; // a transform that is not a message list leaves the conversation as it was
+  const next = (target as unknown as Message[]).slice(hostCount);
+  // Each message keeps its labels where the list kept its length; otherwise every message carries all of them (§5.4).
+  const labels = next.length === turn.messages.length ? turn.messageLabels : next.map(() => mergeLabels(...turn.messageLabels));
+  turn.messages = next;
+  turn.messageLabels = labels;
 }
 
 /** §12.1 exception: one post_model_call per segment, each segment released once its verdict permits. */

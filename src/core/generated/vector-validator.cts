@@ -4,7 +4,7 @@
 /* eslint-disable */
 "use strict";
 exports.vectors = validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agent-hooks-ctk.dev/schema/vectors.schema.json","title":"agent-hooks-ctk conformance vector","description":"The published CTK vector grammar plus the CTK extensions, both defined member by member in vectors/GRAMMAR.md. Closed objects everywhere except inside the maps whose keys the author chooses (match, context and assert, and the maps keyed by posture names or values).","type":"object","additionalProperties":false,"required":["id","title","spec_clause","scenario","expect"],"properties":{"id":{"type":"string","pattern":"^AH-CTK-[0-9]{3}(-[a-z0-9-]+)?$"},"title":{"type":"string","minLength":1},"spec_clause":{"type":"string","minLength":1},"part":{"type":"string"},"mode":{"enum":["enforce","evaluate_only"]},"capabilities":{"type":"array","uniqueItems":true,"items":{"enum":["model_calls","tool_calls","parallel_tool_calls","streaming","multi_turn","int64_json","bigint_json","buffered_output","incremental_output","raw_interceptor_return","hang_faults","result_labels_resurfacing","projection_faults","structured_model_content","structured_input_content"]}},"composition":{"type":"object","additionalProperties":false,"required":["profile"],"properties":{"profile":{"enum":["sequential/first_deny","sequential/run_all","parallel/strictest","parallel/unanimous"]},"on_approval":{"enum":["stop","resume"]},"on_disagreement":{"enum":["deny","approval"]},"on_transform_conflict":{"enum":["deny","approval"]}}},"identity_provider":{"anyOf":[{"type":"null"},{"type":"string","pattern":"^[a-z][a-z0-9_-]*$"}]},"redact_for_approval":{"type":"array","items":{"$ref":"#/$defs/targetPath"}},"scenario":{"$ref":"#/$defs/scenario"},"interceptor_script":{"$ref":"#/$defs/ruleList"},"interceptor_scripts":{"type":"array","items":{"$ref":"#/$defs/ruleList"}},"approval_script":{"type":"array","items":{"$ref":"#/$defs/approvalRule"}},"postures":{"description":"CTK extension: the vector applies only to a host that declares exactly these posture values (§13.1; names and values from the posture registry, src/core/postures.ts); any other host skips it, the reason naming posture and value.","type":"object","minProperties":1,"additionalProperties":{"type":"string"}},"interceptor_timeout_ms":{"type":"integer","minimum":1},"resolver_timeout_ms":{"type":"integer","minimum":1},"stream_mediation":{"description":"CTK extension: the stream discipline the expectations of a respond.stream vector without incremental_output hold for: buffered (default; skipped by incremental hosts) or any.","enum":["buffered","any"]},"expect":{"$ref":"#/$defs/expect"}},"$defs":{"point":{"enum":["agent_startup","input","pre_model_call","post_model_call","pre_tool_call","post_tool_call","output","agent_shutdown"]},"targetPath":{"type":"string","pattern":"^\\$(target|policy_target)(\\.[A-Za-z0-9_-]+|\\[[0-9]+\\]|\\[\"[A-Za-z0-9_-]+\"\\])*$"},"content":{"type":["string","object"]},"input":{"type":"object","additionalProperties":false,"required":["content","role"],"properties":{"content":{"$ref":"#/$defs/content"},"role":{"enum":["user","system","external"]}}},"scenario":{"type":"object","additionalProperties":false,"properties":{"input":{"$ref":"#/$defs/input"},"inputs":{"type":"array","minItems":1,"items":{"$ref":"#/$defs/input"}},"tools":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["name","behavior"],"properties":{"name":{"type":"string","minLength":1},"schema":true,"behavior":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["return"],"properties":{"when_args":true,"return":true,"is_error":{"type":"boolean"},"unprojectable":{"$ref":"#/$defs/unprojectable"}}}}}}},"model_script":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["respond"],"properties":{"respond":{"type":"object","additionalProperties":false,"required":["content","finish_reason"],"properties":{"content":{"type":["string","object","null"]},"tool_calls":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["id","name","args"],"properties":{"id":{"type":"string"},"name":{"type":"string"},"args":{"type":"object"}}}},"finish_reason":{"type":"string"},"stream":{"description":"vectors/GRAMMAR.md §9.1: text chunks, in order, whose concatenation is content; the mock delivers them one by one.","type":"array","minItems":1,"items":{"type":"string"}},"stream_truncated":{"description":"vectors/GRAMMAR.md §9.1: the stream dies after the listed chunks; the last one is partial and finish_reason never arrives.","type":"boolean"},"unprojectable":{"$ref":"#/$defs/unprojectable"}}}}}},"parallel_tools":{"type":"boolean"}}},"unprojectable":{"description":"CTK extension (projection_faults): the in-process mock adds one member JSON cannot carry to this object value.","enum":["cycle","bigint","function","throwing_getter"]},"ruleList":{"type":"array","items":{"$ref":"#/$defs/rule"}},"rule":{"type":"object","additionalProperties":false,"required":["at"],"properties":{"at":{"$ref":"#/$defs/point"},"match":{"type":"object"},"return":true,"fault":{"enum":["raise","malformed_verdict","mutate","hang"]}}},"approvalRule":{"type":"object","additionalProperties":false,"required":["resolve"],"properties":{"match":{"type":"object"},"resolve":{"type":"object","properties":{"outcome":{"type":"string"},"verdict":true,"identity_override":{"type":["string","null"]},"echo_recomputed":{"type":"boolean"},"fault":{"enum":["raise","hang"]}},"additionalProperties":false}}},"outcome":{"enum":["completed","blocked","error"]},"stringList":{"type":"array","items":{"type":"string"}},"pointList":{"type":"array","items":{"$ref":"#/$defs/point"}},"toolInvocations":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["name","args"],"properties":{"name":{"type":"string"},"args":true}}},"expectedRecords":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["interception_point"],"properties":{"interception_point":{"$ref":"#/$defs/point"},"index":{"type":"integer","minimum":0},"assert":{"type":"object"},"absent":{"$ref":"#/$defs/stringList"},"present":{"$ref":"#/$defs/stringList"}}}},"expectedModelCalls":{"type":"array","items":{"type":"object","additionalProperties":false,"properties":{"messages_must_contain":{"$ref":"#/$defs/stringList"},"messages_must_not_contain":{"$ref":"#/$defs/stringList"},"messages":true}}},"expectedInterceptions":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["interception_point"],"properties":{"interception_point":{"$ref":"#/$defs/point"},"context":{"type":"object"},"context_must_validate":{"type":"boolean"},"context_must_contain":{"$ref":"#/$defs/stringList"},"context_must_not_contain":{"$ref":"#/$defs/stringList"}}}},"postureCase":{"description":"CTK extension (§13.1): one posture value's expectations, checked exactly like the same top-level expect members; only the members a posture can change (src/ctk/posture-cases.ts). A case's interceptions are read with the case's own sequence_strict (absent: true).","type":"object","additionalProperties":false,"properties":{"run_outcome":{"$ref":"#/$defs/outcome"},"interceptions":{"$ref":"#/$defs/expectedInterceptions"},"sequence_strict":{"type":"boolean"},"final_output":true,"outputs":{"type":"array"},"tool_invocations":{"$ref":"#/$defs/toolInvocations"},"tool_not_invoked":{"$ref":"#/$defs/stringList"},"interceptions_absent":{"$ref":"#/$defs/pointList"},"model_calls":{"$ref":"#/$defs/expectedModelCalls"},"model_call_count":{"type":"integer","minimum":0},"record_count":{"type":"integer","minimum":0},"records":{"$ref":"#/$defs/expectedRecords"}}},"expect":{"type":"object","additionalProperties":false,"required":["interceptions","run_outcome"],"properties":{"interceptions":{"$ref":"#/$defs/expectedInterceptions"},"sequence_strict":{"type":"boolean"},"interceptions_absent":{"$ref":"#/$defs/pointList"},"run_outcome":{"$ref":"#/$defs/outcome"},"run_outcome_by_posture":{"type":"object","additionalProperties":false,"required":["posture","outcomes"],"properties":{"posture":{"type":"string"},"outcomes":{"type":"object","additionalProperties":{"$ref":"#/$defs/outcome"}}}},"by_posture":{"description":"CTK extension (§13.1): the expectations a posture changes, one case per value of a registered posture; the runner checks the case of the value the host declares (undeclared: the registry default). Not together with run_outcome_by_posture.","type":"object","additionalProperties":false,"required":["posture","cases"],"properties":{"posture":{"type":"string"},"cases":{"type":"object","minProperties":1,"additionalProperties":{"$ref":"#/$defs/postureCase"}}}},"final_output":true,"outputs":{"type":"array"},"tool_invocations":{"$ref":"#/$defs/toolInvocations"},"tool_not_invoked":{"$ref":"#/$defs/stringList"},"identities_equal":{"type":"boolean"},"records":{"$ref":"#/$defs/expectedRecords"},"model_calls":{"$ref":"#/$defs/expectedModelCalls"},"model_call_count":{"type":"integer","minimum":0},"record_count":{"type":"integer","minimum":0},"released_output":true,"persisted_must_not_contain":{"$ref":"#/$defs/stringList"}}}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agent-hooks-ctk.dev/schema/vectors.schema.json","title":"agent-hooks-ctk conformance vector","description":"The published CTK vector grammar plus the CTK extensions, both defined member by member in vectors/GRAMMAR.md. Closed objects everywhere except inside the maps whose keys the author chooses (match, context and assert, and the maps keyed by posture names or values).","type":"object","additionalProperties":false,"required":["id","title","spec_clause","scenario","expect"],"properties":{"id":{"type":"string","pattern":"^AH-CTK-[0-9]{3}(-[a-z0-9-]+)?$"},"title":{"type":"string","minLength":1},"spec_clause":{"type":"string","minLength":1},"part":{"type":"string"},"mode":{"enum":["enforce","evaluate_only"]},"capabilities":{"type":"array","uniqueItems":true,"items":{"enum":["model_calls","tool_calls","parallel_tool_calls","streaming","multi_turn","int64_json","bigint_json","buffered_output","incremental_output","raw_interceptor_return","hang_faults","result_labels_resurfacing","projection_faults","structured_model_content","structured_input_content"]}},"composition":{"type":"object","additionalProperties":false,"required":["profile"],"properties":{"profile":{"enum":["sequential/first_deny","sequential/run_all","parallel/strictest","parallel/unanimous"]},"on_approval":{"enum":["stop","resume"]},"on_disagreement":{"enum":["deny","approval"]},"on_transform_conflict":{"enum":["deny","approval"]}}},"identity_provider":{"anyOf":[{"type":"null"},{"type":"string","pattern":"^[a-z][a-z0-9_-]*$"}]},"redact_for_approval":{"type":"array","items":{"$ref":"#/$defs/targetPath"}},"scenario":{"$ref":"#/$defs/scenario"},"interceptor_script":{"$ref":"#/$defs/ruleList"},"interceptor_scripts":{"type":"array","items":{"$ref":"#/$defs/ruleList"}},"approval_script":{"type":"array","items":{"$ref":"#/$defs/approvalRule"}},"postures":{"description":"CTK extension: the vector applies only to a host that declares exactly these posture values (§13.1; names and values from the posture registry, src/core/postures.ts); any other host skips it, the reason naming posture and value.","type":"object","minProperties":1,"additionalProperties":{"type":"string"}},"layout":{"description":"CTK extension: the vector applies only to a host whose declared conversation layout (HostSurface.layout; HARNESS.md, The conversation layout) has these values; any other host skips it, the reason naming the member and both values.","type":"object","minProperties":1,"additionalProperties":false,"properties":{"assistant_turn":{"enum":["after_tool_results","before_tool_results"]},"history":{"enum":["turn","session"]},"host_messages":{"enum":["none","prepended"]},"pre_model_transform":{"enum":["request","conversation"]}}},"interceptor_timeout_ms":{"type":"integer","minimum":1},"resolver_timeout_ms":{"type":"integer","minimum":1},"stream_mediation":{"description":"CTK extension: the stream discipline the expectations of a respond.stream vector without incremental_output hold for: buffered (default; skipped by incremental hosts) or any.","enum":["buffered","any"]},"expect":{"$ref":"#/$defs/expect"}},"$defs":{"point":{"enum":["agent_startup","input","pre_model_call","post_model_call","pre_tool_call","post_tool_call","output","agent_shutdown"]},"targetPath":{"type":"string","pattern":"^\\$(target|policy_target)(\\.[A-Za-z0-9_-]+|\\[[0-9]+\\]|\\[\"[A-Za-z0-9_-]+\"\\])*$"},"content":{"type":["string","object"]},"input":{"type":"object","additionalProperties":false,"required":["content","role"],"properties":{"content":{"$ref":"#/$defs/content"},"role":{"enum":["user","system","external"]}}},"scenario":{"type":"object","additionalProperties":false,"properties":{"input":{"$ref":"#/$defs/input"},"inputs":{"type":"array","minItems":1,"items":{"$ref":"#/$defs/input"}},"tools":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["name","behavior"],"properties":{"name":{"type":"string","minLength":1},"schema":true,"behavior":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["return"],"properties":{"when_args":true,"return":true,"is_error":{"type":"boolean"},"unprojectable":{"$ref":"#/$defs/unprojectable"}}}}}}},"model_script":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["respond"],"properties":{"respond":{"type":"object","additionalProperties":false,"required":["content","finish_reason"],"properties":{"content":{"type":["string","object","null"]},"tool_calls":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["id","name","args"],"properties":{"id":{"type":"string"},"name":{"type":"string"},"args":{"type":"object"}}}},"finish_reason":{"type":"string"},"stream":{"description":"vectors/GRAMMAR.md §9.1: text chunks, in order, whose concatenation is content; the mock delivers them one by one.","type":"array","minItems":1,"items":{"type":"string"}},"stream_truncated":{"description":"vectors/GRAMMAR.md §9.1: the stream dies after the listed chunks; the last one is partial and finish_reason never arrives.","type":"boolean"},"unprojectable":{"$ref":"#/$defs/unprojectable"}}}}}},"parallel_tools":{"type":"boolean"}}},"unprojectable":{"description":"CTK extension (projection_faults): the in-process mock adds one member JSON cannot carry to this object value.","enum":["cycle","bigint","function","throwing_getter"]},"ruleList":{"type":"array","items":{"$ref":"#/$defs/rule"}},"rule":{"type":"object","additionalProperties":false,"required":["at"],"properties":{"at":{"$ref":"#/$defs/point"},"match":{"type":"object"},"return":true,"fault":{"enum":["raise","malformed_verdict","mutate","hang"]}}},"approvalRule":{"type":"object","additionalProperties":false,"required":["resolve"],"properties":{"match":{"type":"object"},"resolve":{"type":"object","properties":{"outcome":{"type":"string"},"verdict":true,"identity_override":{"type":["string","null"]},"echo_recomputed":{"type":"boolean"},"fault":{"enum":["raise","hang"]}},"additionalProperties":false}}},"outcome":{"enum":["completed","blocked","error"]},"stringList":{"type":"array","items":{"type":"string"}},"pointList":{"type":"array","items":{"$ref":"#/$defs/point"}},"toolInvocations":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["name","args"],"properties":{"name":{"type":"string"},"args":true}}},"expectedRecords":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["interception_point"],"properties":{"interception_point":{"$ref":"#/$defs/point"},"index":{"type":"integer","minimum":0},"assert":{"type":"object"},"absent":{"$ref":"#/$defs/stringList"},"present":{"$ref":"#/$defs/stringList"}}}},"expectedModelCalls":{"type":"array","items":{"type":"object","additionalProperties":false,"properties":{"messages_must_contain":{"$ref":"#/$defs/stringList"},"messages_must_not_contain":{"$ref":"#/$defs/stringList"},"messages":true}}},"expectedInterceptions":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["interception_point"],"properties":{"interception_point":{"$ref":"#/$defs/point"},"context":{"type":"object"},"context_must_validate":{"type":"boolean"},"context_must_contain":{"$ref":"#/$defs/stringList"},"context_must_not_contain":{"$ref":"#/$defs/stringList"}}}},"postureCase":{"description":"CTK extension (§13.1): one posture value's expectations, checked exactly like the same top-level expect members; only the members a posture can change (src/ctk/posture-cases.ts). A case's interceptions are read with the case's own sequence_strict (absent: true).","type":"object","additionalProperties":false,"properties":{"run_outcome":{"$ref":"#/$defs/outcome"},"interceptions":{"$ref":"#/$defs/expectedInterceptions"},"sequence_strict":{"type":"boolean"},"final_output":true,"outputs":{"type":"array"},"tool_invocations":{"$ref":"#/$defs/toolInvocations"},"tool_not_invoked":{"$ref":"#/$defs/stringList"},"interceptions_absent":{"$ref":"#/$defs/pointList"},"model_calls":{"$ref":"#/$defs/expectedModelCalls"},"model_call_count":{"type":"integer","minimum":0},"record_count":{"type":"integer","minimum":0},"records":{"$ref":"#/$defs/expectedRecords"}}},"expect":{"type":"object","additionalProperties":false,"required":["interceptions","run_outcome"],"properties":{"interceptions":{"$ref":"#/$defs/expectedInterceptions"},"sequence_strict":{"type":"boolean"},"interceptions_absent":{"$ref":"#/$defs/pointList"},"run_outcome":{"$ref":"#/$defs/outcome"},"run_outcome_by_posture":{"type":"object","additionalProperties":false,"required":["posture","outcomes"],"properties":{"posture":{"type":"string"},"outcomes":{"type":"object","additionalProperties":{"$ref":"#/$defs/outcome"}}}},"by_posture":{"description":"CTK extension (§13.1): the expectations a posture changes, one case per value of a registered posture; the runner checks the case of the value the host declares (undeclared: the registry default). Not together with run_outcome_by_posture.","type":"object","additionalProperties":false,"required":["posture","cases"],"properties":{"posture":{"type":"string"},"cases":{"type":"object","minProperties":1,"additionalProperties":{"$ref":"#/$defs/postureCase"}}}},"final_output":true,"outputs":{"type":"array"},"tool_invocations":{"$ref":"#/$defs/toolInvocations"},"tool_not_invoked":{"$ref":"#/$defs/stringList"},"identities_equal":{"type":"boolean"},"records":{"$ref":"#/$defs/expectedRecords"},"model_calls":{"$ref":"#/$defs/expectedModelCalls"},"model_call_count":{"type":"integer","minimum":0},"record_count":{"type":"integer","minimum":0},"released_output":true,"persisted_must_not_contain":{"$ref":"#/$defs/stringList"}}}}};
 const schema32 = {"type":"string","pattern":"^\\$(target|policy_target)(\\.[A-Za-z0-9_-]+|\\[[0-9]+\\]|\\[\"[A-Za-z0-9_-]+\"\\])*$"};
 const schema41 = {"type":"object","additionalProperties":false,"required":["resolve"],"properties":{"match":{"type":"object"},"resolve":{"type":"object","properties":{"outcome":{"type":"string"},"verdict":true,"identity_override":{"type":["string","null"]},"echo_recomputed":{"type":"boolean"},"fault":{"enum":["raise","hang"]}},"additionalProperties":false}}};
 const func1 = Object.prototype.hasOwnProperty;
@@ -2657,10 +2657,11 @@ vErrors.push(err45);
 errors++;
 }
 }
-if(data.interceptor_timeout_ms !== undefined){
-let data29 = data.interceptor_timeout_ms;
-if(!((typeof data29 == "number") && (!(data29 % 1) && !isNaN(data29)))){
-const err46 = {instancePath:instancePath+"/interceptor_timeout_ms",schemaPath:"#/properties/interceptor_timeout_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.layout !== undefined){
+let data29 = data.layout;
+if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
+if(Object.keys(data29).length < 1){
+const err46 = {instancePath:instancePath+"/layout",schemaPath:"#/properties/layout/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -2669,9 +2670,9 @@ vErrors.push(err46);
 }
 errors++;
 }
-if(typeof data29 == "number"){
-if(data29 < 1 || isNaN(data29)){
-const err47 = {instancePath:instancePath+"/interceptor_timeout_ms",schemaPath:"#/properties/interceptor_timeout_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+for(const key5 in data29){
+if(!((((key5 === "assistant_turn") || (key5 === "history")) || (key5 === "host_messages")) || (key5 === "pre_model_transform"))){
+const err47 = {instancePath:instancePath+"/layout",schemaPath:"#/properties/layout/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -2681,11 +2682,10 @@ vErrors.push(err47);
 errors++;
 }
 }
-}
-if(data.resolver_timeout_ms !== undefined){
-let data30 = data.resolver_timeout_ms;
-if(!((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30)))){
-const err48 = {instancePath:instancePath+"/resolver_timeout_ms",schemaPath:"#/properties/resolver_timeout_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data29.assistant_turn !== undefined){
+let data30 = data29.assistant_turn;
+if(!((data30 === "after_tool_results") || (data30 === "before_tool_results"))){
+const err48 = {instancePath:instancePath+"/layout/assistant_turn",schemaPath:"#/properties/layout/properties/assistant_turn/enum",keyword:"enum",params:{allowedValues: schema31.properties.layout.properties.assistant_turn.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -2694,9 +2694,11 @@ vErrors.push(err48);
 }
 errors++;
 }
-if(typeof data30 == "number"){
-if(data30 < 1 || isNaN(data30)){
-const err49 = {instancePath:instancePath+"/resolver_timeout_ms",schemaPath:"#/properties/resolver_timeout_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data29.history !== undefined){
+let data31 = data29.history;
+if(!((data31 === "turn") || (data31 === "session"))){
+const err49 = {instancePath:instancePath+"/layout/history",schemaPath:"#/properties/layout/properties/history/enum",keyword:"enum",params:{allowedValues: schema31.properties.layout.properties.history.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -2706,16 +2708,103 @@ vErrors.push(err49);
 errors++;
 }
 }
-}
-if(data.stream_mediation !== undefined){
-let data31 = data.stream_mediation;
-if(!((data31 === "buffered") || (data31 === "any"))){
-const err50 = {instancePath:instancePath+"/stream_mediation",schemaPath:"#/properties/stream_mediation/enum",keyword:"enum",params:{allowedValues: schema31.properties.stream_mediation.enum},message:"must be equal to one of the allowed values"};
+if(data29.host_messages !== undefined){
+let data32 = data29.host_messages;
+if(!((data32 === "none") || (data32 === "prepended"))){
+const err50 = {instancePath:instancePath+"/layout/host_messages",schemaPath:"#/properties/layout/properties/host_messages/enum",keyword:"enum",params:{allowedValues: schema31.properties.layout.properties.host_messages.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err50];
 }
 else {
 vErrors.push(err50);
+}
+errors++;
+}
+}
+if(data29.pre_model_transform !== undefined){
+let data33 = data29.pre_model_transform;
+if(!((data33 === "request") || (data33 === "conversation"))){
+const err51 = {instancePath:instancePath+"/layout/pre_model_transform",schemaPath:"#/properties/layout/properties/pre_model_transform/enum",keyword:"enum",params:{allowedValues: schema31.properties.layout.properties.pre_model_transform.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+}
+}
+else {
+const err52 = {instancePath:instancePath+"/layout",schemaPath:"#/properties/layout/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+}
+if(data.interceptor_timeout_ms !== undefined){
+let data34 = data.interceptor_timeout_ms;
+if(!((typeof data34 == "number") && (!(data34 % 1) && !isNaN(data34)))){
+const err53 = {instancePath:instancePath+"/interceptor_timeout_ms",schemaPath:"#/properties/interceptor_timeout_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+if(typeof data34 == "number"){
+if(data34 < 1 || isNaN(data34)){
+const err54 = {instancePath:instancePath+"/interceptor_timeout_ms",schemaPath:"#/properties/interceptor_timeout_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+}
+}
+if(data.resolver_timeout_ms !== undefined){
+let data35 = data.resolver_timeout_ms;
+if(!((typeof data35 == "number") && (!(data35 % 1) && !isNaN(data35)))){
+const err55 = {instancePath:instancePath+"/resolver_timeout_ms",schemaPath:"#/properties/resolver_timeout_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+if(typeof data35 == "number"){
+if(data35 < 1 || isNaN(data35)){
+const err56 = {instancePath:instancePath+"/resolver_timeout_ms",schemaPath:"#/properties/resolver_timeout_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+}
+}
+if(data.stream_mediation !== undefined){
+let data36 = data.stream_mediation;
+if(!((data36 === "buffered") || (data36 === "any"))){
+const err57 = {instancePath:instancePath+"/stream_mediation",schemaPath:"#/properties/stream_mediation/enum",keyword:"enum",params:{allowedValues: schema31.properties.stream_mediation.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
 }
 errors++;
 }
@@ -2728,12 +2817,12 @@ errors = vErrors.length;
 }
 }
 else {
-const err51 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err58 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err51];
+vErrors = [err58];
 }
 else {
-vErrors.push(err51);
+vErrors.push(err58);
 }
 errors++;
 }
