@@ -12,9 +12,13 @@ export { REFERENCE_LAYOUT, type ConversationLayout };
 /** The members a vector can gate on, each with its values; the first value is the reference loop's. */
 export const LAYOUT_GATES = {
   assistant_turn: ['after_tool_results', 'before_tool_results'],
-  history: ['turn', 'session'],
+  history: ['turn', 'session', 'answers', 'incorporated'],
   host_messages: ['none', 'prepended'],
   pre_model_transform: ['request', 'conversation'],
+  assistant_message: ['content_or_tool_calls', 'content_then_tool_calls'],
+  external_input: ['external', 'user'],
+  tool_error_content: ['value', 'text'],
+  user_placeholder: ['none', 'inserted'],
 } as const satisfies Record<keyof ConversationLayout, readonly string[]>;
 export type LayoutMember = keyof typeof LAYOUT_GATES;
 export const LAYOUT_MEMBERS = Object.keys(LAYOUT_GATES) as LayoutMember[];
@@ -22,12 +26,13 @@ export const LAYOUT_MEMBERS = Object.keys(LAYOUT_GATES) as LayoutMember[];
 /** The value of one member as a vector's gate names it (host_messages: "none" or "prepended"). */
 export function layoutValue(layout: ConversationLayout, member: LayoutMember): string {
   if (member === 'host_messages') return layout.host_messages.length === 0 ? 'none' : 'prepended';
+  if (member === 'user_placeholder') return layout.user_placeholder === null ? 'none' : 'inserted';
   return layout[member];
 }
 
 /** A layout in one line, e.g. "assistant_turn=before_tool_results, history=session, host_messages=none, pre_model_transform=request". */
 export function describeLayout(layout: ConversationLayout): string {
-  return LAYOUT_MEMBERS.map((m) => `${m}=${layoutValue(layout, m)}${m === 'host_messages' && layout.host_messages.length > 0 ? ` (${layout.host_messages.length})` : ''}`).join(', ');
+  return LAYOUT_MEMBERS.map((m) => `${m}=${layoutValue(layout, m)}${m === 'host_messages' && layout.host_messages.length > 0 ? ` (${layout.host_messages.length})` : ''}${m === 'user_placeholder' && layout.user_placeholder !== null ? ` (${JSON.stringify(layout.user_placeholder)})` : ''}`).join(', ');
 }
 
 /** True when the layout is the reference loop's own. */
@@ -46,11 +51,16 @@ export function resolveLayout(value: unknown): { ok: true; layout: ConversationL
     if (!(LAYOUT_MEMBERS as string[]).includes(key)) return { ok: false, member: key, problem: `unknown layout member (known: ${LAYOUT_MEMBERS.join(', ')})` };
   }
   const layout: ConversationLayout = { ...REFERENCE_LAYOUT, host_messages: [] };
-  for (const member of ['assistant_turn', 'history', 'pre_model_transform'] as const) {
+  for (const member of ['assistant_turn', 'history', 'pre_model_transform', 'assistant_message', 'external_input', 'tool_error_content'] as const) {
     const v = value[member];
     if (v === undefined) continue;
     if (!(LAYOUT_GATES[member] as readonly unknown[]).includes(v)) return { ok: false, member, problem: `must be one of ${LAYOUT_GATES[member].join(', ')}` };
     (layout as unknown as Record<string, unknown>)[member] = v;
+  }
+  const placeholder = value.user_placeholder;
+  if (placeholder !== undefined) {
+    if (placeholder !== null && typeof placeholder !== 'string') return { ok: false, member: 'user_placeholder', problem: 'must be the content of the user message the host puts first (a string), or null for none' };
+    layout.user_placeholder = placeholder;
   }
   const hm = value.host_messages;
   if (hm !== undefined) {
@@ -66,10 +76,15 @@ export function resolveLayout(value: unknown): { ok: true; layout: ConversationL
   return { ok: true, layout };
 }
 
+/** A declared layout with the members it leaves out filled from the reference loop's (no validation: see resolveLayout). */
+export function effectiveLayout(layout: Partial<ConversationLayout> | undefined): ConversationLayout {
+  return { ...REFERENCE_LAYOUT, ...(layout ?? {}) } as ConversationLayout;
+}
+
 /** A vector's `layout` gate against the declared layout: the skip reason, or undefined when every gated member agrees. */
-export function layoutSkip(gate: Partial<Record<string, string>> | undefined, layout: ConversationLayout | undefined): { member: string; reason: string } | undefined {
+export function layoutSkip(gate: Partial<Record<string, string>> | undefined, layout: Partial<ConversationLayout> | undefined): { member: string; reason: string } | undefined {
   if (gate === undefined) return undefined;
-  const declared = layout ?? REFERENCE_LAYOUT;
+  const declared = effectiveLayout(layout);
   for (const [member, wanted] of Object.entries(gate)) {
     const has = layoutValue(declared, member as LayoutMember);
     if (has !== wanted) {

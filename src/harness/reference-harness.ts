@@ -11,7 +11,7 @@ import type { Harness, HostSurface, RunReport, RunSetup } from './contract.js';
 import { CTK_FAULT_PROVIDER, createHangTimers, scriptedEmitterOptions } from './scripted.js';
 import { reportFromRecords } from './session-harness.js';
 import { everyProfileAndKnob } from './surface.js';
-import { resolveLayout } from './layout.js';
+import { effectiveLayout, resolveLayout } from './layout.js';
 
 export interface ReferenceHarnessOptions {
   /**
@@ -52,7 +52,7 @@ export function referenceSurface(postures?: Partial<Postures>, layout?: Partial<
     sdk: { lang: 'typescript', version: CTK_VERSION },
     capabilities: [
       'model_calls', 'tool_calls', 'parallel_tool_calls', 'streaming', 'multi_turn', 'raw_interceptor_return', 'hang_faults',
-      'result_labels_resurfacing', 'projection_faults', 'structured_model_content', 'structured_input_content',
+      'result_labels_resurfacing', 'projection_faults', 'structured_model_content', 'structured_input_content', 'message_list_transforms',
     ],
     buffered_output: true,
     profiles: everyProfileAndKnob(),
@@ -80,6 +80,7 @@ export function withIncrementalStreaming(surface: HostSurface): HostSurface {
 
 export function createReferenceHarness(options: ReferenceHarnessOptions = {}): Harness {
   const surface = referenceSurface(options.postures, options.layout); // validates the postures and the layout up front
+  const layout = effectiveLayout(surface.layout);
   const postures = surface.postures as Postures;
   const streaming: StreamMediation = options.streaming ?? 'buffered';
   if (!STREAMING_CONFIGURATIONS.includes(streaming)) throw new Error(`streaming must be one of ${STREAMING_CONFIGURATIONS.join(', ')}, got ${JSON.stringify(streaming)}`);
@@ -118,7 +119,7 @@ export function createReferenceHarness(options: ReferenceHarnessOptions = {}): H
         parallelTools: scenario.parallel_tools === true,
         toolSeamHostError: postures.tool_seam_host_error,
         streamMediation: streaming,
-        layout: surface.layout!,
+        layout,
       });
       const inputs: TurnInput[] = scenario.inputs ?? (scenario.input ? [scenario.input] : []);
       const result = await loop.run(inputs);
