@@ -1443,6 +1443,10 @@ SURFACE = {
     "identity_providers": ["jcs-sha256", None, CTK_FAULT_PROVIDER],
     "modes": ["enforce", "evaluate_only"],
     "postures": POSTURES,
+    # The conversation layout (HARNESS.md, "The conversation layout"): this loop lays requests out as the reference loop.
+    "layout": {"assistant_turn": "after_tool_results", "history": "turn", "host_messages": [],
+               "pre_model_transform": "request", "assistant_message": "content_or_tool_calls",
+               "external_input": "external", "tool_error_content": "value", "user_placeholder": None},
     "bounds": {"max_context_bytes": MAX_CONTEXT_BYTES, "max_depth": MAX_DEPTH},
 }
 
