@@ -9,7 +9,8 @@ import { suiteDigest } from '../results/digest.js';
 import { CTK_NAME, CTK_VERSION } from '../version.js';
 import { checkExpectations } from './assertions.js';
 import { checkInvariants } from './invariants.js';
-import { foldRepeatedFailures, repeatNote } from './failures.js';
+import { citeRequirements, foldRepeatedFailures, repeatNote } from './failures.js';
+import { requirementsById } from './coverage.js';
 import { deepClone } from '../core/json.js';
 import { display } from './load.js';
 import { createMockModel, createMockTools, newMockLog, type MockLog } from './mocks.js';
@@ -210,7 +211,8 @@ export async function runVector(lv: LoadedVector, opts: RunOptions): Promise<{ r
     }
   }
 
-  const folded = foldRepeatedFailures(failures);
+  // Every finding names the requirement of vectors/requirements.yaml it is against, in the catalogue's words.
+  const folded = foldRepeatedFailures(failures.length === 0 ? failures : citeRequirements(failures, v.id, requirementsById()));
   const status = folded.length === 0 ? 'pass' : 'fail';
   trace.status = status;
   trace.failures = folded;

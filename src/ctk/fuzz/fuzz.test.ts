@@ -82,7 +82,7 @@ t.test('shrinking keeps the divergence and makes the case smaller; the written v
   // The written vector loads like a hand-written one and still shows the same divergence.
   const loaded = vectorFromValue(parseLossless(stringifyLossless(s.vector, 2)), 'divergence.json');
   t.notOk('problem' in loaded, 'loads');
-  t.match(s.vector.title, /^fuzz: records\[\d+\]\.verdict\.(warnings\[\d+\]\.)?message differs from the reference host \(§10\.3\)/);
+  t.match(s.vector.title, /^fuzz: records\[\d+\]\.verdict\.(warnings\[\d+\]\.)?message differs from the reference host \(§10\.3 REQ-10\.3-projection-message\)/);
   t.match(s.vector.title, /seed 1, case \d+$/);
   const again = await checkCaseOnce(mutant('message-not-truncated').harness(), s.vector);
   t.equal(again?.field, g.field);

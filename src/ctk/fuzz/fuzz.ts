@@ -330,7 +330,7 @@ export function explain(d: Divergence, seed: string, index: number): string {
     const text = JSON.stringify(v) ?? String(v);
     return text.length > 40 ? `${text.slice(0, 39)}…` : text;
   };
-  return `fuzz: ${d.path} differs from the reference host (§${d.clause}): host ${show(d.host)}, reference ${show(d.reference)} — seed ${seed}, case ${index}`;
+  return `fuzz: ${d.path} differs from the reference host (§${d.clause}${d.requirement ? ` ${d.requirement}` : ''}): host ${show(d.host)}, reference ${show(d.reference)} — seed ${seed}, case ${index}`;
 }
 
 async function shrinkOne(w: Worker, origin: CaseDetail, opts: CampaignOptions): Promise<ShrunkDivergence> {
