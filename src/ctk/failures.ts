@@ -105,7 +105,8 @@ export function citationsFor(f: Failure, vectorId: string, catalogue: ReadonlyMa
     // (of its clauses first, when a tie), at most three; none when nothing does.
     const scored = all.map((r) => ({ r, score: overlap(f, r) }));
     const best = Math.max(0, ...scored.map((x) => x.score));
-    const top = best === 0 ? [] : scored.filter((x) => x.score === best).map((x) => x.r);
+    // One shared word is a guess (model, tool …); two name the member (fold + truncated).
+    const top = best < 2 ? [] : scored.filter((x) => x.score === best).map((x) => x.r);
     const ofClause = top.filter((r) => clauses.has(r.clause));
     const found = ofClause.length > 0 ? ofClause : top;
     return found.length <= 3 ? found.map((r) => ({ id: r.id, clause: r.clause, text: r.text })) : [];
@@ -116,7 +117,7 @@ export function citationsFor(f: Failure, vectorId: string, catalogue: ReadonlyMa
 }
 
 /** Words of a failure's path and member that say little about which requirement it concerns. */
-const PLAIN = new Set(['expect', 'context', 'records', 'record', 'assert', 'absent', 'present', 'interceptions', 'interception', 'point', 'verdict', 'not', 'must', 'contain', 'the', 'of', 'at', 'a']);
+const PLAIN = new Set(['expect', 'context', 'records', 'record', 'assert', 'absent', 'present', 'interceptions', 'interception', 'point', 'verdict', 'not', 'must', 'contain', 'the', 'of', 'at', 'a', 'run', 'outcome', 'count', 'calls']);
 const words = (s: string): string[] => s.toLowerCase().split(/[^a-z]+/).filter((w) => w.length > 1 && !PLAIN.has(w));
 
 const overlap = (f: Failure, r: { id: string }): number => {
