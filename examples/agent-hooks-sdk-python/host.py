@@ -31,6 +31,10 @@ SURFACE = {
     "identity_providers": ["jcs-sha256", None, CTK_FAULT],
     "modes": ["enforce", "evaluate_only"],
     "postures": POSTURES,
+    # The conversation layout (HARNESS.md, "The conversation layout"): this host's loop is the reference loop's.
+    "layout": {"assistant_turn": "after_tool_results", "history": "turn", "host_messages": [],
+               "pre_model_transform": "request", "assistant_message": "content_or_tool_calls",
+               "external_input": "external", "tool_error_content": "value", "user_placeholder": None},
     "not_declared": {
         "result_labels_resurfacing": "the SDK's records carry result_labels but its AgentContextBuilder has no way "
                                      "to persist them with data and resurface them on later points (§5.4)",

@@ -1436,13 +1436,17 @@ SURFACE = {
     "sdk": {"lang": "python", "version": "%d.%d" % sys.version_info[:2]},
     "capabilities": ["model_calls", "tool_calls", "parallel_tool_calls", "multi_turn", "streaming", "hang_faults",
                      "int64_json", "bigint_json", "raw_interceptor_return", "result_labels_resurfacing",
-                     "structured_model_content", "structured_input_content"],
+                     "structured_model_content", "structured_input_content", "message_list_transforms"],
     "buffered_output": True,
     "profiles": {profile: {knob: list(values) for knob, (_, values) in knobs.items()}
                  for profile, knobs in PROFILE_KNOBS.items()},
     "identity_providers": ["jcs-sha256", None, CTK_FAULT_PROVIDER],
     "modes": ["enforce", "evaluate_only"],
     "postures": POSTURES,
+    # The conversation layout (HARNESS.md, "The conversation layout"): this loop lays requests out as the reference loop.
+    "layout": {"assistant_turn": "after_tool_results", "history": "turn", "host_messages": [],
+               "pre_model_transform": "request", "assistant_message": "content_or_tool_calls",
+               "external_input": "external", "tool_error_content": "value", "user_placeholder": None},
     "bounds": {"max_context_bytes": MAX_CONTEXT_BYTES, "max_depth": MAX_DEPTH},
 }
 

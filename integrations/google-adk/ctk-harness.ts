@@ -18,7 +18,10 @@ export function googleAdkSurface(): HostSurface {
     name: 'google-adk',
     version: `${ownVersion(import.meta.url)} (@google/adk@${ADK_VERSION})`,
     capabilities: ['model_calls', 'tool_calls', 'multi_turn', 'raw_interceptor_return', 'hang_faults', 'projection_faults'],
+    // The conversation layout (ADK's contents: the model's function-call content before its function responses; the ADK session carries earlier turns; no instruction and no transfer targets; every request rebuilt from the session's events).
+    layout: { assistant_turn: 'before_tool_results', history: 'incorporated', host_messages: [], pre_model_transform: 'request', assistant_message: 'content_or_tool_calls', external_input: 'external', tool_error_content: 'value', user_placeholder: null },
     not_declared: {
+      message_list_transforms: "the integration maps a pre_model_call transform back onto the request's Contents one for one: it can rewrite a message, not add, drop or re-role one",
       parallel_tool_calls: "ADK's LlmAgent runs one response's function calls one after another (handleFunctionCallList awaits each before the next)",
       structured_model_content: "a genai Content's parts are text, function calls and media: a model cannot return a JSON object as its content",
       structured_input_content: "Runner.runAsync's newMessage is a genai Content whose parts are text or media: an input cannot be a JSON object",

@@ -24,7 +24,10 @@ export function mastraSurface(): HostSurface {
     name: 'mastra',
     version: `${ownVersion(import.meta.url)} (@mastra/core@${MASTRA_VERSION})`,
     capabilities: ['model_calls', 'tool_calls', 'parallel_tool_calls', 'multi_turn', 'raw_interceptor_return', 'hang_faults', 'projection_faults', 'streaming'],
+    // The conversation layout (Mastra's prompt: the assistant's tool-call message before its tool results; no memory, so each turn's requests start from its input; no instructions; every step's prompt rebuilt from Mastra's own messages).
+    layout: { assistant_turn: 'before_tool_results', history: 'turn', host_messages: [], pre_model_transform: 'request', assistant_message: 'content_or_tool_calls', external_input: 'external', tool_error_content: 'text', user_placeholder: '.' },
     not_declared: {
+      message_list_transforms: "the integration maps a pre_model_call transform back onto Mastra's prompt messages one for one: it can rewrite a message, not add, drop or re-role one",
       structured_model_content: "a Mastra model's result content is text, reasoning, files and tool calls (the AI SDK's LanguageModelV2): a model cannot return a JSON object as its content",
       structured_input_content: "agent.generate's messages are text (or text, image and file parts): an input cannot be a JSON object",
       result_labels_resurfacing: 'not implemented: the integration does not persist §5.4 result labels with Mastra messages, so they do not resurface',

@@ -44,6 +44,11 @@ SURFACE = {
     "modes": ["enforce", "evaluate_only"],
     # §6.2, §13.1: a host_error:* deny at the tool seam halts the run (the framework raises the block to the caller).
     "postures": {"tool_seam_host_error": "terminate"},
+    # The conversation layout (HARNESS.md, "The conversation layout"): the framework's thread, its function-call
+    # message before its results, earlier turns carried.
+    "layout": {"assistant_turn": "before_tool_results", "history": "session", "host_messages": [],
+               "pre_model_transform": "request", "assistant_message": "content_or_tool_calls",
+               "external_input": "external", "tool_error_content": "value", "user_placeholder": None},
     "not_declared": {
         "structured_model_content": "a chat response carries text and function-call Content items; a model "
                                     "cannot answer with a JSON object as its content",

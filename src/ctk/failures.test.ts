@@ -1,5 +1,6 @@
 import t from 'tap';
-import { foldRepeatedFailures, repeatNote } from './failures.js';
+import { foldRepeatedFailures, repeatNote, citationsFor, citeRequirements, CHECK_REQUIREMENTS } from './failures.js';
+import { requirementsById } from './coverage.js';
 import type { Failure } from '../results/model.js';
 
 const schema = (i: number, point: string): Failure => ({
@@ -27,4 +28,24 @@ t.test('failures that differ in what failed are kept apart', async (t) => {
   const b = { ...schema(1, 'output'), message: 'record 1 (output) fails the record schema: /decided_by: must be integer' };
   t.equal(foldRepeatedFailures([a, b]).length, 2);
   t.equal(foldRepeatedFailures([a, { ...a, check: 'invariant.composition' }]).length, 2);
+});
+
+t.test('a failure names the requirement it is a finding against, in the catalogue words, with its id and clause', async (t) => {
+  const catalogue = requirementsById();
+  for (const id of CHECK_REQUIREMENTS) t.ok(catalogue.has(id), `${id} is in vectors/requirements.yaml`);
+  const seq: Failure = { clause: '4.1', check: 'invariant.sequence', path: 'records[agent_startup].sequence', message: 'sequence starts at 0 on agent_startup' };
+  const zero = catalogue.get('REQ-4.1-sequence-zero')!;
+  t.same(citationsFor(seq, 'AH-CTK-200-full-loop-order-and-records', catalogue), [{ id: zero.id, clause: zero.clause, text: zero.text }]);
+  const [cited] = citeRequirements([seq], 'AH-CTK-200-full-loop-order-and-records', catalogue);
+  t.equal(cited!.message, `sequence starts at 0 on agent_startup [REQ-4.1-sequence-zero §4.1: ${zero.text}]`);
+  t.same(citeRequirements(citeRequirements([seq], 'x', catalogue), 'x', catalogue), [cited], 'cited once');
+  // An expectation: the requirements this vector pins, narrowed to the failure's member.
+  const tools: Failure = { clause: '6, 6.2', check: 'expect.tool_not_invoked', path: 'tool_invocations', message: 'tool file_refund was invoked' };
+  const ids = citationsFor(tools, 'AH-CTK-214-deny-pre-tool-no-dispatch-no-post', catalogue).map((c) => c.id);
+  t.ok(ids.length > 0 && ids.every((id) => catalogue.get(id)!.vectors.includes('AH-CTK-214-deny-pre-tool-no-dispatch-no-post')), ids.join(', '));
+  t.same(citationsFor({ ...tools, check: 'expect.record_count', path: 'records' }, 'AH-CTK-001-published-sample', catalogue), [], 'a vector the catalogue does not pin, a member no requirement names: no citation');
+  // A published vector: the requirement whose id names the failed member (fold_truncated, §10.3, under a §7.4 vector).
+  const fold: Failure = { clause: '7.4', check: 'expect.records[1].assert', path: 'fold_truncated', message: 'fold_truncated: expected true, got (absent)' };
+  t.same(citationsFor(fold, 'AH-CTK-102-run-all-fold-truncated', catalogue).map((c) => c.id), ['REQ-10.3-fold-truncated']);
+  t.same(citationsFor({ clause: '13.2', check: 'harness', message: 'threw' }, 'AH-CTK-214-deny-pre-tool-no-dispatch-no-post', catalogue), [], 'a harness failure: none');
 });

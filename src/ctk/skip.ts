@@ -3,12 +3,13 @@
 import { KNOB_DEFAULTS, PROFILE_KNOBS, type Knob, type Profile } from '../core/types.js';
 import { declaredPostureValue } from './posture-cases.js';
 import type { HostSurface } from '../harness/contract.js';
+import { layoutSkip } from '../harness/layout.js';
 import { usesStream, type LoadedVector } from './vector.js';
 
 const DEFAULT_PROFILE: Profile = 'sequential/first_deny';
 
 /** What a skip names as undeclared (§13.1): one member of the declared surface. */
-export type SkipKind = 'capability' | 'stream_assembly' | 'profile' | 'knob' | 'identity_provider' | 'mode' | 'posture';
+export type SkipKind = 'capability' | 'stream_assembly' | 'profile' | 'knob' | 'identity_provider' | 'mode' | 'posture' | 'layout';
 
 /**
  * Why a vector does not apply to a surface, as data: `kind` and `member` say what the surface lacks (a capability
@@ -70,5 +71,8 @@ export function skipOf(lv: LoadedVector, surface: HostSurface): Skip | undefined
     const declared = declaredPostureValue(surface, name);
     if (declared !== value) return { kind: 'posture', member: name, reason: `host does not declare posture ${name}=${value} (it declares ${name}=${declared ?? '(none)'})` };
   }
+  // A vector that depends on how the model requests are laid out runs only under that layout (GRAMMAR.md §1).
+  const layout = layoutSkip(v.layout, surface.layout);
+  if (layout) return { kind: 'layout', member: layout.member, reason: layout.reason };
   return undefined;
 }

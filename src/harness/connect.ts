@@ -12,6 +12,7 @@ import { effectiveSurface, readSurfaceFile, SurfaceError } from './surface.js';
 import { DescribeError, HarnessChoiceError } from './errors.js';
 
 export { DescribeError, HarnessChoiceError };
+import { resolveLayout } from './layout.js';
 
 export interface HarnessChoice {
   /** An in-process harness module (`--harness`): a JS or TS file exporting createHarness or a default factory. */
@@ -20,7 +21,7 @@ export interface HarnessChoice {
   command?: string;
   /** The built-in reference host's configuration (`--reference`): buffered (default) or incremental. */
   reference?: string;
-  /** A declared-surface file (`--surface`): the reference host runs under the postures it declares. */
+  /** A declared-surface file (`--surface`): the reference host runs under the postures and the layout it declares. */
   surfaceFile?: string;
   /** Deadline for the stdio host's requests (ms; the client's default when absent). */
   timeoutMs?: number;
@@ -65,13 +66,15 @@ export async function connectHarness(choice: HarnessChoice): Promise<ConnectedHa
   }
   const streaming = referenceConfiguration(choice.reference);
   const label = streaming === 'buffered' ? 'reference' : `reference (${streaming})`;
-  // The built-in reference host runs under the postures a surface file declares (it honours every registered
-  // value), so the surface the report states is the one the host actually ran.
-  const postures = choice.surfaceFile !== undefined ? surfaceFile(choice.surfaceFile).postures : undefined;
-  if (postures !== undefined) {
-    const checked = resolvePostures(postures);
+  // The built-in reference host runs under the postures and the conversation layout a surface file declares (it
+  // honours every registered posture value and every layout), so the surface the report states is the one it ran.
+  const declared = choice.surfaceFile !== undefined ? surfaceFile(choice.surfaceFile) : undefined;
+  if (declared !== undefined) {
+    const checked = resolvePostures(declared.postures);
     if (!checked.ok) throw new HarnessChoiceError(`invalid declared surface: ${choice.surfaceFile}: /postures${checked.name ? '/' + checked.name : ''}: ${checked.problem}`);
-    return { harness: createReferenceHarness({ postures: checked.postures, streaming }), label };
+    const layout = resolveLayout(declared.layout);
+    if (!layout.ok) throw new HarnessChoiceError(`invalid declared surface: ${choice.surfaceFile}: /layout${layout.member ? '/' + layout.member : ''}: ${layout.problem}`);
+    return { harness: createReferenceHarness({ postures: checked.postures, streaming, layout: layout.layout }), label };
   }
   return { harness: createReferenceHarness({ streaming }), label };
 }

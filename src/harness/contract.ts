@@ -14,6 +14,7 @@ import type {
 } from '../core/types.js';
 import type { Postures } from '../core/postures.js';
 import type { ModelRequest, ModelResponse, RunOutcome, ToolCall, ToolCallRequest, ToolCallResult } from '../core/agent-io.js';
+import type { ConversationLayout } from '../host/loop.js';
 
 export const HARNESS_PROTOCOL = 'agent-hooks-ctk/1';
 
@@ -38,6 +39,9 @@ export const CAPABILITIES = [
   'structured_model_content',
   // The host's input seam can carry a JSON object (not only text) as the input's content (§4.2 input.content).
   'structured_input_content',
+  // A pre_model_call transform may replace the message list with one of another length or other roles (§4.3, §5.2),
+  // not only rewrite messages in place (a framework that rebuilds each request from its own items may not).
+  'message_list_transforms',
 ] as const;
 export type Capability = (typeof CAPABILITIES)[number];
 
@@ -68,6 +72,11 @@ export interface HostSurface {
    * (surface.ts, stdio validate.ts) fills every default in and rejects an unknown name or value.
    */
   postures: Partial<Postures>;
+  /**
+   * How the host lays out the messages of its model requests (layout.ts; HARNESS.md, *The conversation layout*): §4.2
+   * leaves it to the host. Left out: the reference loop's layout. Validation fills every member in.
+   */
+  layout?: Partial<ConversationLayout>;
   /** §12.3 bounds the host enforces, for the report (informative). */
   bounds?: { max_context_bytes?: number; max_depth?: number };
   /** What the host does not declare, and why (capability or feature → reason): the claim lists it (§13.3). */

@@ -2,7 +2,7 @@
 // CTK's scripted interceptors, resolver, mock model and tools, carrying each scripted action out natively.
 import { MODES, DEFAULT_MAX_DEPTH, DEFAULT_MAX_BYTES } from '../core/index.js';
 import { resolvePostures, type Postures } from '../core/postures.js';
-import { createAgentLoop, type StreamMediation, type TurnInput } from '../host/loop.js';
+import { createAgentLoop, type ConversationLayout, type StreamMediation, type TurnInput } from '../host/loop.js';
 import { WATERMARK_EXPOSURE_BOUND } from '../host/incremental.js';
 import { createEmitter } from '../host/emitter.js';
 import type { HostPartsOverride } from '../host/parts.js';
@@ -11,6 +11,7 @@ import type { Harness, HostSurface, RunReport, RunSetup } from './contract.js';
 import { CTK_FAULT_PROVIDER, createHangTimers, scriptedEmitterOptions } from './scripted.js';
 import { reportFromRecords } from './session-harness.js';
 import { everyProfileAndKnob } from './surface.js';
+import { effectiveLayout, resolveLayout } from './layout.js';
 
 export interface ReferenceHarnessOptions {
   /**
@@ -29,27 +30,36 @@ export interface ReferenceHarnessOptions {
    * watermark-gated": the §12.1 exception).
    */
   streaming?: StreamMediation;
+  /**
+   * The conversation layout to run under (layout.ts; members left out take the reference loop's own). The reference
+   * host runs under any declared layout and describe() declares the one it runs under: `fuzz` compares a host with it
+   * laid out as that host declares.
+   */
+  layout?: Partial<ConversationLayout>;
 }
 
 export const STREAMING_CONFIGURATIONS: readonly StreamMediation[] = ['buffered', 'incremental'];
 
-/** §13.1: the full declared surface of the reference host, under the given postures (registry defaults otherwise). */
-export function referenceSurface(postures?: Partial<Postures>): HostSurface {
+/** §13.1: the full declared surface of the reference host, under the given postures and layout (its defaults otherwise). */
+export function referenceSurface(postures?: Partial<Postures>, layout?: Partial<ConversationLayout>): HostSurface {
   const declared = resolvePostures(postures ?? {});
   if (!declared.ok) throw new Error(`reference host postures: ${declared.name}: ${declared.problem}`);
+  const laidOut = resolveLayout(layout);
+  if (!laidOut.ok) throw new Error(`reference host layout: ${laidOut.member}: ${laidOut.problem}`);
   return {
     name: 'agent-hooks-ctk-reference-host',
     version: CTK_VERSION,
     sdk: { lang: 'typescript', version: CTK_VERSION },
     capabilities: [
       'model_calls', 'tool_calls', 'parallel_tool_calls', 'streaming', 'multi_turn', 'raw_interceptor_return', 'hang_faults',
-      'result_labels_resurfacing', 'projection_faults', 'structured_model_content', 'structured_input_content',
+      'result_labels_resurfacing', 'projection_faults', 'structured_model_content', 'structured_input_content', 'message_list_transforms',
     ],
     buffered_output: true,
     profiles: everyProfileAndKnob(),
     identity_providers: ['jcs-sha256', null, CTK_FAULT_PROVIDER],
     modes: [...MODES],
     postures: declared.postures,
+    layout: laidOut.layout,
     bounds: { max_context_bytes: DEFAULT_MAX_BYTES, max_depth: DEFAULT_MAX_DEPTH },
   };
 }
@@ -69,7 +79,8 @@ export function withIncrementalStreaming(surface: HostSurface): HostSurface {
 }
 
 export function createReferenceHarness(options: ReferenceHarnessOptions = {}): Harness {
-  const surface = referenceSurface(options.postures); // validates the postures up front
+  const surface = referenceSurface(options.postures, options.layout); // validates the postures and the layout up front
+  const layout = effectiveLayout(surface.layout);
   const postures = surface.postures as Postures;
   const streaming: StreamMediation = options.streaming ?? 'buffered';
   if (!STREAMING_CONFIGURATIONS.includes(streaming)) throw new Error(`streaming must be one of ${STREAMING_CONFIGURATIONS.join(', ')}, got ${JSON.stringify(streaming)}`);
@@ -108,6 +119,7 @@ export function createReferenceHarness(options: ReferenceHarnessOptions = {}): H
         parallelTools: scenario.parallel_tools === true,
         toolSeamHostError: postures.tool_seam_host_error,
         streamMediation: streaming,
+        layout,
       });
       const inputs: TurnInput[] = scenario.inputs ?? (scenario.input ? [scenario.input] : []);
       const result = await loop.run(inputs);

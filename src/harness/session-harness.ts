@@ -25,8 +25,11 @@ export interface FrameworkSession {
   persisted?(): string;
 }
 
-/** What a framework states of itself: its name and version, the capabilities its loop can carry and why not the rest. */
-export type FrameworkSurfaceOwn = Pick<HostSurface, 'name' | 'version' | 'capabilities' | 'not_declared'>;
+/**
+ * What a framework states of itself: its name and version, the capabilities its loop can carry and why not the rest,
+ * and its conversation layout (how its model requests lay the messages out; left out: the reference loop's).
+ */
+export type FrameworkSurfaceOwn = Pick<HostSurface, 'name' | 'version' | 'capabilities' | 'not_declared' | 'layout'>;
 
 /**
  * §13.1: a framework host over the hook session. What the emitter gives every such host is declared alike (every
@@ -44,6 +47,7 @@ export function frameworkSurface(own: FrameworkSurfaceOwn): HostSurface {
     identity_providers: ['jcs-sha256', null, CTK_FAULT_PROVIDER],
     modes: [...MODES],
     postures: defaultPostures(),
+    ...(own.layout ? { layout: own.layout } : {}),
     ...(own.not_declared ? { not_declared: own.not_declared } : {}),
   };
 }

@@ -7,6 +7,7 @@ import { isPlainObject } from '../core/json.js';
 import { KNOB_VALUES, PROFILE_KNOBS, PROFILES, MODES, type Knob, type Profile } from '../core/types.js';
 import { resolvePostures } from '../core/postures.js';
 import { CAPABILITIES, type HostSurface } from './contract.js';
+import { resolveLayout } from './layout.js';
 import { decodeUtf8, Utf8Error } from '../core/utf8.js';
 
 /** yaml is loaded when a surface file is read, not by every run that imports this module. */
@@ -49,7 +50,7 @@ export function validateSurface(value: unknown, source: string): HostSurface {
     throw new SurfaceError(source, `${path}: ${what}`);
   };
   if (!isPlainObject(value)) return bad('/', 'the surface must be an object');
-  const known = new Set(['name', 'version', 'protocol', 'sdk', 'capabilities', 'buffered_output', 'exposure_bound', 'profiles', 'identity_providers', 'modes', 'postures', 'bounds', 'not_declared']);
+  const known = new Set(['name', 'version', 'protocol', 'sdk', 'capabilities', 'buffered_output', 'exposure_bound', 'profiles', 'identity_providers', 'modes', 'postures', 'layout', 'bounds', 'not_declared']);
   for (const key of Object.keys(value)) if (!known.has(key)) bad(`/${key}`, `unknown member (allowed: ${[...known].join(', ')})`);
   if (typeof value.name !== 'string' || value.name === '') bad('/name', 'must be a non-empty string');
   if (typeof value.version !== 'string' || value.version === '') bad('/version', 'must be a non-empty string');
@@ -98,6 +99,9 @@ export function validateSurface(value: unknown, source: string): HostSurface {
   // §13.1: postures are the registry's (src/core/postures.ts); an unknown name or value is a surface error.
   const postures = resolvePostures(value.postures);
   if (!postures.ok) return bad(postures.name === '' ? '/postures' : `/postures/${postures.name}`, postures.problem);
+  // The conversation layout (layout.ts): the reference loop's where a member is left out.
+  const layout = resolveLayout(value.layout);
+  if (!layout.ok) return bad(layout.member === '' ? '/layout' : `/layout/${layout.member}`, layout.problem);
   if (value.bounds !== undefined && !isPlainObject(value.bounds)) bad('/bounds', 'must be a mapping');
   if (value.not_declared !== undefined) {
     if (!isPlainObject(value.not_declared)) bad('/not_declared', 'must map what is not declared to why, e.g. {"streaming": "the model interface is called through generateText only"}');
@@ -114,6 +118,7 @@ export function validateSurface(value: unknown, source: string): HostSurface {
     identity_providers: providers as Array<string | null>,
     modes: modes as HostSurface['modes'],
     postures: postures.postures,
+    layout: layout.layout,
   };
   if (value.protocol !== undefined) surface.protocol = value.protocol as string;
   if (value.sdk !== undefined) surface.sdk = value.sdk as HostSurface['sdk'] & object;

@@ -26,6 +26,53 @@ export type LoopModelResponse = Pick<ModelResponse, 'content'> & Partial<Pick<Mo
  */
 export type StreamMediation = 'buffered' | 'incremental';
 
+/**
+ * The conversation layout: how the host lays out the message list its model requests carry (the `messages` of
+ * `pre_model_call`). §4.2 says the messages are what the model receives; how a host builds that list is its own,
+ * so a host declares it (HostSurface.layout; HARNESS.md, *The conversation layout*). The reference loop runs under any
+ * declared layout; REFERENCE_LAYOUT is its own.
+ */
+export interface ConversationLayout {
+  /** Where a response's assistant turn goes: after its tool results (the reference loop) or before them (most frameworks). */
+  assistant_turn: 'after_tool_results' | 'before_tool_results';
+  /**
+   * What a turn's model requests start from: that turn's input only (`turn`), or the session's earlier completed turns
+   * first, each whole (`session`: input, tool calls and results, answer) or as its input and its answer (`answers`);
+   * or every earlier turn as far as it was incorporated, blocked ones included (`incorporated`: the session's history).
+   */
+  history: 'turn' | 'session' | 'answers' | 'incorporated';
+  /** Messages the host puts first in every model request (an agent's instructions, a framework's system prompt); [] for none. */
+  host_messages: Array<{ role: string; content: string }>;
+  /** A pre_model_call transform of the messages applies to that request only, or becomes the turn's conversation from then on. */
+  pre_model_transform: 'request' | 'conversation';
+  /**
+   * A response with tool calls as assistant messages: one message, its content or `{tool_calls}` when it has none (the
+   * reference loop), or its content (when it has any) and then a `{tool_calls}` message.
+   */
+  assistant_message: 'content_or_tool_calls' | 'content_then_tool_calls';
+  /** The role an input of role `external` has in the messages: `external`, or `user` (a model interface without that role). */
+  external_input: 'external' | 'user';
+  /** A failing tool's result as its tool message: the value (as any result), or its text (a string as is, else its JSON text). */
+  tool_error_content: 'value' | 'text';
+  /**
+   * The content of a user message the host puts in a request whose first message after the leading system messages
+   * would be an assistant message (a model interface that wants a user message there); null for none.
+   */
+  user_placeholder: string | null;
+}
+
+/** The reference loop's own layout (HARNESS.md §2, *The reference agent loop*). */
+export const REFERENCE_LAYOUT: Readonly<ConversationLayout> = Object.freeze({
+  assistant_turn: 'after_tool_results',
+  history: 'turn',
+  host_messages: [],
+  pre_model_transform: 'request',
+  assistant_message: 'content_or_tool_calls',
+  external_input: 'external',
+  tool_error_content: 'value',
+  user_placeholder: null,
+});
+
 export interface AgentLoopOptions {
   emitter: Emitter;
   /** The model: a complete response, or a stream assembled before post_model_call (§12.1). */
@@ -51,6 +98,8 @@ export interface AgentLoopOptions {
    * and under incremental mediation each segment's verdicted text once its verdict permits. Never anything earlier.
    */
   onRelease?: (text: string) => void;
+  /** The conversation layout to lay the model requests out in (default REFERENCE_LAYOUT). */
+  layout?: ConversationLayout;
 }
 
 export interface TurnInput {
@@ -82,6 +131,11 @@ interface Message {
 interface SessionState {
   released: string[];
   history: Message[];
+  /** The §5.4 labels of each message of `history` (layout history "incorporated" carries them on). */
+  historyLabels: LabelSet[];
+  /** Layout history "session": the messages of the completed turns, with their §5.4 labels, carried into the next turn. */
+  carried: Message[];
+  carriedLabels: LabelSet[];
 }
 
 type TurnResult = { status: 'completed'; output: Json; labels: LabelSet } | { status: 'blocked' } | { status: 'error'; error: string };
@@ -100,13 +154,14 @@ interface LoopState {
   readonly posture: ToolSeamPosture;
   readonly maxCalls: number;
   readonly mediation: StreamMediation;
+  readonly layout: ConversationLayout;
 }
 
 /** One turn in progress: its messages (agent state, §6.1) and the §5.4 labels of each. */
 interface TurnState {
   readonly session: SessionState;
-  readonly messages: Message[];
-  readonly messageLabels: LabelSet[];
+  messages: Message[];
+  messageLabels: LabelSet[];
 }
 
 /** A model response past its post_model_call emission, buffered or mediated incrementally. */
@@ -133,6 +188,7 @@ export function createAgentLoop(options: AgentLoopOptions): AgentLoop {
     posture: options.toolSeamHostError ?? POSTURES.tool_seam_host_error.default,
     maxCalls: options.maxModelCallsPerTurn ?? 32,
     mediation: options.streamMediation ?? 'buffered',
+    layout: options.layout ?? REFERENCE_LAYOUT,
   };
   return { run: (inputs) => runSession(loop, inputs) };
 }
@@ -158,7 +214,7 @@ function release(loop: LoopState, session: SessionState, content: Json | null): 
 /** AgentLoop.run: one session, agent_startup first and agent_shutdown last (§3.1). */
 async function runSession(loop: LoopState, inputs: TurnInput[]): Promise<LoopResult> {
   const { parts } = loop;
-  const session: SessionState = { released: [], history: [] };
+  const session: SessionState = { released: [], history: [], historyLabels: [], carried: [], carriedLabels: [] };
   const result: LoopResult = { outcome: 'completed', final_output: null, outputs: [], output_labels: [], released_output: '', persisted: [] };
   let blocked = false;
   let error: string | undefined;
@@ -213,28 +269,54 @@ async function runTurn(loop: LoopState, input: TurnInput, session: SessionState)
   // §6: at input a deny means the turn does not begin.
   if (!inEm.proceed) return { status: 'blocked' };
   const accepted = inEm.target as JsonObject; // as it stands after the emission (§4.3)
-  const turn: TurnState = { session, messages: [], messageLabels: [] };
-  incorporate(turn, { role: accepted.role as string, content: accepted.content! });
-  turn.messageLabels.push(inEm.labels);
+  // Layout history "session": the turn starts from the completed turns before it.
+  const carry = loop.layout.history === 'session' || loop.layout.history === 'answers';
+  const everything = loop.layout.history === 'incorporated';
+  const turn: TurnState = {
+    session,
+    messages: carry ? [...session.carried] : everything ? [...session.history] : [],
+    messageLabels: carry ? [...session.carriedLabels] : everything ? [...session.historyLabels] : [],
+  };
+  const carriedBefore = turn.messages.length;
+  const role = accepted.role === 'external' && loop.layout.external_input === 'user' ? 'user' : (accepted.role as string);
+  incorporate(turn, { role, content: accepted.content! }, inEm.labels);
   for (let call = 0; ; call++) {
     if (call >= loop.maxCalls) return { status: 'error', error: `the model made more than ${loop.maxCalls} calls in one turn without answering` };
     const ended = await modelRound(loop, turn);
-    if (ended !== undefined) return ended;
+    if (ended === undefined) continue;
+    if (carry && ended.status === 'completed') {
+      // A completed turn is carried whole (or as its input and answer), its verdicted answer last; a blocked one
+      // leaves nothing behind.
+      const answer: Message = { role: 'assistant', content: ended.output };
+      if (loop.layout.history === 'session') {
+        session.carried = [...turn.messages, answer];
+        session.carriedLabels = [...turn.messageLabels, ended.labels];
+      } else {
+        session.carried = [...session.carried, turn.messages[carriedBefore] ?? { role, content: accepted.content! }, answer];
+        session.carriedLabels = [...session.carriedLabels, turn.messageLabels[carriedBefore] ?? inEm.labels, ended.labels];
+      }
+    }
+    return ended;
   }
 }
 
 /** §6.1: a message enters agent state (the turn's messages and the session's durable history). */
-function incorporate(turn: TurnState, m: Message): void {
+function incorporate(turn: TurnState, m: Message, labels: LabelSet): void {
   turn.messages.push(m);
+  turn.messageLabels.push(labels);
   turn.session.history.push(m);
+  turn.session.historyLabels.push(labels);
 }
 
 /** One model call of a turn and the tool calls its response asks for; the TurnResult when the turn ends here. */
 async function modelRound(loop: LoopState, turn: TurnState): Promise<TurnResult | undefined> {
   const { parts, modelId } = loop;
   const consumed = mergeLabels(...turn.messageLabels);
-  const pre = await emit(loop, 'pre_model_call', { model: { id: modelId }, messages: turn.messages as unknown as Json }, consumed);
+  const hostMessages = loop.layout.host_messages;
+  const messages = withPlaceholder(hostMessages.length === 0 ? turn.messages : [...hostMessages, ...turn.messages], loop.layout.user_placeholder);
+  const pre = await emit(loop, 'pre_model_call', { model: { id: modelId }, messages: messages as unknown as Json }, consumed);
   if (!pre.proceed) return { status: 'blocked' }; // §6: the call is not dispatched
+  if (loop.layout.pre_model_transform === 'conversation' && pre.target !== (messages as unknown as Json)) adoptTransformedMessages(turn, pre.target, hostMessages.length);
   let raw: LoopModelResponse | AsyncIterable<StreamChunk>;
   try {
     raw = await loop.options.model({ model_id: modelId, messages: pre.target }); // the (possibly transformed) messages
@@ -251,17 +333,44 @@ async function modelRound(loop: LoopState, turn: TurnState): Promise<TurnResult 
   if (toolCalls.length === 0) {
     return finishTurn(loop, turn.session, acted.content ?? null, responseLabels, answer.streamed);
   }
+  // Layout assistant_turn: the assistant turn before its tool results (as it is received), or after them.
+  const assistantFirst = loop.layout.assistant_turn === 'before_tool_results';
+  const assistant = (): void => {
+    for (const content of assistantMessages(acted, loop.layout)) {
+      incorporate(turn, { role: 'assistant', content }, responseLabels);
+    }
+  };
+  if (assistantFirst) assistant();
   const outcomes = loop.options.parallelTools
     ? await Promise.all(toolCalls.map((tc) => runToolCall(loop, tc, responseLabels)))
     : await sequentially(toolCalls, (tc) => runToolCall(loop, tc, responseLabels), (o) => o.terminate);
   for (const o of outcomes) {
-    incorporate(turn, { role: 'tool', content: o.content });
-    turn.messageLabels.push(o.labels);
+    incorporate(turn, { role: 'tool', content: o.content }, o.labels);
   }
   if (outcomes.some((o) => o.terminate)) return { status: 'blocked' };
-  incorporate(turn, { role: 'assistant', content: assistantContent(acted) });
-  turn.messageLabels.push(responseLabels);
+  if (!assistantFirst) assistant();
   return undefined;
+}
+
+/** Layout user_placeholder: the host's user message before an assistant message that follows only system messages. */
+function withPlaceholder(messages: Message[], placeholder: string | null): Message[] {
+  if (placeholder === null) return messages;
+  const first = messages.findIndex((m) => m.role !== 'system');
+  if (first < 0 || messages[first]!.role !== 'assistant') return messages;
+  return [...messages.slice(0, first), { role: 'user', content: placeholder }, ...messages.slice(first)];
+}
+
+/**
+ * Layout pre_model_transform "conversation": the messages as the pre_model_call transform left them become the turn's
+ * conversation (the host's own leading messages excepted: it puts them first again in every request).
+ */
+function adoptTransformedMessages(turn: TurnState, target: Json, hostCount: number): void {
+  if (!Array.isArray(target)) return; // a transform that is not a message list leaves the conversation as it was
+  const next = (target as unknown as Message[]).slice(hostCount);
+  // Each message keeps its labels where the list kept its length; otherwise every message carries all of them (§5.4).
+  const labels = next.length === turn.messages.length ? turn.messageLabels : next.map(() => mergeLabels(...turn.messageLabels));
+  turn.messages = next;
+  turn.messageLabels = labels;
 }
 
 /** §12.1 exception: one post_model_call per segment, each segment released once its verdict permits. */
@@ -276,7 +385,10 @@ async function mediated(loop: LoopState, session: SessionState, raw: AsyncIterab
   if (m.outcome === 'terminated') {
     // Rule 4: nothing withheld at termination, nothing unevaluated, enters the session's history.
     const kept = parts.incorporateTerminatedStream(m.assembled);
-    if (kept !== null) session.history.push({ role: 'assistant', content: kept });
+    if (kept !== null) {
+      session.history.push({ role: 'assistant', content: kept });
+      session.historyLabels.push(consumed);
+    }
     return { status: 'blocked' };
   }
   return { post: m.post, labels: m.labels, streamed: true };
@@ -331,8 +443,10 @@ async function finishTurn(loop: LoopState, session: SessionState, answer: Json, 
   const content = (out.target as JsonObject).content ?? null;
   // §12.1a: the verdicted content is released (a streamed answer already went out segment by segment).
   if (!alreadyReleased) release(loop, session, loop.parts.releaseOutput(out, answer));
+  const outputLabels = mergeLabels(labels, out.labels);
   session.history.push({ role: 'assistant', content });
-  return { status: 'completed', output: content, labels: mergeLabels(labels, out.labels) };
+  session.historyLabels.push(outputLabels);
+  return { status: 'completed', output: content, labels: outputLabels };
 }
 
 async function runToolCall(loop: LoopState, tc: { id: string; name: string; args: JsonObject }, responseLabels: LabelSet): Promise<ToolOutcome> {
@@ -372,9 +486,19 @@ async function runToolCall(loop: LoopState, tc: { id: string; name: string; args
     argLabels,
   );
   // §6.1: a denied result is discarded (never enters the messages); the deny reason is surfaced instead.
-  const content = parts.incorporateToolResult(post);
+  let content = parts.incorporateToolResult(post);
+  // Layout tool_error_content "text": a failing tool's result reaches the messages as its text.
+  if (post.proceed && actual.is_error && loop.layout.tool_error_content === 'text') content = typeof post.target === 'string' ? post.target : (JSON.stringify(post.target) ?? 'null');
   const labels = post.proceed ? mergeLabels(pre.labels, post.labels) : {};
   return { content, labels, terminate: hostErrorStops(post) };
+}
+
+/** The assistant turn of a response with tool calls, as the layout lays it out (one message, or its content and then its calls). */
+function assistantMessages(response: JsonObject, layout: ConversationLayout): Json[] {
+  if (layout.assistant_message === 'content_or_tool_calls') return [assistantContent(response)];
+  const c = response.content;
+  const calls = { tool_calls: response.tool_calls ?? [] };
+  return c === null || c === undefined ? [calls] : [assistantContent(response), calls];
 }
 
 /** The assistant turn appended after its tool results (GRAMMAR.md §2.2); §4.2 content is string | object. */

@@ -67,6 +67,8 @@ export function agentHooks(options: AgentHooksOptions): AgentHooks<AiSdkHookSess
 /** The AI SDK wiring over an existing hook session (startSession() is the usual way in). */
 export function createAiSdkSession(hooks: HookSession): AiSdkHookSession {
   const labels = createLabelBook();
+  /** §5.4: the labels of the latest response, which the answer derives from (the SDK's response messages drop them). */
+  let latestResponseLabels: LabelSet = {};
   /** pre_model_call for one call of the loop: the params the model must get, and what post_model_call needs. */
   async function beforeCall(params: LanguageModelV4CallOptions, model: LanguageModelV4) {
     const sent = promptToMessages(params.prompt) as unknown as Json;
@@ -88,6 +90,7 @@ export function createAiSdkSession(hooks: HookSession): AiSdkHookSession {
     const acted = await hooks.postModelCall(model.modelId, response, { sourceLabels: before.sourceLabels, holds: (target) => attempt(() => responseToContent(target as unknown as HookModelResponse, [])), labelled: (l) => (postLabels = l), ...(selfDeny ? { selfDeny } : {}) });
     // §5.4: the response's labels are persisted with its parts (and its tool calls).
     const responseLabels = mergeLabels(before.preLabels, postLabels);
+    latestResponseLabels = responseLabels;
     if (acted === response) return { content: labels.onResponse(content, responseLabels), finishReason };
     return {
       content: labels.onResponse(responseToContent(acted, content), responseLabels),
@@ -190,7 +193,7 @@ export function createAiSdkSession(hooks: HookSession): AiSdkHookSession {
     }
     // §5.4: the answer derives from the last response (its parts carry that response's labels).
     const final = result.responseMessages.at(-1);
-    const answerLabels = final?.role === 'assistant' && Array.isArray(final.content) ? labels.ofPrompt([{ role: 'assistant', content: final.content } as never]) : {};
+    const answerLabels = mergeLabels(final?.role === 'assistant' && Array.isArray(final.content) ? labels.ofPrompt([{ role: 'assistant', content: final.content } as never]) : {}, latestResponseLabels);
     let outputLabels: LabelSet = {};
     const text = await hooks.output(result.text, { sourceLabels: answerLabels, labelled: (l) => (outputLabels = l) });
     const answerOptions = labelOptions(mergeLabels(answerLabels, outputLabels));

@@ -4,7 +4,7 @@
 /* eslint-disable */
 "use strict";
 exports.vectors = validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agent-hooks-ctk.dev/schema/vectors.schema.json","title":"agent-hooks-ctk conformance vector","description":"The published CTK vector grammar plus the CTK extensions, both defined member by member in vectors/GRAMMAR.md. Closed objects everywhere except inside the maps whose keys the author chooses (match, context and assert, and the maps keyed by posture names or values).","type":"object","additionalProperties":false,"required":["id","title","spec_clause","scenario","expect"],"properties":{"id":{"type":"string","pattern":"^AH-CTK-[0-9]{3}(-[a-z0-9-]+)?$"},"title":{"type":"string","minLength":1},"spec_clause":{"type":"string","minLength":1},"part":{"type":"string"},"mode":{"enum":["enforce","evaluate_only"]},"capabilities":{"type":"array","uniqueItems":true,"items":{"enum":["model_calls","tool_calls","parallel_tool_calls","streaming","multi_turn","int64_json","bigint_json","buffered_output","incremental_output","raw_interceptor_return","hang_faults","result_labels_resurfacing","projection_faults","structured_model_content","structured_input_content"]}},"composition":{"type":"object","additionalProperties":false,"required":["profile"],"properties":{"profile":{"enum":["sequential/first_deny","sequential/run_all","parallel/strictest","parallel/unanimous"]},"on_approval":{"enum":["stop","resume"]},"on_disagreement":{"enum":["deny","approval"]},"on_transform_conflict":{"enum":["deny","approval"]}}},"identity_provider":{"anyOf":[{"type":"null"},{"type":"string","pattern":"^[a-z][a-z0-9_-]*$"}]},"redact_for_approval":{"type":"array","items":{"$ref":"#/$defs/targetPath"}},"scenario":{"$ref":"#/$defs/scenario"},"interceptor_script":{"$ref":"#/$defs/ruleList"},"interceptor_scripts":{"type":"array","items":{"$ref":"#/$defs/ruleList"}},"approval_script":{"type":"array","items":{"$ref":"#/$defs/approvalRule"}},"postures":{"description":"CTK extension: the vector applies only to a host that declares exactly these posture values (§13.1; names and values from the posture registry, src/core/postures.ts); any other host skips it, the reason naming posture and value.","type":"object","minProperties":1,"additionalProperties":{"type":"string"}},"interceptor_timeout_ms":{"type":"integer","minimum":1},"resolver_timeout_ms":{"type":"integer","minimum":1},"stream_mediation":{"description":"CTK extension: the stream discipline the expectations of a respond.stream vector without incremental_output hold for: buffered (default; skipped by incremental hosts) or any.","enum":["buffered","any"]},"expect":{"$ref":"#/$defs/expect"}},"$defs":{"point":{"enum":["agent_startup","input","pre_model_call","post_model_call","pre_tool_call","post_tool_call","output","agent_shutdown"]},"targetPath":{"type":"string","pattern":"^\\$(target|policy_target)(\\.[A-Za-z0-9_-]+|\\[[0-9]+\\]|\\[\"[A-Za-z0-9_-]+\"\\])*$"},"content":{"type":["string","object"]},"input":{"type":"object","additionalProperties":false,"required":["content","role"],"properties":{"content":{"$ref":"#/$defs/content"},"role":{"enum":["user","system","external"]}}},"scenario":{"type":"object","additionalProperties":false,"properties":{"input":{"$ref":"#/$defs/input"},"inputs":{"type":"array","minItems":1,"items":{"$ref":"#/$defs/input"}},"tools":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["name","behavior"],"properties":{"name":{"type":"string","minLength":1},"schema":true,"behavior":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["return"],"properties":{"when_args":true,"return":true,"is_error":{"type":"boolean"},"unprojectable":{"$ref":"#/$defs/unprojectable"}}}}}}},"model_script":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["respond"],"properties":{"respond":{"type":"object","additionalProperties":false,"required":["content","finish_reason"],"properties":{"content":{"type":["string","object","null"]},"tool_calls":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["id","name","args"],"properties":{"id":{"type":"string"},"name":{"type":"string"},"args":{"type":"object"}}}},"finish_reason":{"type":"string"},"stream":{"description":"vectors/GRAMMAR.md §9.1: text chunks, in order, whose concatenation is content; the mock delivers them one by one.","type":"array","minItems":1,"items":{"type":"string"}},"stream_truncated":{"description":"vectors/GRAMMAR.md §9.1: the stream dies after the listed chunks; the last one is partial and finish_reason never arrives.","type":"boolean"},"unprojectable":{"$ref":"#/$defs/unprojectable"}}}}}},"parallel_tools":{"type":"boolean"}}},"unprojectable":{"description":"CTK extension (projection_faults): the in-process mock adds one member JSON cannot carry to this object value.","enum":["cycle","bigint","function","throwing_getter"]},"ruleList":{"type":"array","items":{"$ref":"#/$defs/rule"}},"rule":{"type":"object","additionalProperties":false,"required":["at"],"properties":{"at":{"$ref":"#/$defs/point"},"match":{"type":"object"},"return":true,"fault":{"enum":["raise","malformed_verdict","mutate","hang"]}}},"approvalRule":{"type":"object","additionalProperties":false,"required":["resolve"],"properties":{"match":{"type":"object"},"resolve":{"type":"object","properties":{"outcome":{"type":"string"},"verdict":true,"identity_override":{"type":["string","null"]},"echo_recomputed":{"type":"boolean"},"fault":{"enum":["raise","hang"]}},"additionalProperties":false}}},"outcome":{"enum":["completed","blocked","error"]},"stringList":{"type":"array","items":{"type":"string"}},"pointList":{"type":"array","items":{"$ref":"#/$defs/point"}},"toolInvocations":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["name","args"],"properties":{"name":{"type":"string"},"args":true}}},"expectedRecords":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["interception_point"],"properties":{"interception_point":{"$ref":"#/$defs/point"},"index":{"type":"integer","minimum":0},"match":{"description":"CTK extension (vectors/GRAMMAR.md §5.5): take the one record of this point whose emission's context (the recorded context with the record's sequence) has these values at these dotted paths, e.g. tool_call.id; independent of the scan cursor, so it picks a record of a concurrent batch whatever its position.","type":"object","minProperties":1},"assert":{"type":"object"},"absent":{"$ref":"#/$defs/stringList"},"present":{"$ref":"#/$defs/stringList"}}}},"expectedModelCalls":{"type":"array","items":{"type":"object","additionalProperties":false,"properties":{"messages_must_contain":{"$ref":"#/$defs/stringList"},"messages_must_not_contain":{"$ref":"#/$defs/stringList"},"messages":true}}},"expectedInterceptions":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["interception_point"],"properties":{"interception_point":{"$ref":"#/$defs/point"},"context":{"type":"object"},"context_must_validate":{"type":"boolean"},"context_must_contain":{"$ref":"#/$defs/stringList"},"context_must_not_contain":{"$ref":"#/$defs/stringList"}}}},"postureCase":{"description":"CTK extension (§13.1): one posture value's expectations, checked exactly like the same top-level expect members; only the members a posture can change (src/ctk/posture-cases.ts). A case's interceptions are read with the case's own sequence_strict (absent: true).","type":"object","additionalProperties":false,"properties":{"run_outcome":{"$ref":"#/$defs/outcome"},"interceptions":{"$ref":"#/$defs/expectedInterceptions"},"sequence_strict":{"type":"boolean"},"final_output":true,"outputs":{"type":"array"},"tool_invocations":{"$ref":"#/$defs/toolInvocations"},"tool_not_invoked":{"$ref":"#/$defs/stringList"},"interceptions_absent":{"$ref":"#/$defs/pointList"},"model_calls":{"$ref":"#/$defs/expectedModelCalls"},"model_call_count":{"type":"integer","minimum":0},"record_count":{"type":"integer","minimum":0},"records":{"$ref":"#/$defs/expectedRecords"}}},"expect":{"type":"object","additionalProperties":false,"required":["interceptions","run_outcome"],"properties":{"interceptions":{"$ref":"#/$defs/expectedInterceptions"},"sequence_strict":{"type":"boolean"},"interceptions_absent":{"$ref":"#/$defs/pointList"},"run_outcome":{"$ref":"#/$defs/outcome"},"run_outcome_by_posture":{"type":"object","additionalProperties":false,"required":["posture","outcomes"],"properties":{"posture":{"type":"string"},"outcomes":{"type":"object","additionalProperties":{"$ref":"#/$defs/outcome"}}}},"by_posture":{"description":"CTK extension (§13.1): the expectations a posture changes, one case per value of a registered posture; the runner checks the case of the value the host declares (undeclared: the registry default). Not together with run_outcome_by_posture.","type":"object","additionalProperties":false,"required":["posture","cases"],"properties":{"posture":{"type":"string"},"cases":{"type":"object","minProperties":1,"additionalProperties":{"$ref":"#/$defs/postureCase"}}}},"final_output":true,"outputs":{"type":"array"},"tool_invocations":{"$ref":"#/$defs/toolInvocations"},"tool_not_invoked":{"$ref":"#/$defs/stringList"},"identities_equal":{"type":"boolean"},"records":{"$ref":"#/$defs/expectedRecords"},"model_calls":{"$ref":"#/$defs/expectedModelCalls"},"model_call_count":{"type":"integer","minimum":0},"record_count":{"type":"integer","minimum":0},"released_output":true,"persisted_must_not_contain":{"$ref":"#/$defs/stringList"}}}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agent-hooks-ctk.dev/schema/vectors.schema.json","title":"agent-hooks-ctk conformance vector","description":"The published CTK vector grammar plus the CTK extensions, both defined member by member in vectors/GRAMMAR.md. Closed objects everywhere except inside the maps whose keys the author chooses (match, context and assert, and the maps keyed by posture names or values).","type":"object","additionalProperties":false,"required":["id","title","spec_clause","scenario","expect"],"properties":{"id":{"type":"string","pattern":"^AH-CTK-[0-9]{3}(-[a-z0-9-]+)?$"},"title":{"type":"string","minLength":1},"spec_clause":{"type":"string","minLength":1},"part":{"type":"string"},"mode":{"enum":["enforce","evaluate_only"]},"capabilities":{"type":"array","uniqueItems":true,"items":{"enum":["model_calls","tool_calls","parallel_tool_calls","streaming","multi_turn","int64_json","bigint_json","buffered_output","incremental_output","raw_interceptor_return","hang_faults","result_labels_resurfacing","projection_faults","structured_model_content","structured_input_content","message_list_transforms"]}},"composition":{"type":"object","additionalProperties":false,"required":["profile"],"properties":{"profile":{"enum":["sequential/first_deny","sequential/run_all","parallel/strictest","parallel/unanimous"]},"on_approval":{"enum":["stop","resume"]},"on_disagreement":{"enum":["deny","approval"]},"on_transform_conflict":{"enum":["deny","approval"]}}},"identity_provider":{"anyOf":[{"type":"null"},{"type":"string","pattern":"^[a-z][a-z0-9_-]*$"}]},"redact_for_approval":{"type":"array","items":{"$ref":"#/$defs/targetPath"}},"scenario":{"$ref":"#/$defs/scenario"},"interceptor_script":{"$ref":"#/$defs/ruleList"},"interceptor_scripts":{"type":"array","items":{"$ref":"#/$defs/ruleList"}},"approval_script":{"type":"array","items":{"$ref":"#/$defs/approvalRule"}},"postures":{"description":"CTK extension: the vector applies only to a host that declares exactly these posture values (§13.1; names and values from the posture registry, src/core/postures.ts); any other host skips it, the reason naming posture and value.","type":"object","minProperties":1,"additionalProperties":{"type":"string"}},"layout":{"description":"CTK extension: the vector applies only to a host whose declared conversation layout (HostSurface.layout; HARNESS.md, The conversation layout) has these values; any other host skips it, the reason naming the member and both values.","type":"object","minProperties":1,"additionalProperties":false,"properties":{"assistant_turn":{"enum":["after_tool_results","before_tool_results"]},"history":{"enum":["turn","session","answers","incorporated"]},"host_messages":{"enum":["none","prepended"]},"pre_model_transform":{"enum":["request","conversation"]},"assistant_message":{"enum":["content_or_tool_calls","content_then_tool_calls"]},"external_input":{"enum":["external","user"]},"tool_error_content":{"enum":["value","text"]},"user_placeholder":{"enum":["none","inserted"]}}},"interceptor_timeout_ms":{"type":"integer","minimum":1},"resolver_timeout_ms":{"type":"integer","minimum":1},"stream_mediation":{"description":"CTK extension: the stream discipline the expectations of a respond.stream vector without incremental_output hold for: buffered (default; skipped by incremental hosts) or any.","enum":["buffered","any"]},"expect":{"$ref":"#/$defs/expect"}},"$defs":{"point":{"enum":["agent_startup","input","pre_model_call","post_model_call","pre_tool_call","post_tool_call","output","agent_shutdown"]},"targetPath":{"type":"string","pattern":"^\\$(target|policy_target)(\\.[A-Za-z0-9_-]+|\\[[0-9]+\\]|\\[\"[A-Za-z0-9_-]+\"\\])*$"},"content":{"type":["string","object"]},"input":{"type":"object","additionalProperties":false,"required":["content","role"],"properties":{"content":{"$ref":"#/$defs/content"},"role":{"enum":["user","system","external"]}}},"scenario":{"type":"object","additionalProperties":false,"properties":{"input":{"$ref":"#/$defs/input"},"inputs":{"type":"array","minItems":1,"items":{"$ref":"#/$defs/input"}},"tools":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["name","behavior"],"properties":{"name":{"type":"string","minLength":1},"schema":true,"behavior":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["return"],"properties":{"when_args":true,"return":true,"is_error":{"type":"boolean"},"unprojectable":{"$ref":"#/$defs/unprojectable"},"rendezvous":{"description":"CTK extension (parallel_tool_calls probe): the invocation waits until parties invocations of the same group are in flight together, at most within_ms (default 2000), then returns; one that waited in vain fails the vector (§12.2).","type":"object","additionalProperties":false,"required":["group","parties"],"properties":{"group":{"type":"string","minLength":1},"parties":{"type":"integer","minimum":2},"within_ms":{"type":"integer","minimum":1}}}}}}}}},"model_script":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["respond"],"properties":{"respond":{"type":"object","additionalProperties":false,"required":["content","finish_reason"],"properties":{"content":{"type":["string","object","null"]},"tool_calls":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["id","name","args"],"properties":{"id":{"type":"string"},"name":{"type":"string"},"args":{"type":"object"}}}},"finish_reason":{"type":"string"},"stream":{"description":"vectors/GRAMMAR.md §9.1: text chunks, in order, whose concatenation is content; the mock delivers them one by one.","type":"array","minItems":1,"items":{"type":"string"}},"stream_truncated":{"description":"vectors/GRAMMAR.md §9.1: the stream dies after the listed chunks; the last one is partial and finish_reason never arrives.","type":"boolean"},"unprojectable":{"$ref":"#/$defs/unprojectable"}}}}}},"parallel_tools":{"type":"boolean"}}},"unprojectable":{"description":"CTK extension (projection_faults): the in-process mock adds one member JSON cannot carry to this object value.","enum":["cycle","bigint","function","throwing_getter"]},"ruleList":{"type":"array","items":{"$ref":"#/$defs/rule"}},"rule":{"type":"object","additionalProperties":false,"required":["at"],"properties":{"at":{"$ref":"#/$defs/point"},"match":{"type":"object"},"return":true,"fault":{"enum":["raise","malformed_verdict","mutate","hang"]}}},"approvalRule":{"type":"object","additionalProperties":false,"required":["resolve"],"properties":{"match":{"type":"object"},"resolve":{"type":"object","properties":{"outcome":{"type":"string"},"verdict":true,"identity_override":{"type":["string","null"]},"echo_recomputed":{"type":"boolean"},"fault":{"enum":["raise","hang"]}},"additionalProperties":false}}},"outcome":{"enum":["completed","blocked","error"]},"stringList":{"type":"array","items":{"type":"string"}},"pointList":{"type":"array","items":{"$ref":"#/$defs/point"}},"toolInvocations":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["name","args"],"properties":{"name":{"type":"string"},"args":true}}},"expectedRecords":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["interception_point"],"properties":{"interception_point":{"$ref":"#/$defs/point"},"index":{"type":"integer","minimum":0},"match":{"description":"CTK extension (vectors/GRAMMAR.md §5.5): take the one record of this point whose emission's context (the recorded context with the record's sequence) has these values at these dotted paths, e.g. tool_call.id; independent of the scan cursor, so it picks a record of a concurrent batch whatever its position.","type":"object","minProperties":1},"assert":{"type":"object"},"absent":{"$ref":"#/$defs/stringList"},"present":{"$ref":"#/$defs/stringList"}}}},"expectedModelCalls":{"type":"array","items":{"type":"object","additionalProperties":false,"properties":{"messages_must_contain":{"$ref":"#/$defs/stringList"},"messages_must_not_contain":{"$ref":"#/$defs/stringList"},"messages":true}}},"expectedInterceptions":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["interception_point"],"properties":{"interception_point":{"$ref":"#/$defs/point"},"context":{"type":"object"},"context_must_validate":{"type":"boolean"},"context_must_contain":{"$ref":"#/$defs/stringList"},"context_must_not_contain":{"$ref":"#/$defs/stringList"}}}},"postureCase":{"description":"CTK extension (§13.1): one posture value's expectations, checked exactly like the same top-level expect members; only the members a posture can change (src/ctk/posture-cases.ts). A case's interceptions are read with the case's own sequence_strict (absent: true).","type":"object","additionalProperties":false,"properties":{"run_outcome":{"$ref":"#/$defs/outcome"},"interceptions":{"$ref":"#/$defs/expectedInterceptions"},"sequence_strict":{"type":"boolean"},"final_output":true,"outputs":{"type":"array"},"tool_invocations":{"$ref":"#/$defs/toolInvocations"},"tool_not_invoked":{"$ref":"#/$defs/stringList"},"interceptions_absent":{"$ref":"#/$defs/pointList"},"model_calls":{"$ref":"#/$defs/expectedModelCalls"},"model_call_count":{"type":"integer","minimum":0},"record_count":{"type":"integer","minimum":0},"records":{"$ref":"#/$defs/expectedRecords"}}},"expect":{"type":"object","additionalProperties":false,"required":["interceptions","run_outcome"],"properties":{"interceptions":{"$ref":"#/$defs/expectedInterceptions"},"sequence_strict":{"type":"boolean"},"interceptions_absent":{"$ref":"#/$defs/pointList"},"run_outcome":{"$ref":"#/$defs/outcome"},"run_outcome_by_posture":{"type":"object","additionalProperties":false,"required":["posture","outcomes"],"properties":{"posture":{"type":"string"},"outcomes":{"type":"object","additionalProperties":{"$ref":"#/$defs/outcome"}}}},"by_posture":{"description":"CTK extension (§13.1): the expectations a posture changes, one case per value of a registered posture; the runner checks the case of the value the host declares (undeclared: the registry default). Not together with run_outcome_by_posture.","type":"object","additionalProperties":false,"required":["posture","cases"],"properties":{"posture":{"type":"string"},"cases":{"type":"object","minProperties":1,"additionalProperties":{"$ref":"#/$defs/postureCase"}}}},"final_output":true,"outputs":{"type":"array"},"tool_invocations":{"$ref":"#/$defs/toolInvocations"},"tool_not_invoked":{"$ref":"#/$defs/stringList"},"identities_equal":{"type":"boolean"},"records":{"$ref":"#/$defs/expectedRecords"},"model_calls":{"$ref":"#/$defs/expectedModelCalls"},"model_call_count":{"type":"integer","minimum":0},"record_count":{"type":"integer","minimum":0},"released_output":true,"persisted_must_not_contain":{"$ref":"#/$defs/stringList"},"records_must_not_contain":{"description":"CTK extension (§6.3, §10.3): substrings that must not occur in any record the host reports, serialized as compact JSON.","type":"array","minItems":1,"items":{"type":"string","minLength":1}}}}}};
 const schema32 = {"type":"string","pattern":"^\\$(target|policy_target)(\\.[A-Za-z0-9_-]+|\\[[0-9]+\\]|\\[\"[A-Za-z0-9_-]+\"\\])*$"};
 const schema41 = {"type":"object","additionalProperties":false,"required":["resolve"],"properties":{"match":{"type":"object"},"resolve":{"type":"object","properties":{"outcome":{"type":"string"},"verdict":true,"identity_override":{"type":["string","null"]},"echo_recomputed":{"type":"boolean"},"fault":{"enum":["raise","hang"]}},"additionalProperties":false}}};
 const func1 = Object.prototype.hasOwnProperty;
@@ -13,7 +13,7 @@ const func0 = require("ajv/dist/runtime/equal").default;
 const pattern4 = new RegExp("^AH-CTK-[0-9]{3}(-[a-z0-9-]+)?$", "u");
 const pattern5 = new RegExp("^[a-z][a-z0-9_-]*$", "u");
 const pattern6 = new RegExp("^\\$(target|policy_target)(\\.[A-Za-z0-9_-]+|\\[[0-9]+\\]|\\[\"[A-Za-z0-9_-]+\"\\])*$", "u");
-const schema33 = {"type":"object","additionalProperties":false,"properties":{"input":{"$ref":"#/$defs/input"},"inputs":{"type":"array","minItems":1,"items":{"$ref":"#/$defs/input"}},"tools":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["name","behavior"],"properties":{"name":{"type":"string","minLength":1},"schema":true,"behavior":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["return"],"properties":{"when_args":true,"return":true,"is_error":{"type":"boolean"},"unprojectable":{"$ref":"#/$defs/unprojectable"}}}}}}},"model_script":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["respond"],"properties":{"respond":{"type":"object","additionalProperties":false,"required":["content","finish_reason"],"properties":{"content":{"type":["string","object","null"]},"tool_calls":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["id","name","args"],"properties":{"id":{"type":"string"},"name":{"type":"string"},"args":{"type":"object"}}}},"finish_reason":{"type":"string"},"stream":{"description":"vectors/GRAMMAR.md §9.1: text chunks, in order, whose concatenation is content; the mock delivers them one by one.","type":"array","minItems":1,"items":{"type":"string"}},"stream_truncated":{"description":"vectors/GRAMMAR.md §9.1: the stream dies after the listed chunks; the last one is partial and finish_reason never arrives.","type":"boolean"},"unprojectable":{"$ref":"#/$defs/unprojectable"}}}}}},"parallel_tools":{"type":"boolean"}}};
+const schema33 = {"type":"object","additionalProperties":false,"properties":{"input":{"$ref":"#/$defs/input"},"inputs":{"type":"array","minItems":1,"items":{"$ref":"#/$defs/input"}},"tools":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["name","behavior"],"properties":{"name":{"type":"string","minLength":1},"schema":true,"behavior":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["return"],"properties":{"when_args":true,"return":true,"is_error":{"type":"boolean"},"unprojectable":{"$ref":"#/$defs/unprojectable"},"rendezvous":{"description":"CTK extension (parallel_tool_calls probe): the invocation waits until parties invocations of the same group are in flight together, at most within_ms (default 2000), then returns; one that waited in vain fails the vector (§12.2).","type":"object","additionalProperties":false,"required":["group","parties"],"properties":{"group":{"type":"string","minLength":1},"parties":{"type":"integer","minimum":2},"within_ms":{"type":"integer","minimum":1}}}}}}}}},"model_script":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["respond"],"properties":{"respond":{"type":"object","additionalProperties":false,"required":["content","finish_reason"],"properties":{"content":{"type":["string","object","null"]},"tool_calls":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["id","name","args"],"properties":{"id":{"type":"string"},"name":{"type":"string"},"args":{"type":"object"}}}},"finish_reason":{"type":"string"},"stream":{"description":"vectors/GRAMMAR.md §9.1: text chunks, in order, whose concatenation is content; the mock delivers them one by one.","type":"array","minItems":1,"items":{"type":"string"}},"stream_truncated":{"description":"vectors/GRAMMAR.md §9.1: the stream dies after the listed chunks; the last one is partial and finish_reason never arrives.","type":"boolean"},"unprojectable":{"$ref":"#/$defs/unprojectable"}}}}}},"parallel_tools":{"type":"boolean"}}};
 const schema36 = {"description":"CTK extension (projection_faults): the in-process mock adds one member JSON cannot carry to this object value.","enum":["cycle","bigint","function","throwing_getter"]};
 const schema34 = {"type":"object","additionalProperties":false,"required":["content","role"],"properties":{"content":{"$ref":"#/$defs/content"},"role":{"enum":["user","system","external"]}}};
 const schema35 = {"type":["string","object"]};
@@ -247,7 +247,7 @@ vErrors.push(err8);
 errors++;
 }
 for(const key2 in data7){
-if(!((((key2 === "when_args") || (key2 === "return")) || (key2 === "is_error")) || (key2 === "unprojectable"))){
+if(!(((((key2 === "when_args") || (key2 === "return")) || (key2 === "is_error")) || (key2 === "unprojectable")) || (key2 === "rendezvous"))){
 const err9 = {instancePath:instancePath+"/tools/" + i1+"/behavior/" + i2,schemaPath:"#/properties/tools/items/properties/behavior/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err9];
@@ -283,9 +283,11 @@ vErrors.push(err11);
 errors++;
 }
 }
-}
-else {
-const err12 = {instancePath:instancePath+"/tools/" + i1+"/behavior/" + i2,schemaPath:"#/properties/tools/items/properties/behavior/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data7.rendezvous !== undefined){
+let data10 = data7.rendezvous;
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+if(data10.group === undefined){
+const err12 = {instancePath:instancePath+"/tools/" + i1+"/behavior/" + i2+"/rendezvous",schemaPath:"#/properties/tools/items/properties/behavior/items/properties/rendezvous/required",keyword:"required",params:{missingProperty: "group"},message:"must have required property '"+"group"+"'"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -294,10 +296,8 @@ vErrors.push(err12);
 }
 errors++;
 }
-}
-}
-else {
-const err13 = {instancePath:instancePath+"/tools/" + i1+"/behavior",schemaPath:"#/properties/tools/items/properties/behavior/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data10.parties === undefined){
+const err13 = {instancePath:instancePath+"/tools/" + i1+"/behavior/" + i2+"/rendezvous",schemaPath:"#/properties/tools/items/properties/behavior/items/properties/rendezvous/required",keyword:"required",params:{missingProperty: "parties"},message:"must have required property '"+"parties"+"'"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -306,10 +306,9 @@ vErrors.push(err13);
 }
 errors++;
 }
-}
-}
-else {
-const err14 = {instancePath:instancePath+"/tools/" + i1,schemaPath:"#/properties/tools/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+for(const key3 in data10){
+if(!(((key3 === "group") || (key3 === "parties")) || (key3 === "within_ms"))){
+const err14 = {instancePath:instancePath+"/tools/" + i1+"/behavior/" + i2+"/rendezvous",schemaPath:"#/properties/tools/items/properties/behavior/items/properties/rendezvous/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -319,9 +318,11 @@ vErrors.push(err14);
 errors++;
 }
 }
-}
-else {
-const err15 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data10.group !== undefined){
+let data11 = data10.group;
+if(typeof data11 === "string"){
+if(func2(data11) < 1){
+const err15 = {instancePath:instancePath+"/tools/" + i1+"/behavior/" + i2+"/rendezvous/group",schemaPath:"#/properties/tools/items/properties/behavior/items/properties/rendezvous/properties/group/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -331,15 +332,8 @@ vErrors.push(err15);
 errors++;
 }
 }
-if(data.model_script !== undefined){
-let data10 = data.model_script;
-if(Array.isArray(data10)){
-const len3 = data10.length;
-for(let i3=0; i3<len3; i3++){
-let data11 = data10[i3];
-if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-if(data11.respond === undefined){
-const err16 = {instancePath:instancePath+"/model_script/" + i3,schemaPath:"#/properties/model_script/items/required",keyword:"required",params:{missingProperty: "respond"},message:"must have required property '"+"respond"+"'"};
+else {
+const err16 = {instancePath:instancePath+"/tools/" + i1+"/behavior/" + i2+"/rendezvous/group",schemaPath:"#/properties/tools/items/properties/behavior/items/properties/rendezvous/properties/group/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -348,9 +342,11 @@ vErrors.push(err16);
 }
 errors++;
 }
-for(const key3 in data11){
-if(!(key3 === "respond")){
-const err17 = {instancePath:instancePath+"/model_script/" + i3,schemaPath:"#/properties/model_script/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+}
+if(data10.parties !== undefined){
+let data12 = data10.parties;
+if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))){
+const err17 = {instancePath:instancePath+"/tools/" + i1+"/behavior/" + i2+"/rendezvous/parties",schemaPath:"#/properties/tools/items/properties/behavior/items/properties/rendezvous/properties/parties/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -359,12 +355,9 @@ vErrors.push(err17);
 }
 errors++;
 }
-}
-if(data11.respond !== undefined){
-let data12 = data11.respond;
-if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
-if(data12.content === undefined){
-const err18 = {instancePath:instancePath+"/model_script/" + i3+"/respond",schemaPath:"#/properties/model_script/items/properties/respond/required",keyword:"required",params:{missingProperty: "content"},message:"must have required property '"+"content"+"'"};
+if(typeof data12 == "number"){
+if(data12 < 2 || isNaN(data12)){
+const err18 = {instancePath:instancePath+"/tools/" + i1+"/behavior/" + i2+"/rendezvous/parties",schemaPath:"#/properties/tools/items/properties/behavior/items/properties/rendezvous/properties/parties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 2},message:"must be >= 2"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -373,8 +366,12 @@ vErrors.push(err18);
 }
 errors++;
 }
-if(data12.finish_reason === undefined){
-const err19 = {instancePath:instancePath+"/model_script/" + i3+"/respond",schemaPath:"#/properties/model_script/items/properties/respond/required",keyword:"required",params:{missingProperty: "finish_reason"},message:"must have required property '"+"finish_reason"+"'"};
+}
+}
+if(data10.within_ms !== undefined){
+let data13 = data10.within_ms;
+if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))){
+const err19 = {instancePath:instancePath+"/tools/" + i1+"/behavior/" + i2+"/rendezvous/within_ms",schemaPath:"#/properties/tools/items/properties/behavior/items/properties/rendezvous/properties/within_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -383,9 +380,9 @@ vErrors.push(err19);
 }
 errors++;
 }
-for(const key4 in data12){
-if(!((((((key4 === "content") || (key4 === "tool_calls")) || (key4 === "finish_reason")) || (key4 === "stream")) || (key4 === "stream_truncated")) || (key4 === "unprojectable"))){
-const err20 = {instancePath:instancePath+"/model_script/" + i3+"/respond",schemaPath:"#/properties/model_script/items/properties/respond/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+if(typeof data13 == "number"){
+if(data13 < 1 || isNaN(data13)){
+const err20 = {instancePath:instancePath+"/tools/" + i1+"/behavior/" + i2+"/rendezvous/within_ms",schemaPath:"#/properties/tools/items/properties/behavior/items/properties/rendezvous/properties/within_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -395,10 +392,10 @@ vErrors.push(err20);
 errors++;
 }
 }
-if(data12.content !== undefined){
-let data13 = data12.content;
-if(((typeof data13 !== "string") && (!(data13 && typeof data13 == "object" && !Array.isArray(data13)))) && (data13 !== null)){
-const err21 = {instancePath:instancePath+"/model_script/" + i3+"/respond/content",schemaPath:"#/properties/model_script/items/properties/respond/properties/content/type",keyword:"type",params:{type: schema33.properties.model_script.items.properties.respond.properties.content.type},message:"must be string,object,null"};
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/tools/" + i1+"/behavior/" + i2+"/rendezvous",schemaPath:"#/properties/tools/items/properties/behavior/items/properties/rendezvous/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -408,15 +405,9 @@ vErrors.push(err21);
 errors++;
 }
 }
-if(data12.tool_calls !== undefined){
-let data14 = data12.tool_calls;
-if(Array.isArray(data14)){
-const len4 = data14.length;
-for(let i4=0; i4<len4; i4++){
-let data15 = data14[i4];
-if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
-if(data15.id === undefined){
-const err22 = {instancePath:instancePath+"/model_script/" + i3+"/respond/tool_calls/" + i4,schemaPath:"#/properties/model_script/items/properties/respond/properties/tool_calls/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+}
+else {
+const err22 = {instancePath:instancePath+"/tools/" + i1+"/behavior/" + i2,schemaPath:"#/properties/tools/items/properties/behavior/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -425,8 +416,10 @@ vErrors.push(err22);
 }
 errors++;
 }
-if(data15.name === undefined){
-const err23 = {instancePath:instancePath+"/model_script/" + i3+"/respond/tool_calls/" + i4,schemaPath:"#/properties/model_script/items/properties/respond/properties/tool_calls/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/tools/" + i1+"/behavior",schemaPath:"#/properties/tools/items/properties/behavior/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -435,8 +428,10 @@ vErrors.push(err23);
 }
 errors++;
 }
-if(data15.args === undefined){
-const err24 = {instancePath:instancePath+"/model_script/" + i3+"/respond/tool_calls/" + i4,schemaPath:"#/properties/model_script/items/properties/respond/properties/tool_calls/items/required",keyword:"required",params:{missingProperty: "args"},message:"must have required property '"+"args"+"'"};
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/tools/" + i1,schemaPath:"#/properties/tools/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -445,9 +440,10 @@ vErrors.push(err24);
 }
 errors++;
 }
-for(const key5 in data15){
-if(!(((key5 === "id") || (key5 === "name")) || (key5 === "args"))){
-const err25 = {instancePath:instancePath+"/model_script/" + i3+"/respond/tool_calls/" + i4,schemaPath:"#/properties/model_script/items/properties/respond/properties/tool_calls/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -457,9 +453,15 @@ vErrors.push(err25);
 errors++;
 }
 }
-if(data15.id !== undefined){
-if(typeof data15.id !== "string"){
-const err26 = {instancePath:instancePath+"/model_script/" + i3+"/respond/tool_calls/" + i4+"/id",schemaPath:"#/properties/model_script/items/properties/respond/properties/tool_calls/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.model_script !== undefined){
+let data14 = data.model_script;
+if(Array.isArray(data14)){
+const len3 = data14.length;
+for(let i3=0; i3<len3; i3++){
+let data15 = data14[i3];
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+if(data15.respond === undefined){
+const err26 = {instancePath:instancePath+"/model_script/" + i3,schemaPath:"#/properties/model_script/items/required",keyword:"required",params:{missingProperty: "respond"},message:"must have required property '"+"respond"+"'"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -468,10 +470,9 @@ vErrors.push(err26);
 }
 errors++;
 }
-}
-if(data15.name !== undefined){
-if(typeof data15.name !== "string"){
-const err27 = {instancePath:instancePath+"/model_script/" + i3+"/respond/tool_calls/" + i4+"/name",schemaPath:"#/properties/model_script/items/properties/respond/properties/tool_calls/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key4 in data15){
+if(!(key4 === "respond")){
+const err27 = {instancePath:instancePath+"/model_script/" + i3,schemaPath:"#/properties/model_script/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -481,10 +482,11 @@ vErrors.push(err27);
 errors++;
 }
 }
-if(data15.args !== undefined){
-let data18 = data15.args;
-if(!(data18 && typeof data18 == "object" && !Array.isArray(data18))){
-const err28 = {instancePath:instancePath+"/model_script/" + i3+"/respond/tool_calls/" + i4+"/args",schemaPath:"#/properties/model_script/items/properties/respond/properties/tool_calls/items/properties/args/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data15.respond !== undefined){
+let data16 = data15.respond;
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+if(data16.content === undefined){
+const err28 = {instancePath:instancePath+"/model_script/" + i3+"/respond",schemaPath:"#/properties/model_script/items/properties/respond/required",keyword:"required",params:{missingProperty: "content"},message:"must have required property '"+"content"+"'"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -493,10 +495,8 @@ vErrors.push(err28);
 }
 errors++;
 }
-}
-}
-else {
-const err29 = {instancePath:instancePath+"/model_script/" + i3+"/respond/tool_calls/" + i4,schemaPath:"#/properties/model_script/items/properties/respond/properties/tool_calls/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data16.finish_reason === undefined){
+const err29 = {instancePath:instancePath+"/model_script/" + i3+"/respond",schemaPath:"#/properties/model_script/items/properties/respond/required",keyword:"required",params:{missingProperty: "finish_reason"},message:"must have required property '"+"finish_reason"+"'"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -505,10 +505,9 @@ vErrors.push(err29);
 }
 errors++;
 }
-}
-}
-else {
-const err30 = {instancePath:instancePath+"/model_script/" + i3+"/respond/tool_calls",schemaPath:"#/properties/model_script/items/properties/respond/properties/tool_calls/type",keyword:"type",params:{type: "array"},message:"must be array"};
+for(const key5 in data16){
+if(!((((((key5 === "content") || (key5 === "tool_calls")) || (key5 === "finish_reason")) || (key5 === "stream")) || (key5 === "stream_truncated")) || (key5 === "unprojectable"))){
+const err30 = {instancePath:instancePath+"/model_script/" + i3+"/respond",schemaPath:"#/properties/model_script/items/properties/respond/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -518,9 +517,10 @@ vErrors.push(err30);
 errors++;
 }
 }
-if(data12.finish_reason !== undefined){
-if(typeof data12.finish_reason !== "string"){
-const err31 = {instancePath:instancePath+"/model_script/" + i3+"/respond/finish_reason",schemaPath:"#/properties/model_script/items/properties/respond/properties/finish_reason/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data16.content !== undefined){
+let data17 = data16.content;
+if(((typeof data17 !== "string") && (!(data17 && typeof data17 == "object" && !Array.isArray(data17)))) && (data17 !== null)){
+const err31 = {instancePath:instancePath+"/model_script/" + i3+"/respond/content",schemaPath:"#/properties/model_script/items/properties/respond/properties/content/type",keyword:"type",params:{type: schema33.properties.model_script.items.properties.respond.properties.content.type},message:"must be string,object,null"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -530,11 +530,15 @@ vErrors.push(err31);
 errors++;
 }
 }
-if(data12.stream !== undefined){
-let data20 = data12.stream;
-if(Array.isArray(data20)){
-if(data20.length < 1){
-const err32 = {instancePath:instancePath+"/model_script/" + i3+"/respond/stream",schemaPath:"#/properties/model_script/items/properties/respond/properties/stream/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(data16.tool_calls !== undefined){
+let data18 = data16.tool_calls;
+if(Array.isArray(data18)){
+const len4 = data18.length;
+for(let i4=0; i4<len4; i4++){
+let data19 = data18[i4];
+if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
+if(data19.id === undefined){
+const err32 = {instancePath:instancePath+"/model_script/" + i3+"/respond/tool_calls/" + i4,schemaPath:"#/properties/model_script/items/properties/respond/properties/tool_calls/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -543,10 +547,8 @@ vErrors.push(err32);
 }
 errors++;
 }
-const len5 = data20.length;
-for(let i5=0; i5<len5; i5++){
-if(typeof data20[i5] !== "string"){
-const err33 = {instancePath:instancePath+"/model_script/" + i3+"/respond/stream/" + i5,schemaPath:"#/properties/model_script/items/properties/respond/properties/stream/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data19.name === undefined){
+const err33 = {instancePath:instancePath+"/model_script/" + i3+"/respond/tool_calls/" + i4,schemaPath:"#/properties/model_script/items/properties/respond/properties/tool_calls/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -555,10 +557,8 @@ vErrors.push(err33);
 }
 errors++;
 }
-}
-}
-else {
-const err34 = {instancePath:instancePath+"/model_script/" + i3+"/respond/stream",schemaPath:"#/properties/model_script/items/properties/respond/properties/stream/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data19.args === undefined){
+const err34 = {instancePath:instancePath+"/model_script/" + i3+"/respond/tool_calls/" + i4,schemaPath:"#/properties/model_script/items/properties/respond/properties/tool_calls/items/required",keyword:"required",params:{missingProperty: "args"},message:"must have required property '"+"args"+"'"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -567,10 +567,9 @@ vErrors.push(err34);
 }
 errors++;
 }
-}
-if(data12.stream_truncated !== undefined){
-if(typeof data12.stream_truncated !== "boolean"){
-const err35 = {instancePath:instancePath+"/model_script/" + i3+"/respond/stream_truncated",schemaPath:"#/properties/model_script/items/properties/respond/properties/stream_truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+for(const key6 in data19){
+if(!(((key6 === "id") || (key6 === "name")) || (key6 === "args"))){
+const err35 = {instancePath:instancePath+"/model_script/" + i3+"/respond/tool_calls/" + i4,schemaPath:"#/properties/model_script/items/properties/respond/properties/tool_calls/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -580,10 +579,9 @@ vErrors.push(err35);
 errors++;
 }
 }
-if(data12.unprojectable !== undefined){
-let data23 = data12.unprojectable;
-if(!((((data23 === "cycle") || (data23 === "bigint")) || (data23 === "function")) || (data23 === "throwing_getter"))){
-const err36 = {instancePath:instancePath+"/model_script/" + i3+"/respond/unprojectable",schemaPath:"#/$defs/unprojectable/enum",keyword:"enum",params:{allowedValues: schema36.enum},message:"must be equal to one of the allowed values"};
+if(data19.id !== undefined){
+if(typeof data19.id !== "string"){
+const err36 = {instancePath:instancePath+"/model_script/" + i3+"/respond/tool_calls/" + i4+"/id",schemaPath:"#/properties/model_script/items/properties/respond/properties/tool_calls/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -593,9 +591,9 @@ vErrors.push(err36);
 errors++;
 }
 }
-}
-else {
-const err37 = {instancePath:instancePath+"/model_script/" + i3+"/respond",schemaPath:"#/properties/model_script/items/properties/respond/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data19.name !== undefined){
+if(typeof data19.name !== "string"){
+const err37 = {instancePath:instancePath+"/model_script/" + i3+"/respond/tool_calls/" + i4+"/name",schemaPath:"#/properties/model_script/items/properties/respond/properties/tool_calls/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -605,9 +603,10 @@ vErrors.push(err37);
 errors++;
 }
 }
-}
-else {
-const err38 = {instancePath:instancePath+"/model_script/" + i3,schemaPath:"#/properties/model_script/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data19.args !== undefined){
+let data22 = data19.args;
+if(!(data22 && typeof data22 == "object" && !Array.isArray(data22))){
+const err38 = {instancePath:instancePath+"/model_script/" + i3+"/respond/tool_calls/" + i4+"/args",schemaPath:"#/properties/model_script/items/properties/respond/properties/tool_calls/items/properties/args/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -619,7 +618,7 @@ errors++;
 }
 }
 else {
-const err39 = {instancePath:instancePath+"/model_script",schemaPath:"#/properties/model_script/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err39 = {instancePath:instancePath+"/model_script/" + i3+"/respond/tool_calls/" + i4,schemaPath:"#/properties/model_script/items/properties/respond/properties/tool_calls/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -629,9 +628,9 @@ vErrors.push(err39);
 errors++;
 }
 }
-if(data.parallel_tools !== undefined){
-if(typeof data.parallel_tools !== "boolean"){
-const err40 = {instancePath:instancePath+"/parallel_tools",schemaPath:"#/properties/parallel_tools/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+else {
+const err40 = {instancePath:instancePath+"/model_script/" + i3+"/respond/tool_calls",schemaPath:"#/properties/model_script/items/properties/respond/properties/tool_calls/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -641,14 +640,137 @@ vErrors.push(err40);
 errors++;
 }
 }
-}
-else {
-const err41 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data16.finish_reason !== undefined){
+if(typeof data16.finish_reason !== "string"){
+const err41 = {instancePath:instancePath+"/model_script/" + i3+"/respond/finish_reason",schemaPath:"#/properties/model_script/items/properties/respond/properties/finish_reason/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err41];
 }
 else {
 vErrors.push(err41);
+}
+errors++;
+}
+}
+if(data16.stream !== undefined){
+let data24 = data16.stream;
+if(Array.isArray(data24)){
+if(data24.length < 1){
+const err42 = {instancePath:instancePath+"/model_script/" + i3+"/respond/stream",schemaPath:"#/properties/model_script/items/properties/respond/properties/stream/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+const len5 = data24.length;
+for(let i5=0; i5<len5; i5++){
+if(typeof data24[i5] !== "string"){
+const err43 = {instancePath:instancePath+"/model_script/" + i3+"/respond/stream/" + i5,schemaPath:"#/properties/model_script/items/properties/respond/properties/stream/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+}
+else {
+const err44 = {instancePath:instancePath+"/model_script/" + i3+"/respond/stream",schemaPath:"#/properties/model_script/items/properties/respond/properties/stream/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+if(data16.stream_truncated !== undefined){
+if(typeof data16.stream_truncated !== "boolean"){
+const err45 = {instancePath:instancePath+"/model_script/" + i3+"/respond/stream_truncated",schemaPath:"#/properties/model_script/items/properties/respond/properties/stream_truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+if(data16.unprojectable !== undefined){
+let data27 = data16.unprojectable;
+if(!((((data27 === "cycle") || (data27 === "bigint")) || (data27 === "function")) || (data27 === "throwing_getter"))){
+const err46 = {instancePath:instancePath+"/model_script/" + i3+"/respond/unprojectable",schemaPath:"#/$defs/unprojectable/enum",keyword:"enum",params:{allowedValues: schema36.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+}
+else {
+const err47 = {instancePath:instancePath+"/model_script/" + i3+"/respond",schemaPath:"#/properties/model_script/items/properties/respond/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+}
+else {
+const err48 = {instancePath:instancePath+"/model_script/" + i3,schemaPath:"#/properties/model_script/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+}
+else {
+const err49 = {instancePath:instancePath+"/model_script",schemaPath:"#/properties/model_script/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+if(data.parallel_tools !== undefined){
+if(typeof data.parallel_tools !== "boolean"){
+const err50 = {instancePath:instancePath+"/parallel_tools",schemaPath:"#/properties/parallel_tools/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+}
+}
+else {
+const err51 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
 }
 errors++;
 }
@@ -784,7 +906,7 @@ return errors === 0;
 }
 validate26.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema42 = {"type":"object","additionalProperties":false,"required":["interceptions","run_outcome"],"properties":{"interceptions":{"$ref":"#/$defs/expectedInterceptions"},"sequence_strict":{"type":"boolean"},"interceptions_absent":{"$ref":"#/$defs/pointList"},"run_outcome":{"$ref":"#/$defs/outcome"},"run_outcome_by_posture":{"type":"object","additionalProperties":false,"required":["posture","outcomes"],"properties":{"posture":{"type":"string"},"outcomes":{"type":"object","additionalProperties":{"$ref":"#/$defs/outcome"}}}},"by_posture":{"description":"CTK extension (§13.1): the expectations a posture changes, one case per value of a registered posture; the runner checks the case of the value the host declares (undeclared: the registry default). Not together with run_outcome_by_posture.","type":"object","additionalProperties":false,"required":["posture","cases"],"properties":{"posture":{"type":"string"},"cases":{"type":"object","minProperties":1,"additionalProperties":{"$ref":"#/$defs/postureCase"}}}},"final_output":true,"outputs":{"type":"array"},"tool_invocations":{"$ref":"#/$defs/toolInvocations"},"tool_not_invoked":{"$ref":"#/$defs/stringList"},"identities_equal":{"type":"boolean"},"records":{"$ref":"#/$defs/expectedRecords"},"model_calls":{"$ref":"#/$defs/expectedModelCalls"},"model_call_count":{"type":"integer","minimum":0},"record_count":{"type":"integer","minimum":0},"released_output":true,"persisted_must_not_contain":{"$ref":"#/$defs/stringList"}}};
+const schema42 = {"type":"object","additionalProperties":false,"required":["interceptions","run_outcome"],"properties":{"interceptions":{"$ref":"#/$defs/expectedInterceptions"},"sequence_strict":{"type":"boolean"},"interceptions_absent":{"$ref":"#/$defs/pointList"},"run_outcome":{"$ref":"#/$defs/outcome"},"run_outcome_by_posture":{"type":"object","additionalProperties":false,"required":["posture","outcomes"],"properties":{"posture":{"type":"string"},"outcomes":{"type":"object","additionalProperties":{"$ref":"#/$defs/outcome"}}}},"by_posture":{"description":"CTK extension (§13.1): the expectations a posture changes, one case per value of a registered posture; the runner checks the case of the value the host declares (undeclared: the registry default). Not together with run_outcome_by_posture.","type":"object","additionalProperties":false,"required":["posture","cases"],"properties":{"posture":{"type":"string"},"cases":{"type":"object","minProperties":1,"additionalProperties":{"$ref":"#/$defs/postureCase"}}}},"final_output":true,"outputs":{"type":"array"},"tool_invocations":{"$ref":"#/$defs/toolInvocations"},"tool_not_invoked":{"$ref":"#/$defs/stringList"},"identities_equal":{"type":"boolean"},"records":{"$ref":"#/$defs/expectedRecords"},"model_calls":{"$ref":"#/$defs/expectedModelCalls"},"model_call_count":{"type":"integer","minimum":0},"record_count":{"type":"integer","minimum":0},"released_output":true,"persisted_must_not_contain":{"$ref":"#/$defs/stringList"},"records_must_not_contain":{"description":"CTK extension (§6.3, §10.3): substrings that must not occur in any record the host reports, serialized as compact JSON.","type":"array","minItems":1,"items":{"type":"string","minLength":1}}}};
 const schema49 = {"enum":["completed","blocked","error"]};
 const schema53 = {"type":"array","items":{"type":"object","additionalProperties":false,"required":["name","args"],"properties":{"name":{"type":"string"},"args":true}}};
 const schema45 = {"type":"array","items":{"type":"string"}};
@@ -2034,14 +2156,65 @@ vErrors.push(err34);
 errors++;
 }
 }
-}
-else {
-const err35 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.records_must_not_contain !== undefined){
+let data25 = data.records_must_not_contain;
+if(Array.isArray(data25)){
+if(data25.length < 1){
+const err35 = {instancePath:instancePath+"/records_must_not_contain",schemaPath:"#/properties/records_must_not_contain/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err35];
 }
 else {
 vErrors.push(err35);
+}
+errors++;
+}
+const len3 = data25.length;
+for(let i3=0; i3<len3; i3++){
+let data26 = data25[i3];
+if(typeof data26 === "string"){
+if(func2(data26) < 1){
+const err36 = {instancePath:instancePath+"/records_must_not_contain/" + i3,schemaPath:"#/properties/records_must_not_contain/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+else {
+const err37 = {instancePath:instancePath+"/records_must_not_contain/" + i3,schemaPath:"#/properties/records_must_not_contain/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+}
+else {
+const err38 = {instancePath:instancePath+"/records_must_not_contain",schemaPath:"#/properties/records_must_not_contain/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+}
+else {
+const err39 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
 }
 errors++;
 }
@@ -2231,7 +2404,7 @@ if(Array.isArray(data5)){
 const len0 = data5.length;
 for(let i0=0; i0<len0; i0++){
 let data6 = data5[i0];
-if(!(((((((((((((((data6 === "model_calls") || (data6 === "tool_calls")) || (data6 === "parallel_tool_calls")) || (data6 === "streaming")) || (data6 === "multi_turn")) || (data6 === "int64_json")) || (data6 === "bigint_json")) || (data6 === "buffered_output")) || (data6 === "incremental_output")) || (data6 === "raw_interceptor_return")) || (data6 === "hang_faults")) || (data6 === "result_labels_resurfacing")) || (data6 === "projection_faults")) || (data6 === "structured_model_content")) || (data6 === "structured_input_content"))){
+if(!((((((((((((((((data6 === "model_calls") || (data6 === "tool_calls")) || (data6 === "parallel_tool_calls")) || (data6 === "streaming")) || (data6 === "multi_turn")) || (data6 === "int64_json")) || (data6 === "bigint_json")) || (data6 === "buffered_output")) || (data6 === "incremental_output")) || (data6 === "raw_interceptor_return")) || (data6 === "hang_faults")) || (data6 === "result_labels_resurfacing")) || (data6 === "projection_faults")) || (data6 === "structured_model_content")) || (data6 === "structured_input_content")) || (data6 === "message_list_transforms"))){
 const err14 = {instancePath:instancePath+"/capabilities/" + i0,schemaPath:"#/properties/capabilities/items/enum",keyword:"enum",params:{allowedValues: schema31.properties.capabilities.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err14];
@@ -2682,10 +2855,11 @@ vErrors.push(err45);
 errors++;
 }
 }
-if(data.interceptor_timeout_ms !== undefined){
-let data29 = data.interceptor_timeout_ms;
-if(!((typeof data29 == "number") && (!(data29 % 1) && !isNaN(data29)))){
-const err46 = {instancePath:instancePath+"/interceptor_timeout_ms",schemaPath:"#/properties/interceptor_timeout_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.layout !== undefined){
+let data29 = data.layout;
+if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
+if(Object.keys(data29).length < 1){
+const err46 = {instancePath:instancePath+"/layout",schemaPath:"#/properties/layout/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -2694,9 +2868,9 @@ vErrors.push(err46);
 }
 errors++;
 }
-if(typeof data29 == "number"){
-if(data29 < 1 || isNaN(data29)){
-const err47 = {instancePath:instancePath+"/interceptor_timeout_ms",schemaPath:"#/properties/interceptor_timeout_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+for(const key5 in data29){
+if(!((((((((key5 === "assistant_turn") || (key5 === "history")) || (key5 === "host_messages")) || (key5 === "pre_model_transform")) || (key5 === "assistant_message")) || (key5 === "external_input")) || (key5 === "tool_error_content")) || (key5 === "user_placeholder"))){
+const err47 = {instancePath:instancePath+"/layout",schemaPath:"#/properties/layout/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -2706,11 +2880,10 @@ vErrors.push(err47);
 errors++;
 }
 }
-}
-if(data.resolver_timeout_ms !== undefined){
-let data30 = data.resolver_timeout_ms;
-if(!((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30)))){
-const err48 = {instancePath:instancePath+"/resolver_timeout_ms",schemaPath:"#/properties/resolver_timeout_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data29.assistant_turn !== undefined){
+let data30 = data29.assistant_turn;
+if(!((data30 === "after_tool_results") || (data30 === "before_tool_results"))){
+const err48 = {instancePath:instancePath+"/layout/assistant_turn",schemaPath:"#/properties/layout/properties/assistant_turn/enum",keyword:"enum",params:{allowedValues: schema31.properties.layout.properties.assistant_turn.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -2719,9 +2892,11 @@ vErrors.push(err48);
 }
 errors++;
 }
-if(typeof data30 == "number"){
-if(data30 < 1 || isNaN(data30)){
-const err49 = {instancePath:instancePath+"/resolver_timeout_ms",schemaPath:"#/properties/resolver_timeout_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data29.history !== undefined){
+let data31 = data29.history;
+if(!((((data31 === "turn") || (data31 === "session")) || (data31 === "answers")) || (data31 === "incorporated"))){
+const err49 = {instancePath:instancePath+"/layout/history",schemaPath:"#/properties/layout/properties/history/enum",keyword:"enum",params:{allowedValues: schema31.properties.layout.properties.history.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -2731,16 +2906,155 @@ vErrors.push(err49);
 errors++;
 }
 }
-}
-if(data.stream_mediation !== undefined){
-let data31 = data.stream_mediation;
-if(!((data31 === "buffered") || (data31 === "any"))){
-const err50 = {instancePath:instancePath+"/stream_mediation",schemaPath:"#/properties/stream_mediation/enum",keyword:"enum",params:{allowedValues: schema31.properties.stream_mediation.enum},message:"must be equal to one of the allowed values"};
+if(data29.host_messages !== undefined){
+let data32 = data29.host_messages;
+if(!((data32 === "none") || (data32 === "prepended"))){
+const err50 = {instancePath:instancePath+"/layout/host_messages",schemaPath:"#/properties/layout/properties/host_messages/enum",keyword:"enum",params:{allowedValues: schema31.properties.layout.properties.host_messages.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err50];
 }
 else {
 vErrors.push(err50);
+}
+errors++;
+}
+}
+if(data29.pre_model_transform !== undefined){
+let data33 = data29.pre_model_transform;
+if(!((data33 === "request") || (data33 === "conversation"))){
+const err51 = {instancePath:instancePath+"/layout/pre_model_transform",schemaPath:"#/properties/layout/properties/pre_model_transform/enum",keyword:"enum",params:{allowedValues: schema31.properties.layout.properties.pre_model_transform.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+}
+if(data29.assistant_message !== undefined){
+let data34 = data29.assistant_message;
+if(!((data34 === "content_or_tool_calls") || (data34 === "content_then_tool_calls"))){
+const err52 = {instancePath:instancePath+"/layout/assistant_message",schemaPath:"#/properties/layout/properties/assistant_message/enum",keyword:"enum",params:{allowedValues: schema31.properties.layout.properties.assistant_message.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+}
+if(data29.external_input !== undefined){
+let data35 = data29.external_input;
+if(!((data35 === "external") || (data35 === "user"))){
+const err53 = {instancePath:instancePath+"/layout/external_input",schemaPath:"#/properties/layout/properties/external_input/enum",keyword:"enum",params:{allowedValues: schema31.properties.layout.properties.external_input.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+}
+if(data29.tool_error_content !== undefined){
+let data36 = data29.tool_error_content;
+if(!((data36 === "value") || (data36 === "text"))){
+const err54 = {instancePath:instancePath+"/layout/tool_error_content",schemaPath:"#/properties/layout/properties/tool_error_content/enum",keyword:"enum",params:{allowedValues: schema31.properties.layout.properties.tool_error_content.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+}
+if(data29.user_placeholder !== undefined){
+let data37 = data29.user_placeholder;
+if(!((data37 === "none") || (data37 === "inserted"))){
+const err55 = {instancePath:instancePath+"/layout/user_placeholder",schemaPath:"#/properties/layout/properties/user_placeholder/enum",keyword:"enum",params:{allowedValues: schema31.properties.layout.properties.user_placeholder.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+}
+}
+else {
+const err56 = {instancePath:instancePath+"/layout",schemaPath:"#/properties/layout/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+}
+if(data.interceptor_timeout_ms !== undefined){
+let data38 = data.interceptor_timeout_ms;
+if(!((typeof data38 == "number") && (!(data38 % 1) && !isNaN(data38)))){
+const err57 = {instancePath:instancePath+"/interceptor_timeout_ms",schemaPath:"#/properties/interceptor_timeout_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+if(typeof data38 == "number"){
+if(data38 < 1 || isNaN(data38)){
+const err58 = {instancePath:instancePath+"/interceptor_timeout_ms",schemaPath:"#/properties/interceptor_timeout_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+}
+}
+if(data.resolver_timeout_ms !== undefined){
+let data39 = data.resolver_timeout_ms;
+if(!((typeof data39 == "number") && (!(data39 % 1) && !isNaN(data39)))){
+const err59 = {instancePath:instancePath+"/resolver_timeout_ms",schemaPath:"#/properties/resolver_timeout_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+if(typeof data39 == "number"){
+if(data39 < 1 || isNaN(data39)){
+const err60 = {instancePath:instancePath+"/resolver_timeout_ms",schemaPath:"#/properties/resolver_timeout_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+}
+}
+if(data.stream_mediation !== undefined){
+let data40 = data.stream_mediation;
+if(!((data40 === "buffered") || (data40 === "any"))){
+const err61 = {instancePath:instancePath+"/stream_mediation",schemaPath:"#/properties/stream_mediation/enum",keyword:"enum",params:{allowedValues: schema31.properties.stream_mediation.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
 }
 errors++;
 }
@@ -2753,12 +3067,12 @@ errors = vErrors.length;
 }
 }
 else {
-const err51 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err62 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err51];
+vErrors = [err62];
 }
 else {
-vErrors.push(err51);
+vErrors.push(err62);
 }
 errors++;
 }

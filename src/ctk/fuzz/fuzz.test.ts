@@ -7,6 +7,7 @@ import { fuzzMutants } from './mutant-campaigns.js';
 import { vectorFromValue } from '../load.js';
 import { parseLossless, stringifyLossless } from '../json.js';
 import { checkCaseOnce } from './fuzz.test.util.js';
+import type { ConversationLayout } from '../../host/loop.js';
 
 const surface = referenceSurface();
 const mutant = (id: string) => MUTANTS.find((m) => m.id === id)!;
@@ -81,7 +82,7 @@ t.test('shrinking keeps the divergence and makes the case smaller; the written v
   // The written vector loads like a hand-written one and still shows the same divergence.
   const loaded = vectorFromValue(parseLossless(stringifyLossless(s.vector, 2)), 'divergence.json');
   t.notOk('problem' in loaded, 'loads');
-  t.match(s.vector.title, /^fuzz: records\[\d+\]\.verdict\.(warnings\[\d+\]\.)?message differs from the reference host \(§10\.3\)/);
+  t.match(s.vector.title, /^fuzz: records\[\d+\]\.verdict\.(warnings\[\d+\]\.)?message differs from the reference host \(§10\.3 REQ-10\.3-projection-message\)/);
   t.match(s.vector.title, /seed 1, case \d+$/);
   const again = await checkCaseOnce(mutant('message-not-truncated').harness(), s.vector);
   t.equal(again?.field, g.field);
@@ -150,4 +151,72 @@ t.test('a trimmed written vector still fails on its host and passes on the refer
     t.equal(onHost.result.status, 'fail', `${id}: fails on the mutant`);
     t.equal(onReference.result.status, 'pass', `${id}: passes on the reference host`);
   }
+});
+
+// The issue's case: a streaming host keeps only what its framework keeps (here: nothing of a blocked turn), the
+// input "please refund order ord-417" legitimately persists on the reference host, and the streamed answer's chunk
+// "refund " is denied at post_model_call. The reference persisting the chunk's text (through the input) and the host
+// not persisting it is no divergence: §6.1 / §12.1 say what must not persist, never what must. Before, this was a
+// divergence whose vector asserted persisted_must_not_contain "refund ", which the reference host itself fails.
+t.test('a chunk the reference persisted and the host did not is no divergence (persisted_must_not_contain after a streamed post_model_call deny)', async (t) => {
+  const v = {
+    id: 'AH-CTK-999-fuzz-regression',
+    title: 'persisted after a streamed deny',
+    spec_clause: '12.1',
+    capabilities: ['model_calls', 'streaming'],
+    scenario: {
+      input: { content: 'please refund order ord-417', role: 'user' },
+      model_script: [{ respond: { content: 'refund done', tool_calls: [], finish_reason: 'stop', stream: ['refund ', 'done'] } }],
+    },
+    interceptor_script: [{ at: 'post_model_call', return: { decision: 'deny', reason: 'probe:policy' } }],
+    expect: { interceptions: [], sequence_strict: false, run_outcome: 'blocked' },
+  } as unknown as Parameters<typeof checkCaseOnce>[1];
+  const forgetful = createReferenceHarness();
+  const host = { ...forgetful, run: async () => ({ ...(await forgetful.run()), persisted: '[]' }) };
+  t.equal(await checkCaseOnce(host, v), undefined, 'no divergence');
+  // The other direction stands: a host that persisted the denied chunk and the reference did not.
+  const leaky = createReferenceHarness();
+  const leaking = { ...leaky, run: async () => ({ ...(await leaky.run()), persisted: '["refund done"]' }) };
+  const v2 = { ...v, scenario: { ...v.scenario, input: { content: 'what is the status?', role: 'user' } } };
+  t.match(await checkCaseOnce(leaking, v2 as typeof v), { field: 'persisted[*][*].persisted', host: true, reference: false });
+});
+
+t.test('a written vector the reference host fails on its own run is never passed by the guard', async (t) => {
+  const { passesOn } = await import('./trim-expect.js');
+  const { executeVector } = await import('../runner.js');
+  const v = {
+    id: 'AH-CTK-999-guard',
+    title: 'guard',
+    spec_clause: '12.1',
+    capabilities: ['model_calls', 'streaming'],
+    scenario: { input: { content: 'please refund order', role: 'user' }, model_script: [{ respond: { content: 'ok', tool_calls: [], finish_reason: 'stop' } }] },
+    interceptor_script: [],
+    expect: { interceptions: [], sequence_strict: false, run_outcome: 'completed', persisted_must_not_contain: ['refund '] },
+  } as unknown as Parameters<typeof checkCaseOnce>[1];
+  const ex = await executeVector(v, { harness: createReferenceHarness(), timeoutMs: 5000, recordAll: true });
+  t.notOk(passesOn(v, ex, surface), 'the input legitimately persists: the reference fails this vector');
+  t.ok(passesOn({ ...v, expect: { ...v.expect, persisted_must_not_contain: ['zz-not-there'] } }, ex, surface));
+});
+
+t.test('the oracle lays its requests out as the host declares: a host with another layout is no divergence', async (t) => {
+  const layout = { assistant_turn: 'before_tool_results', history: 'session', assistant_message: 'content_then_tool_calls', external_input: 'user', tool_error_content: 'text', host_messages: [{ role: 'system', content: 'Be brief.' }], user_placeholder: '.' } satisfies Partial<ConversationLayout>;
+  const laidOut = referenceSurface(undefined, layout);
+  const oracle = await createOracle(laidOut);
+  t.match(oracle.label, /layout assistant_turn=before_tool_results, history=session, host_messages=prepended \(1\)/);
+  const r = await runCampaign({ host: { label: 'laid out', surface: laidOut, create: async () => createReferenceHarness({ layout }) }, oracle, seed: '3', runs: 150, jobs: 2 });
+  t.same(r.groups, [], 'the same layout on both sides: no divergence');
+  // The default oracle against that host: its layout is all the difference there is.
+  const plain = await runCampaign({ host: { label: 'laid out, compared with the default layout', surface, create: async () => createReferenceHarness({ layout }) }, oracle: await createOracle(surface), seed: '3', runs: 150, jobs: 2, shrink: false });
+  t.ok(plain.divergent_cases > 30, `${plain.divergent_cases} of 150 cases differ when the layout is not taken`);
+  t.ok(plain.groups.some((g) => g.field.startsWith('model_calls') || g.field.startsWith('contexts')), 'in the messages');
+});
+
+t.test('a mutant under a declared layout: every written vector passes on the reference host under that layout', async (t) => {
+  const layout = { assistant_turn: 'before_tool_results', history: 'session' } satisfies Partial<ConversationLayout>;
+  const laidOut = referenceSurface(undefined, layout);
+  // The tool runs after a pre_tool_call deny (§6).
+  const r = await runCampaign({ host: { label: 'tool-runs-after-deny', surface: laidOut, create: async () => createReferenceHarness({ layout, parts: { shouldInvokeTool: () => true } }) }, oracle: await createOracle(laidOut), seed: '1', runs: 300, stopAtFirstDivergence: true, shrinkBudget: 200 });
+  t.ok(r.groups.length > 0, 'detected');
+  for (const g of r.groups) t.equal(g.shrunk?.check.reference, 'pass', `${g.field}: the reference host passes the written vector`);
+  t.same(r.unconfirmed, []);
 });

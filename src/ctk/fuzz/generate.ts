@@ -51,6 +51,8 @@ const WARNINGS: JsonObject[] = [
 const LONG_MESSAGES = ['x'.repeat(300), 'a' + '€'.repeat(90), 'é'.repeat(140), 'ab' + '😀'.repeat(70)];
 const INPUTS: Json[] = ['please refund order ord-417', 'what is the status of ord-9?', { text: 'refund ord-417', account: 'acct-5' }];
 const FINAL_ANSWERS: Json[] = ['Your refund has been filed.', 'Order ord-9 has shipped.', { text: 'done', ticket: 'T-88' }];
+/** The text of a response that also calls tools, one per tool-call turn of a case (never repeated within it). */
+const TOOL_TURN_TEXTS = ['let me check that', 'checking one more thing', 'and now the last step', 'nearly done here'];
 const TOOL_RESULTS: Json[] = ['ok', { status: 'ok', ledger: 'LEDGER-ENTRY-77' }, { status: 'shipped', items: [1, 2, 3] }, 42, null, ['a', 'b']];
 const ROLES = ['user', 'system', 'external'];
 const BAD_PATHS = ['$context.target', 'target.content', '$target.*', '$target[-1]', '$target["a b"]', '', '$targets.x'];
@@ -91,6 +93,7 @@ interface Turn {
 }
 
 class CaseBuilder {
+  private toolTurnCounter = 0;
   private toolCallCounter = 0;
   private transformCounter = 0;
   private readonly tools: ToolTemplate[];
@@ -224,7 +227,10 @@ class CaseBuilder {
       const tool = r.pick(this.tools);
       calls.push({ id: `call-${++this.toolCallCounter}`, name: tool.name, args: structuredClone(r.pick(tool.args)) });
     }
-    return { content: r.chance(this.streams ? 0.3 : 0.7) ? null : 'let me check that', tool_calls: calls, finish_reason: 'tool_calls' };
+    // Each tool-call turn of a case says something of its own: a framework may fold repeated assistant text (Mastra
+    // does), which is its conversation's business, not a divergence.
+    const text = TOOL_TURN_TEXTS[this.toolTurnCounter++ % TOOL_TURN_TEXTS.length]!;
+    return { content: r.chance(this.streams ? 0.3 : 0.7) ? null : text, tool_calls: calls, finish_reason: 'tool_calls' };
   }
 
   private finalAnswer(): JsonObject {
@@ -424,7 +430,8 @@ class CaseBuilder {
           else [path, value] = r.chance(0.8) ? [`${root}.content`, `rewritten input ${n}`] : [`${root}.role`, r.pick(ROLES)];
           break;
         case 'pre_model_call':
-          [path, value] = bad ? [r.pick([`${root}[9].content`, `${root}.messages`]), 'x'] : r.chance(0.7) ? [`${root}[0].content`, `rewritten prompt ${n}`] : [root, [{ role: 'user', content: `replaced conversation ${n}` }]];
+          // A whole new message list (another length, other roles) only for a host declaring message_list_transforms.
+          [path, value] = bad ? [r.pick([`${root}[9].content`, `${root}.messages`]), 'x'] : r.chance(0.7) || !this.space.messageListTransforms ? [`${root}[0].content`, `rewritten prompt ${n}`] : [root, [{ role: 'user', content: `replaced conversation ${n}` }]];
           break;
         case 'post_model_call':
           if (bad) [path, value] = [r.pick([`${root}.tool_calls[7]`, `${root}.missing.x`]), 'x'];
@@ -450,7 +457,8 @@ class CaseBuilder {
           nullOk = !bad;
           break;
         case 'output':
-          [path, value] = bad ? [`${root}.missing`, 'x'] : r.chance(0.8) ? [`${root}.content`, `rewritten output ${n}`] : [root, { content: { text: `replaced output ${n}` } }];
+          // An object answer (§4.2) only for a host whose answers can be objects (structured_model_content).
+          [path, value] = bad ? [`${root}.missing`, 'x'] : r.chance(0.8) || !this.space.structuredContent ? [`${root}.content`, `rewritten output ${n}`] : [root, { content: { text: `replaced output ${n}` } }];
           break;
         default: // agent_startup / agent_shutdown: a transform is forbidden whatever the path (§4.3)
           [path, value] = [r.pick([`${root}.tools_registered`, `${root}.reason`, root]), ['x']];

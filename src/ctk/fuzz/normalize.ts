@@ -17,7 +17,7 @@
 import { INTERCEPTION_POINTS, projectForIdentity, type Json, type JsonObject } from '../../core/index.js';
 import { isHostErrorReason } from '../../core/reasons.js';
 import type { HostSurface } from '../../harness/contract.js';
-import { isLosslessNumber } from '../json.js';
+import { isLosslessNumber, parseLossless } from '../json.js';
 import type { Execution } from '../runner.js';
 import type { Vector } from '../vector.js';
 
@@ -149,7 +149,7 @@ export function normalizeExecution(ex: Execution, opts: NormalizeOptions): Norma
     harness: null,
     points: sortedRecords.map((r) => obj(r)?.interception_point ?? '<absent>'),
     tool_invocations: invocations,
-    model_calls: ex.mocks.model_calls.map((m) => m.messages ?? null),
+    model_calls: ex.mocks.model_calls.map((m) => modelMessages(m.messages)),
     contexts,
     approval_requests: sortToolRuns(approvals, parallel),
     records: sortedRecords,
@@ -163,6 +163,34 @@ export function normalizeExecution(ex: Execution, opts: NormalizeOptions): Norma
     released_output: mediates && typeof report.released_output === 'string' ? report.released_output : UNREPORTED,
     persisted: mediates && typeof report.persisted === 'string' ? persistedChunks(report.persisted, ex, opts.vector) : UNREPORTED,
   };
+}
+
+/**
+ * What the mock model received, as the spec pins it (§4.2, §4.3: the model receives the messages as they stand after
+ * pre_model_call), not as a framework encodes it: its model interface may carry a value as JSON text, and the
+ * reference loop's `{"value": v}` wrapper of a tool value is the reference's own message shape. Both compare as the
+ * value. The messages interceptors saw (contexts) are compared as they are.
+ */
+function modelMessages(messages: unknown): Json {
+  if (!Array.isArray(messages)) return (messages ?? null) as Json;
+  return messages.map((m) => {
+    const o = obj(m);
+    return o && 'content' in o ? { ...o, content: modelContent(o.content) } : (m as Json);
+  });
+}
+
+function modelContent(c: Json | undefined): Json {
+  let v: unknown = c;
+  if (typeof v === 'string' && /^\s*[[{\d"-]|^\s*(true|false|null)\s*$/.test(v)) {
+    try {
+      v = parseLossless(v);
+    } catch {
+      // not JSON text: a text message
+    }
+  }
+  const o = obj(v);
+  if (o && 'value' in o && Object.keys(o).length === 1) v = o.value;
+  return (v ?? null) as Json;
 }
 
 function isStreamIncomplete(c: JsonObject): boolean {

@@ -1,10 +1,13 @@
 // The oracle: the built-in reference host, configured from the host's declared surface so that where the spec
-// permits two behaviours (READINGS.md) it takes the same reading the host declares (HostSurface.postures).
+// permits two behaviours (READINGS.md) it takes the same reading the host declares (HostSurface.postures), and lays
+// its model requests out as the host declares (HostSurface.layout): the spec leaves the message list to the host, so
+// a host's layout is never a divergence.
 // This factory is the one place that chooses the reference configuration; a configuration the reference host
 // cannot take is bad input, never a silent choice.
 import type { Harness, HostSurface } from '../../harness/contract.js';
 import { createReferenceHarness } from '../../harness/reference-harness.js';
 import { resolvePostures, type Postures } from '../../core/postures.js';
+import { describeLayout, isReferenceLayout, resolveLayout } from '../../harness/layout.js';
 
 export class OracleConfigError extends Error {
   constructor(message: string) {
@@ -27,7 +30,10 @@ export async function createOracle(surface: HostSurface): Promise<Oracle> {
   // §12.1 exception: a host mediating streams incrementally is compared with the reference host's incremental
   // configuration; every other host with the buffered one.
   const streaming = surface.capabilities.includes('incremental_output') ? 'incremental' : 'buffered';
-  const create = (): Harness => createReferenceHarness({ postures, streaming });
+  const laidOut = resolveLayout(surface.layout);
+  if (!laidOut.ok) throw new OracleConfigError(`the declared layout ${laidOut.member} ${laidOut.problem}`);
+  const layout = laidOut.layout;
+  const create = (): Harness => createReferenceHarness({ postures, streaming, layout });
   // The reference host declares the postures it runs with: every posture the host declares must be one it took.
   const probe = create();
   let declared: Record<string, string>;
@@ -44,5 +50,6 @@ export async function createOracle(surface: HostSurface): Promise<Oracle> {
         'Fuzz with the postures the reference host supports (--surface), or wait for it to support this one.',
     );
   }
-  return { create, label: `reference host (${streaming}; postures ${Object.entries(declared).map(([k, v]) => `${k}=${v}`).join(', ')})` };
+  const layoutNote = isReferenceLayout(layout) ? '' : `; layout ${describeLayout(layout)}`;
+  return { create, label: `reference host (${streaming}; postures ${Object.entries(declared).map(([k, v]) => `${k}=${v}`).join(', ')}${layoutNote})` };
 }

@@ -32,6 +32,8 @@ export interface GenerationSpace {
   structuredContent: boolean;
   /** The input may be a JSON object (§4.2 input.content), not only text. */
   structuredInput: boolean;
+  /** A pre_model_call transform may replace the message list with one of another length or other roles. */
+  messageListTransforms: boolean;
   /**
    * How the host mediates a streamed response (§12.1): `none` (it declares no streaming: no stream is scripted),
    * `buffered` (streaming: it assembles the stream before one post_model_call) or `incremental` (incremental_output,
@@ -81,6 +83,7 @@ export function generationSpace(surface: HostSurface): GenerationSpace {
     rawReturns: caps.has('raw_interceptor_return'),
     structuredContent: caps.has('structured_model_content'),
     structuredInput: caps.has('structured_input_content'),
+    messageListTransforms: caps.has('message_list_transforms'),
     streaming: caps.has('incremental_output') ? 'incremental' : caps.has('streaming') ? 'buffered' : 'none',
     projectionFaults: caps.has('projection_faults'),
     deepValueDepth: typeof declaredDepth === 'number' && declaredDepth > 0 ? Math.max(declaredDepth, DEFAULT_MAX_DEPTH) + 8 : undefined,

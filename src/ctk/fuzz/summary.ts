@@ -49,6 +49,8 @@ export interface FuzzSummary {
   meaning: string;
   divergent_cases: number;
   divergences: DivergenceEntry[];
+  /** Differences whose written vector the reference host fails: not the host's, and not counted (the CTK's to resolve). */
+  unconfirmed: DivergenceEntry[];
   /** Differences that did not reproduce when the case was re-run (timing); not divergences. */
   unstable: CampaignResult['unstable'];
 }
@@ -92,6 +94,7 @@ export function buildSummary(r: CampaignResult, host: { name: string; version: s
     meaning: DIVERGENCE_MEANING,
     divergent_cases: r.divergent_cases,
     divergences: r.groups.map(entry),
+    unconfirmed: r.unconfirmed.map(entry),
     unstable: r.unstable,
   };
 }
@@ -129,6 +132,12 @@ export function renderSummary(s: FuzzSummary): string {
         );
       }
     }
+  }
+  if (s.unconfirmed.length > 0) {
+    lines.push('');
+    const n = s.unconfirmed.reduce((k, d) => k + d.count, 0);
+    lines.push(`unconfirmed: ${n} case${n === 1 ? '' : 's'} in ${s.unconfirmed.length} group${s.unconfirmed.length === 1 ? '' : 's'} differed, but the reference host fails the vector written from them, so they are not reported as this host's and not counted (a CTK limitation to report):`);
+    for (const d of s.unconfirmed) lines.push(`  ${d.field} §${d.clause}${d.requirement ? ` ${d.requirement}` : ''} — ${d.count} case${d.count === 1 ? '' : 's'} (${d.cases.slice(0, 8).join(', ')})${d.vector?.check.reference_failure ? `: reference: ${show(d.vector.check.reference_failure, 200)}` : ''}`);
   }
   if (s.unstable.length > 0) {
     lines.push('');

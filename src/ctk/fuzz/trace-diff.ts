@@ -79,6 +79,7 @@ export function firstDivergence(hostTrace: NormalizedTrace, reference: Normalize
   const host = { ...hostTrace };
   if (host.released_output === UNREPORTED) host.released_output = reference.released_output;
   if (host.persisted === UNREPORTED) host.persisted = reference.persisted;
+  else host.persisted = forbiddenPersistenceOnly(host.persisted, reference.persisted);
   const scope = { host, reference, vector };
   if (host.harness !== reference.harness) return name('harness', host.harness, reference.harness, scope);
   // Emission by emission while both emitted the same points: a different combined verdict is the earliest cause.
@@ -99,6 +100,24 @@ export function firstDivergence(hostTrace: NormalizedTrace, reference: Normalize
     if (diff) return name(diff.path, diff.host, diff.ref, scope);
   }
   return undefined;
+}
+
+/**
+ * §6.1 and §12.1 rule 4 say what must not enter a session's history (a discarded response, what a terminated stream
+ * withheld), never what must: what else a host keeps of a turn, a blocked one included, is its own. So a chunk the
+ * reference persisted and the host did not is no difference; only one the host persisted and the reference did not is.
+ */
+function forbiddenPersistenceOnly(host: Json, reference: Json): Json {
+  if (!Array.isArray(host) || !Array.isArray(reference)) return host;
+  return host.map((stream, i) =>
+    Array.isArray(stream)
+      ? stream.map((chunk, j) => {
+          const h = obj(chunk);
+          const r = obj(Array.isArray(reference[i]) ? (reference[i] as Json[])[j] : undefined);
+          return h && r && h.persisted === false && r.persisted === true && deepEqual(h.chunk, r.chunk) ? r : chunk;
+        })
+      : stream,
+  );
 }
 
 /** Members the spec makes OPTIONAL are compared only when both sides carry them. */

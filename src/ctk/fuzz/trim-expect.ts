@@ -36,6 +36,14 @@ function failuresBeyondExpect(v: Vector, host: Execution, surface: HostSurface):
   ];
 }
 
+/**
+ * Whether a written vector passes on an execution as the runner would judge it (invariants, stream checks, expect),
+ * with no re-run: the guard that the reference host passes every vector `fuzz` writes from its own trace.
+ */
+export function passesOn(v: Vector, ex: Execution, surface: HostSurface): boolean {
+  return failuresBeyondExpect(v, ex, surface).length === 0 && !failsOn(v, v.expect, ex, surface);
+}
+
 function failsOn(v: Vector, e: Expect, host: Execution, surface: HostSurface): boolean {
   return checkExpectations({ vector: { ...v, expect: e }, surface, report: host.report!, recording: host.recording, mocks: host.mocks }).length > 0;
 }

@@ -1,9 +1,11 @@
-// A golden fixture that contradicts RFC 8785 / §10.2 by itself is defective, whatever provider checks it:
-// - its context_identity is not "sha256:" + hex SHA-256 of its canonical_json (§10.2);
+// A golden fixture that contradicts RFC 8785 / §10.2 by itself is defective, whatever provider checks it. In the
+// published format `canonical_json` is RFC 8785 of the whole `ctx` and `context_identity` is jcs-sha256 over the
+// §10.2 projection; the two coincide only when ctx has no optional or namespaced member. Defects:
 // - its canonical_json is not JSON text, or writes a number not in ECMAScript Number::toString form (RFC 8785
-//   §3.2.2.3: 1.0 is written 1);
+//   §3.2.2.3: 1.0 is written 1), or gives bytes for a ctx outside the I-JSON domain RFC 8785 covers;
 // - its canonical_json renders an input number as text that parses to a different double: Number::toString
-//   round-trips, so the canonical text of 9.999999999999997e+22 cannot be 9.999999999999996e+22.
+//   round-trips, so the canonical text of 9.999999999999997e+22 cannot be 9.999999999999996e+22;
+// - its context_identity is not the hash of the §10.2 projection of its own (sound) canonical_json.
 import { parse } from 'lossless-json';
 import { sha256Hex, projectForIdentity } from '../../core/identity.js';
 import { isLosslessNumberLike, isPlainObject } from '../../core/json.js';
@@ -29,16 +31,14 @@ export function parseCanonicalTokens(text: string): { ok: true; value: unknown }
   }
 }
 
-/** The defects of an identity expectation for `ctx` (empty when the fixture is self-consistent). */
-export function expectationDefects(ctx: unknown, canonicalJson: string | undefined, contextIdentity: string | undefined): FixtureDefect[] {
+/**
+ * The defects of a fixture's canonical_json for `ctx` (empty when sound). In the published format canonical_json is
+ * RFC 8785 of the whole `ctx` as given, optional and namespaced members included (not the §10.2 projection).
+ * `inDomain` says whether a canonicalizer accepts the whole ctx at all (RFC 8785 has bytes only for I-JSON data).
+ */
+export function canonicalDefects(ctx: unknown, canonicalJson: string, inDomain: { ok: true } | { ok: false; why: string } = { ok: true }): FixtureDefect[] {
   const defects: FixtureDefect[] = [];
-  if (canonicalJson !== undefined && contextIdentity !== undefined) {
-    const hashed = sha256Hex(canonicalJson);
-    if (hashed !== contextIdentity) {
-      defects.push({ message: `its context_identity ${contextIdentity} is not the SHA-256 of its canonical_json (${hashed}, §10.2)` });
-    }
-  }
-  if (canonicalJson === undefined) return defects;
+  if (!inDomain.ok) defects.push({ message: `its canonical_json gives bytes for a ctx RFC 8785 has none for (${inDomain.why})` });
   const parsed = parseCanonicalTokens(canonicalJson);
   if (!parsed.ok) {
     defects.push({ message: `its canonical_json is not JSON text (${parsed.why})` });
@@ -59,22 +59,47 @@ export function expectationDefects(ctx: unknown, canonicalJson: string | undefin
       add(`form ${token.text}`, path, (where) => `its canonical_json writes ${token.text} at ${where}, which is not RFC 8785 number form (${should})`);
     }
   });
-  const input = projection(ctx);
-  if (input !== undefined) {
-    walkPairs(parsed.value, input, '', (token, value, path) => {
-      const expected = Number(token.text);
-      const actual = typeof value === 'number' ? value : Number(value.value);
-      if (expected !== actual && !(Number.isNaN(expected) && Number.isNaN(actual))) {
-        const written = typeof value === 'number' ? JSON.stringify(value) : value.value;
-        add(`round-trip ${written} ${token.text}`, path, (where) =>
-          `its canonical_json renders the input number ${written} at ${where} as ${token.text}, which parses to a different double; ` +
-          `RFC 8785 writes Number::toString of the input's double, which parses back to it (${JSON.stringify(actual)})`,
-        );
-      }
-    });
-  }
+  walkPairs(parsed.value, ctx, '', (token, value, path) => {
+    const expected = Number(token.text);
+    const actual = typeof value === 'number' ? value : Number(value.value);
+    if (expected !== actual && !(Number.isNaN(expected) && Number.isNaN(actual))) {
+      const written = typeof value === 'number' ? JSON.stringify(value) : value.value;
+      add(`round-trip ${written} ${token.text}`, path, (where) =>
+        `its canonical_json renders the input number ${written} at ${where} as ${token.text}, which parses to a different double; ` +
+        `RFC 8785 writes Number::toString of the input's double, which parses back to it (${JSON.stringify(actual)})`,
+      );
+    }
+  });
   for (const { paths, message } of groups.values()) defects.push({ paths, message: message(paths.map(shown).join(', ')) });
   return defects;
+}
+
+/**
+ * The §10.2 identity a canonical text implies: "sha256:" + hex SHA-256 of the RFC 8785 text of its own
+ * required+conditional projection, every number written as the text has it (so a fixture whose identity was
+ * hashed from its own defective bytes is recognised). Undefined when the text is not JSON or names no §3 point.
+ */
+export function identityOfCanonical(canonicalJson: string): string | undefined {
+  const parsed = parseCanonicalTokens(canonicalJson);
+  if (!parsed.ok || !isPlainObject(parsed.value)) return undefined;
+  let projected: JsonObject;
+  try {
+    projected = projectForIdentity(parsed.value as JsonObject);
+  } catch {
+    return undefined; // no §3 point: no projection
+  }
+  return sha256Hex(tokenText(projected));
+}
+
+/** RFC 8785 text of a token-parsed value: members sorted by UTF-16 code units, each NumberToken as written. */
+function tokenText(v: unknown): string {
+  if (v instanceof NumberToken) return v.text;
+  if (Array.isArray(v)) return `[${v.map(tokenText).join(',')}]`;
+  if (isPlainObject(v)) {
+    const keys = Object.keys(v).sort(); // default sort compares UTF-16 code units, as RFC 8785 §3.2.3 orders
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${tokenText(v[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(v);
 }
 
 /** Where two token-parsed canonical texts differ; `numbers` lists the positions where both hold (different) numbers. */
@@ -104,15 +129,6 @@ export function canonicalDifferences(expected: unknown, ours: unknown): { number
   };
   visit(expected, ours, '');
   return out;
-}
-
-function projection(ctx: unknown): JsonObject | undefined {
-  if (!isPlainObject(ctx)) return undefined;
-  try {
-    return projectForIdentity(ctx);
-  } catch {
-    return undefined; // no §3 point: no projection to pair with (the provider rejects such a context anyway)
-  }
 }
 
 function walkTokens(v: unknown, path: string, visit: (token: NumberToken, path: string) => void): void {

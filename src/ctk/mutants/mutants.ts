@@ -861,6 +861,22 @@ export const MUTANTS: readonly Mutant[] = [
     },
   }),
   parts('transform-drops-siblings', '5.2', 'a transform of one member rebuilds the target from the addressed member alone, dropping its siblings', { applyTransform: transformDropsSiblings }),
+  // --- fuzz findings against the framework integrations (issue 18 item 4; vectors 620–659) ---
+  parts('labels-not-at-output', '5.4', 'the labels of the model call an answer derives from do not resurface at output (the AI SDK integration lost them)', {
+    buildContext: (meta, fields) => {
+      if (meta.point !== 'output' || fields.extensions === undefined) return D.buildContext(meta, fields);
+      const { extensions: _dropped, ...rest } = fields;
+      return D.buildContext(meta, rest);
+    },
+  }),
+  configured('input-role-transform-not-sent', '4.3', 'an input transform of the role reaches interceptors but the model gets the message with its original role', (s) => ({
+    ...s,
+    model: (request) => {
+      const input = s.scenario.input;
+      const messages = Array.isArray(request.messages) && input ? request.messages.map((m) => (m && typeof m === 'object' && (m as { content?: unknown }).content === input.content ? { ...m, role: input.role } : m)) : request.messages;
+      return s.model({ ...request, messages } as typeof request);
+    },
+  })),
 ];
 
 // --- issue 25 mutants' helpers (function declarations: hoisted, so MUTANTS above can use them) ---

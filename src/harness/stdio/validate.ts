@@ -5,6 +5,7 @@ import { CAPABILITIES, type HostSurface, type RunReport } from '../contract.js';
 import { PROFILES, PROFILE_KNOBS, MODES, KNOB_VALUES, type Knob, type Profile } from '../../core/types.js';
 import { resolvePostures } from '../../core/postures.js';
 import { knobNotConsulted } from '../surface.js';
+import { resolveLayout } from '../layout.js';
 import { HARNESS_PROTOCOL } from '../contract.js';
 
 type Result<T> = { ok: true; value: T } | { ok: false; problem: string };
@@ -59,6 +60,8 @@ export function checkSurface(v: unknown): Result<HostSurface> {
   // §13.1: the posture registry (src/core/postures.ts) decides names and values.
   const postures = resolvePostures(v.postures);
   if (!postures.ok) return { ok: false, problem: `describe.postures${postures.name === '' ? '' : '.' + postures.name} ${postures.problem}` };
+  const layout = resolveLayout(v.layout);
+  if (!layout.ok) return { ok: false, problem: `describe.layout${layout.member === '' ? '' : '.' + layout.member.replace('/', '[') + (layout.member.includes('/') ? ']' : '')} ${layout.problem}` };
   if (v.sdk !== undefined && (!isPlainObject(v.sdk) || typeof v.sdk.lang !== 'string' || typeof v.sdk.version !== 'string')) {
     return { ok: false, problem: 'describe.sdk must be {lang: string, version: string}' };
   }
@@ -66,6 +69,7 @@ export function checkSurface(v: unknown): Result<HostSurface> {
     ...v,
     buffered_output: v.buffered_output ?? true,
     postures: postures.postures,
+    layout: layout.layout,
   } as unknown as HostSurface;
   return { ok: true, value: surface };
 }
