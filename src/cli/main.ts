@@ -17,8 +17,8 @@ export interface CommandEntry {
 /** Every command, in --help order. Adding a command is one entry here. */
 export const COMMANDS: readonly CommandEntry[] = [
   { name: 'run', usage: '[options]', summary: 'Run the conformance vectors against a host (default: the built-in reference host)', load: () => import('./run-command.js') },
-  { name: 'validate', usage: '[paths...]', summary: 'Validate vector files against the vector grammar (default: the package vectors/)', load: () => import('./validate-command.js') },
-  { name: 'list', usage: '[options]', summary: 'List the vectors: id, part, spec clause, required capabilities', load: () => import('./list-command.js') },
+  { name: 'validate', usage: '[paths...]', summary: 'Validate vector files against the vector grammar (default: the package vectors/); each file must be named after its id', load: () => import('./validate-command.js') },
+  { name: 'list', usage: '[options]', summary: 'List the vectors: id, part, spec clause, required capabilities (and, with --requirements, the requirements each pins)', load: () => import('./list-command.js') },
   {
     name: 'identity',
     usage: '[options] [file]',
@@ -32,8 +32,8 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   { name: 'reference-host', usage: '[options]', summary: 'Serve the built-in reference host over the stdio harness protocol (JSON-RPC on stdin/stdout, log on stderr)', load: () => import('./reference-host-command.js') },
   { name: 'init', usage: '[options] [dir]', summary: 'Scaffold a conformance harness for a new host: the stdio protocol loop written, the four methods stubbed, a README of next steps', load: () => import('./init-command.js') },
-  { name: 'coverage', usage: '[options]', summary: 'Per-clause coverage of the spec requirement catalogue by vectors and unit tests (exit 1 if any is unpinned)', load: () => import('./coverage-command.js') },
-  { name: 'selftest', usage: '[options]', summary: 'Mutation self-test: run a suite against broken variants of the reference host; any survivor exits 1', load: () => import('./selftest-command.js') },
+  { name: 'coverage', usage: '[options]', summary: 'Coverage of the spec requirement catalogue by vectors, unit tests and selftest mutants, per clause (exit 1 if any requirement is unpinned)', load: () => import('./coverage-command.js') },
+  { name: 'selftest', usage: '[options]', summary: 'Mutation self-test: run a suite against broken variants of the reference host; any survivor exits 1 (--marginal: what the given vectors add to the package suite; --list: the mutants)', load: () => import('./selftest-command.js') },
   { name: 'verify-report', usage: '[options] <report>', summary: 'Check that a vector directory still holds exactly the vectors a report ran (by digest)', load: () => import('./verify-report-command.js') },
   { name: 'claim', usage: '[options] <report>', summary: 'Turn a passing report into a §13.3 claim: a CLAIMS.md table row (stdout) and a per-part REPORT.md', load: () => import('./claim-command.js') },
   { name: 'fuzz', usage: '[options]', summary: 'Differential fuzzing: generate valid vectors over the declared surface, compare the host with the reference host, shrink each divergence to a vector', load: () => import('./fuzz-command.js') },

@@ -46,7 +46,7 @@ t.test('records[].match neither reads nor moves the scan cursor, and its failure
     },
   } as unknown as Vector;
   const report = { outcome: 'completed', final_output: null, identities: [], records } as unknown as RunReport;
-  const failures = checkExpectations({ vector, surface: {} as never, report, recording, mocks: { tool_invocations: [], model_calls: [], overruns: [] } as never });
+  const failures = checkExpectations({ vector, surface: {} as never, report, recording, mocks: { tool_invocations: [], model_calls: [], streams: [], overruns: [], rendezvous: [], notes: [] } as never });
   t.same(failures.map((f) => f.check), ['expect.records[2].match']);
   t.match(failures[0]!.message, /none of the 2 pre_tool_call records has tool_call\.id = "call-z"/);
 });

@@ -2,10 +2,13 @@
 // each pinned by vectors and/or named unit tests. Loading validates every pin against the real suite
 // and the real test files, so a catalogue can never claim coverage that does not exist.
 import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import { parse as parseYaml } from 'yaml';
 import { PACKAGE_ROOT } from '../version.js';
 import { mutantsBreaking } from './mutants/requirements.js';
+
+// yaml is loaded on first use: a run reads the catalogue only to cite the requirement of a failure.
+const parseYaml = (text: string): unknown => (createRequire(import.meta.url)('yaml') as typeof import('yaml')).parse(text);
 
 /** The package's own catalogue. */
 export const REQUIREMENTS_FILE = path.join(PACKAGE_ROOT, 'vectors', 'requirements.yaml');

@@ -10,8 +10,11 @@
 // not fail is stale and fails it, so the baseline only shrinks. An id the suite does not have is a usage error.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import YAML from 'yaml';
+import { createRequire } from 'node:module';
 import type { BaselineInfo, ExpectedFailureMark, VectorResult } from './model.js';
+
+// yaml is loaded only when a baseline is read (a run without --expected-failures never needs it).
+const yaml = (): typeof import('yaml') => createRequire(import.meta.url)('yaml') as typeof import('yaml');
 
 export interface BaselineEntry {
   /** The key as written in the file (a full or short id). */
@@ -65,7 +68,7 @@ export function parseBaseline(text: string, file: string, digest = 'sha256:' + c
   let value: unknown;
   try {
     // Duplicate keys are an error in YAML 1.2 (uniqueKeys); a comment-only or empty file is an empty baseline.
-    value = YAML.parse(text.replace(/^\uFEFF/, ''), { prettyErrors: false });
+    value = yaml().parse(text.replace(/^\uFEFF/, ''), { prettyErrors: false });
   } catch (error) {
     throw new ExpectedFailuresError(file, `not valid YAML or JSON (${oneLine((error as Error).message)}); ${FORMAT_HINT}`);
   }

@@ -144,6 +144,28 @@ export const MUTANT_REQUIREMENTS: Readonly<Record<string, string | readonly [str
   'extensions-dropped': 'REQ-4.6-extensions-verbatim',
   'transform-root-rewritten': ['REQ-5.2-forbidden-root', 'REQ-5.2-rooted-target'],
   'transform-drops-siblings': 'REQ-5.2-no-other-change',
+  // issue 18: the bug classes a framework adapter showed (tool values, null answers, structured content, §6.3 messages, parallel calls)
+  'tool-value-unwrapped': 'REQ-4.2-conditional-fields',
+  'tool-value-json-text': 'REQ-4.2-conditional-fields',
+  'tool-falsy-value-nulled': 'REQ-4.2-conditional-fields',
+  'tool-null-value-is-error': 'REQ-4.2-conditional-fields',
+  'tool-value-shallow': 'REQ-4.2-conditional-fields',
+  'tool-error-value-stringified': 'REQ-4.2-conditional-fields',
+  'null-answer-errors': 'REQ-3-output-every-answer',
+  'null-answer-skips-output': 'REQ-3-output-every-answer',
+  'empty-answer-nulled': 'REQ-3-output-every-answer',
+  'structured-input-stringified': 'REQ-4.2-conditional-fields',
+  'structured-answer-stringified': 'REQ-4.2-conditional-fields',
+  'tool-error-unprojectable-stringified': ['REQ-10.3-projection-fail-closed', 'REQ-11-projection-failure-reason'],
+  'host-deny-quotes-target': 'REQ-6.3-no-target-in-message',
+  'interceptor-exception-text-recorded': 'REQ-6.3-no-target-in-message',
+  'domain-location-names-members': 'REQ-6.3-no-target-in-message',
+  'projection-failure-records-exception-text': 'REQ-6.3-no-target-in-message',
+  'parallel-declared-serial': ['REQ-13.1-capabilities-observed', 'REQ-12.2-parallel-bracket'],
+  // fuzz findings against the framework integrations
+  'input-role-transform-dropped': 'REQ-4.3-target-observable',
+  'input-role-transform-not-sent': 'REQ-4.3-target-observable',
+  'labels-not-at-output': 'REQ-5.4-labels-persist',
 };
 
 /** The requirements a mutant's row names, its own first ([] for a mutant without a row). */
