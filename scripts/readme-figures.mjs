@@ -76,7 +76,7 @@ export async function readmeBlocks(root = ROOT) {
     const hooks = described.hooks;
     // "OpenAI Agents SDK (@openai/agents-core)": the package named in parentheses is in the peer list already.
     const framework = described.framework.replace(/ \(([^()]+)\)$/, (all, inner) => (peerNames.includes(inner) ? '' : all));
-    const node = fw.node ? `Node ≥ ${fw.node.major}` : `Node ${(pkg.engines?.node ?? '').replace(/^>=\s*/, '≥ ')}`.trim();
+    const node = fw.node ? `Node ≥ ${fw.node.version}` : `Node ${(pkg.engines?.node ?? '').replace(/^>=\s*/, '≥ ')}`.trim();
     const claim = path.join(root, 'reports', 'claims', fw.name, 'report.json');
     const run = existsSync(claim) ? runFigure(readJson(claim)) : 'no report yet (npm run report)';
     return `| [integrations/${fw.name}](integrations/${fw.name}/README.md) (\`${fw.package}\`) | ${framework} (${[...peers, node].join(', ')}) | ${hooks} | ${run} |`;
