@@ -89,6 +89,11 @@ class Session:
                     error = "the session failed: %s" % failed
                     outputs.append(None)
                     break
+                except (KeyError, TypeError, AttributeError) as failed:  # an effective target the loop cannot act on
+                    error = "the session failed: the SDK returned a target the loop cannot use (%s: %s)" % (
+                        type(failed).__name__, failed)
+                    outputs.append(None)
+                    break
         await self.em.emit_unchecked(  # §6.1a: agent_shutdown closes the trail, whatever its verdict
             self.b.agent_shutdown(reason="error" if blocked or error else "completed"))
         outcome = "error" if error else "blocked" if blocked else "completed"
