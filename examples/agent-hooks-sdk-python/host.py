@@ -26,7 +26,7 @@ SURFACE = {
     "name": "agent-hooks-sdk-python", "version": SDK_VERSION, "sdk": {"lang": "python", "version": SDK_VERSION},
     "capabilities": ["model_calls", "tool_calls", "parallel_tool_calls", "multi_turn", "streaming", "hang_faults",
                      "int64_json", "bigint_json", "raw_interceptor_return", "structured_model_content",
-                     "structured_input_content"],
+                     "structured_input_content", "message_list_transforms"],
     "profiles": ALL_PROFILES,
     "identity_providers": ["jcs-sha256", None, CTK_FAULT],
     "modes": ["enforce", "evaluate_only"],
