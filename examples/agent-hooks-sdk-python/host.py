@@ -26,7 +26,7 @@ SURFACE = {
     "name": "agent-hooks-sdk-python", "version": SDK_VERSION, "sdk": {"lang": "python", "version": SDK_VERSION},
     "capabilities": ["model_calls", "tool_calls", "parallel_tool_calls", "multi_turn", "streaming", "hang_faults",
                      "int64_json", "bigint_json", "raw_interceptor_return", "structured_model_content",
-                     "structured_input_content"],
+                     "structured_input_content", "message_list_transforms"],
     "profiles": ALL_PROFILES,
     "identity_providers": ["jcs-sha256", None, CTK_FAULT],
     "modes": ["enforce", "evaluate_only"],
@@ -87,6 +87,11 @@ class Session:
                     outputs.append(None)  # a blocked turn does not stop the later ones
                 except RemoteFailure as failed:
                     error = "the session failed: %s" % failed
+                    outputs.append(None)
+                    break
+                except (KeyError, TypeError, AttributeError) as failed:  # an effective target the loop cannot act on
+                    error = "the session failed: the SDK returned a target the loop cannot use (%s: %s)" % (
+                        type(failed).__name__, failed)
                     outputs.append(None)
                     break
         await self.em.emit_unchecked(  # §6.1a: agent_shutdown closes the trail, whatever its verdict

@@ -38,7 +38,7 @@ SURFACE = {
     "name": "microsoft-agent-framework", "version": "%s (agent-hooks-sdk %s)" % (FRAMEWORK_VERSION, SDK_VERSION),
     "sdk": {"lang": "python", "version": SDK_VERSION},
     "capabilities": ["model_calls", "tool_calls", "parallel_tool_calls", "multi_turn", "streaming", "hang_faults",
-                     "int64_json", "bigint_json", "raw_interceptor_return"],
+                     "int64_json", "bigint_json", "raw_interceptor_return", "message_list_transforms"],
     "profiles": ALL_PROFILES,
     "identity_providers": ["jcs-sha256", None, CTK_FAULT],
     "modes": ["enforce", "evaluate_only"],
