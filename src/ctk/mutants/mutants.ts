@@ -792,6 +792,13 @@ export const MUTANTS: readonly Mutant[] = [
   parts('absent-value-leaves-target', '5.2', 'a transform without a value leaves the addressed location unchanged instead of setting it to null', {
     applyTransform: (ctx, t) => (t.value === undefined && D.applyTransform(ctx, t).ok ? { ok: true, context: ctx } : D.applyTransform(ctx, t)),
   }),
+  // What the MAF middleware does (its README, MAF-3): the failed tool's exception is raised again after post_tool_call.
+  parts('failed-tool-transform-ignored', '4.3', 'a post_tool_call transform of a failed tool\'s result is recorded but the model gets the failure as the tool gave it', {
+    applyTransform: (ctx, t) => {
+      const result = ctx.tool_result;
+      return ctx.interception_point === 'post_tool_call' && isPlainObject(result) && result.is_error === true ? { ok: true, context: ctx } : D.applyTransform(ctx, t);
+    },
+  }),
   parts('session-boundary-transform-ignored', '4.3', 'a transform at agent_startup or agent_shutdown is accepted as allow instead of failing with transform_target_forbidden', {
     applyTransform: (ctx, t) => (ctx.interception_point === 'agent_startup' || ctx.interception_point === 'agent_shutdown' ? { ok: true, context: ctx } : D.applyTransform(ctx, t)),
   }),

@@ -166,6 +166,7 @@ export const MUTANT_REQUIREMENTS: Readonly<Record<string, string | readonly [str
   'input-role-transform-dropped': 'REQ-4.3-target-observable',
   'input-role-transform-not-sent': 'REQ-4.3-target-observable',
   'labels-not-at-output': 'REQ-5.4-labels-persist',
+  'failed-tool-transform-ignored': ['REQ-6-transform-applied', 'REQ-4.3-target-observable'],
 };
 
 /** The requirements a mutant's row names, its own first ([] for a mutant without a row). */
