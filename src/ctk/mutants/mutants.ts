@@ -799,6 +799,13 @@ export const MUTANTS: readonly Mutant[] = [
       return ctx.interception_point === 'post_tool_call' && isPlainObject(result) && result.is_error === true ? { ok: true, context: ctx } : D.applyTransform(ctx, t);
     },
   }),
+  // What Stryker showed (an emptied findDomainViolation survived the suite): the host leaves §4.4 to the provider.
+  parts('domain-left-to-provider', '4.4', 'the host checks the §4.4 value domain only through its identity provider: with none, a context holding a lone surrogate is dispatched', {
+    validateContext: (ctx, bounds) => {
+      const r = D.validateContext(ctx, bounds);
+      return !r.ok && / which interoperable JSON cannot carry \(§4\.4\)$/.test(r.detail) ? { ok: true } : r;
+    },
+  }),
   parts('session-boundary-transform-ignored', '4.3', 'a transform at agent_startup or agent_shutdown is accepted as allow instead of failing with transform_target_forbidden', {
     applyTransform: (ctx, t) => (ctx.interception_point === 'agent_startup' || ctx.interception_point === 'agent_shutdown' ? { ok: true, context: ctx } : D.applyTransform(ctx, t)),
   }),

@@ -166,6 +166,7 @@ export const MUTANT_REQUIREMENTS: Readonly<Record<string, string | readonly [str
   'input-role-transform-dropped': 'REQ-4.3-target-observable',
   'input-role-transform-not-sent': 'REQ-4.3-target-observable',
   'labels-not-at-output': 'REQ-5.4-labels-persist',
+  'domain-left-to-provider': ['REQ-4.4-no-nonfinite', 'REQ-6.3-context-invalid-no-dispatch'],
   'failed-tool-transform-ignored': ['REQ-6-transform-applied', 'REQ-4.3-target-observable'],
 };
 
