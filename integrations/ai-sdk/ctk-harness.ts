@@ -18,8 +18,8 @@ export function aiSdkSurface(): HostSurface {
     name: 'ai-sdk',
     version: `${ownVersion(import.meta.url)} (ai@${AI_SDK_VERSION})`,
     capabilities: ['model_calls', 'tool_calls', 'parallel_tool_calls', 'multi_turn', 'raw_interceptor_return', 'hang_faults', 'result_labels_resurfacing', 'projection_faults', 'streaming'],
-    // The conversation layout (response messages: the assistant's tool-call message before its tool results; each completed turn's messages carried into the next call; no system prompt; every step's prompt rebuilt from the SDK's own messages).
-    layout: { assistant_turn: 'before_tool_results', history: 'answers', host_messages: [], pre_model_transform: 'request', assistant_message: 'content_or_tool_calls', external_input: 'user', tool_error_content: 'text', user_placeholder: null },
+    // The conversation layout (response messages: the assistant's tool-call message before its tool results; each completed turn's messages carried into the next call; no system prompt; every step's prompt rebuilt from the SDK's own messages; a null answer is the empty text: the SDK has no null answer).
+    layout: { assistant_turn: 'before_tool_results', history: 'answers', host_messages: [], pre_model_transform: 'request', assistant_message: 'content_or_tool_calls', external_input: 'user', tool_error_content: 'text', user_placeholder: null, null_answer: 'empty_text' },
     not_declared: {
       message_list_transforms: "the integration maps a pre_model_call transform back onto the SDK's prompt messages one for one: it can rewrite a message, not add, drop or re-role one",
       structured_model_content: "the AI SDK's LanguageModelV4 result content is text, reasoning, files and tool calls: a model cannot return a JSON object as its content",

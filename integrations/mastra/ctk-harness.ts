@@ -38,8 +38,11 @@ export function mastraSurface(): HostSurface {
 
 const usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
 
-/** The CTK's chunks as LanguageModelV2 stream parts: text deltas, whole tool calls, a finish part only if a chunk finished it. */
-function streamParts(chunks: AsyncIterable<ModelStreamChunk> | Iterable<ModelStreamChunk>): ReadableStream<StreamPart> {
+/**
+ * The CTK's chunks as LanguageModelV2 stream parts: text deltas, whole tool calls, a finish part only if a chunk
+ * finished it. A chunk without content (a whole response whose content is null) sends no text.
+ */
+function streamParts(chunks: AsyncIterable<ModelStreamChunk> | Iterable<Omit<ModelStreamChunk, 'content'> & { content?: string }>): ReadableStream<StreamPart> {
   return new ReadableStream({
     async start(controller) {
       controller.enqueue({ type: 'stream-start', warnings: [] });
@@ -81,8 +84,9 @@ function mockModel(run: RunSetup): CallableModel {
     async doStream({ prompt }) {
       const r = await call(prompt);
       if (isModelStream(r)) return { stream: streamParts(r) };
-      const content = typeof r.content === 'string' ? r.content : r.content === null ? '' : JSON.stringify(r.content);
-      return { stream: streamParts([{ content, tool_calls: r.tool_calls ?? [], finish_reason: r.finish_reason ?? 'stop' }]) };
+      // A null content is no text at all (as doGenerate gives it), not an empty text part.
+      const content = typeof r.content === 'string' ? r.content : r.content === null ? undefined : JSON.stringify(r.content);
+      return { stream: streamParts([{ ...(content === undefined ? {} : { content }), tool_calls: r.tool_calls ?? [], finish_reason: r.finish_reason ?? 'stop' }]) };
     },
   };
 }

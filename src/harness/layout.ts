@@ -19,6 +19,7 @@ export const LAYOUT_GATES = {
   external_input: ['external', 'user'],
   tool_error_content: ['value', 'text'],
   user_placeholder: ['none', 'inserted'],
+  null_answer: ['kept', 'empty_text'],
 } as const satisfies Record<keyof ConversationLayout, readonly string[]>;
 export type LayoutMember = keyof typeof LAYOUT_GATES;
 export const LAYOUT_MEMBERS = Object.keys(LAYOUT_GATES) as LayoutMember[];
@@ -51,7 +52,7 @@ export function resolveLayout(value: unknown): { ok: true; layout: ConversationL
     if (!(LAYOUT_MEMBERS as string[]).includes(key)) return { ok: false, member: key, problem: `unknown layout member (known: ${LAYOUT_MEMBERS.join(', ')})` };
   }
   const layout: ConversationLayout = { ...REFERENCE_LAYOUT, host_messages: [] };
-  for (const member of ['assistant_turn', 'history', 'pre_model_transform', 'assistant_message', 'external_input', 'tool_error_content'] as const) {
+  for (const member of ['assistant_turn', 'history', 'pre_model_transform', 'assistant_message', 'external_input', 'tool_error_content', 'null_answer'] as const) {
     const v = value[member];
     if (v === undefined) continue;
     if (!(LAYOUT_GATES[member] as readonly unknown[]).includes(v)) return { ok: false, member, problem: `must be one of ${LAYOUT_GATES[member].join(', ')}` };

@@ -59,6 +59,12 @@ export interface ConversationLayout {
    * would be an assistant message (a model interface that wants a user message there); null for none.
    */
   user_placeholder: string | null;
+  /**
+   * What the answer of a response with `null` content and no tool calls is at `output`: `null` as it is (the reference
+   * loop: its output context then fails the envelope, §4.2, §6.3), or `""` (a framework whose model interface is text
+   * has no null answer). READINGS.md, *An answer with `null` content*.
+   */
+  null_answer: 'kept' | 'empty_text';
 }
 
 /** The reference loop's own layout (HARNESS.md §2, *The reference agent loop*). */
@@ -71,6 +77,7 @@ export const REFERENCE_LAYOUT: Readonly<ConversationLayout> = Object.freeze({
   external_input: 'external',
   tool_error_content: 'value',
   user_placeholder: null,
+  null_answer: 'kept',
 });
 
 export interface AgentLoopOptions {
@@ -331,7 +338,9 @@ async function modelRound(loop: LoopState, turn: TurnState): Promise<TurnResult 
   const responseLabels = mergeLabels(pre.labels, answer.labels);
   const toolCalls = (Array.isArray(acted.tool_calls) ? acted.tool_calls : []) as Array<{ id: string; name: string; args: JsonObject }>;
   if (toolCalls.length === 0) {
-    return finishTurn(loop, turn.session, acted.content ?? null, responseLabels, answer.streamed);
+    // Layout null_answer "empty_text": a null answer is the empty text (a text model interface has no null answer).
+    const content = acted.content ?? (loop.layout.null_answer === 'empty_text' ? '' : null);
+    return finishTurn(loop, turn.session, content, responseLabels, answer.streamed);
   }
   // Layout assistant_turn: the assistant turn before its tool results (as it is received), or after them.
   const assistantFirst = loop.layout.assistant_turn === 'before_tool_results';

@@ -197,9 +197,9 @@ export function createAiSdkSession(hooks: HookSession): AiSdkHookSession {
     let outputLabels: LabelSet = {};
     const text = await hooks.output(result.text, { sourceLabels: answerLabels, labelled: (l) => (outputLabels = l) });
     const answerOptions = labelOptions(mergeLabels(answerLabels, outputLabels));
-    const responseMessages = result.responseMessages.map((m, i, all) =>
-      i === all.length - 1 && m.role === 'assistant' ? ({ role: 'assistant', content: typeof text === 'string' ? text : JSON.stringify(text), ...(answerOptions ? { providerOptions: answerOptions } : {}) } as ModelMessage) : m,
-    );
+    const answer = { role: 'assistant', content: typeof text === 'string' ? text : JSON.stringify(text), ...(answerOptions ? { providerOptions: answerOptions } : {}) } as ModelMessage;
+    // An answer without text (an empty or nulled one) leaves the SDK no assistant message: it is carried all the same.
+    const responseMessages = final?.role === 'assistant' ? result.responseMessages.map((m, i, all) => (i === all.length - 1 ? answer : m)) : [...result.responseMessages, answer];
     return { text, messages: [...messages, ...responseMessages], steps: result.steps };
   }
 

@@ -148,6 +148,15 @@ async function suite(): Promise<void> {
     t.notOk(JSON.stringify((turn.result as { response: { messages: unknown } }).response.messages).includes('42'));
   });
 
+  t.test('a post_model_call transform that removes the tool calls makes the response the answer: no tool runs, no further model call (§4.3)', async (t) => {
+    const strip: Interceptor = { name: 'strip', intercept: (ctx) => (ctx.interception_point === 'post_model_call' ? Verdict.transform('$target.tool_calls', []) : Verdict.allow()) };
+    const w = await world([{ text: 'let me look', calls: [{ id: 'c1', name: 'lookup' }] }], () => 'x', [strip]);
+    const turn = await w.run('hi');
+    t.equal(turn.text, 'let me look');
+    t.equal(w.requests.length, 1, 'one model call');
+    t.notOk(w.records().some((r) => r.interception_point === 'pre_tool_call'));
+  });
+
   t.test('a failed model call gets its one post_model_call (finish_reason error) and the turn throws', async (t) => {
     const w = await world([new Error('provider down')], () => 'x');
     const error = await w.run('hi').catch((e: unknown) => e);

@@ -140,13 +140,26 @@ export function mastraHookSession(hooks: HookSession): MastraHookSession {
     const target = await hooks.preModelCall(model.modelId, specs, { holds: (t) => attempt(() => messagesToPrompt(t, prompt)) });
     return target === specs ? prompt : messagesToPrompt(target, prompt); // §4.3: the call uses the messages as they stand
   }
+  /**
+   * §4.3: the loop acts on the response as it stands, and one without tool calls is the answer (HARNESS.md, the
+   * reference loop's step 5). Mastra goes on to another step on a tool-calls finish even when no tool call is left (a
+   * post_model_call transform that removed them), so such a finish reaches its loop as a stop; interceptors saw the
+   * reported one.
+   */
+  const answered = (content: readonly ContentPart[], finish: FinishReason | undefined): FinishReason | undefined => {
+    if (content.some((p) => p.type === 'tool-call')) return finish;
+    const unified = typeof finish === 'object' ? finish.unified : finish;
+    if (unified !== 'tool-calls') return finish;
+    return typeof finish === 'object' ? { ...finish, unified: 'stop' } : 'stop';
+  };
   async function afterCall(model: CallableModel, content: ContentPart[], finish: FinishReason | undefined, selfDeny?: string): Promise<{ content: ContentPart[]; finishReason: FinishReason | undefined; changed: boolean }> {
     const before = contentToResponse(content, finish);
     if (selfDeny !== undefined) before.finish_reason = STREAM_INCOMPLETE; // §12.1: what was delivered, marked unassembled
     const acted = await hooks.postModelCall(model.modelId, before, { holds: (t) => attempt(() => responseToContent(t as unknown as HookModelResponse, content)), ...(selfDeny ? { selfDeny } : {}) });
     answer = acted.content ?? null;
-    if (acted === before) return { content, finishReason: finish, changed: false };
-    return { content: responseToContent(acted, content), finishReason: finishReasonFromSpec(acted.finish_reason, finish), changed: true };
+    if (acted === before) return { content, finishReason: answered(content, finish), changed: false };
+    const next = responseToContent(acted, content);
+    return { content: next, finishReason: answered(next, finishReasonFromSpec(acted.finish_reason, finish)), changed: true };
   }
   /** §3.1: a call that failed still gets its one post_model_call; nothing of it is incorporated. */
   const callFailed = async (model: CallableModel, error: unknown): Promise<never> => {
@@ -165,7 +178,7 @@ export function mastraHookSession(hooks: HookSession): MastraHookSession {
           const prompt = await beforeCall(model, options.prompt);
           const result = await Promise.resolve(model.doGenerate({ ...options, prompt })).catch((error: unknown) => callFailed(model, error));
           const acted = await afterCall(model, result.content, result.finishReason);
-          return acted.changed ? { ...result, content: acted.content, finishReason: acted.finishReason } : result;
+          return acted.changed || acted.finishReason !== result.finishReason ? { ...result, content: acted.content, finishReason: acted.finishReason } : result;
         }),
       doStream: (options: { prompt: Prompt }) =>
         guard(async () => {

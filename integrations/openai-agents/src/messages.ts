@@ -155,7 +155,9 @@ export function specToResponse(acted: HookModelResponse, original: ModelResponse
   const kept = original.output.filter((o) => o.type !== 'function_call' && !(o.type === 'message' && (o as { role?: string }).role === 'assistant'));
   const output: AgentOutputItem[] = [
     ...kept,
-    ...(c !== null ? [{ type: 'message' as const, role: 'assistant' as const, status: 'completed' as const, content: [{ type: 'output_text' as const, text: c }] }] : []),
+    // An answer (no tool calls left) is a message even when its content is null: the SDK has no null answer, and with no
+    // message and no call it would run the model again, past the answer (HARNESS.md, the reference loop's step 5).
+    ...(c !== null || calls.length === 0 ? [{ type: 'message' as const, role: 'assistant' as const, status: 'completed' as const, content: [{ type: 'output_text' as const, text: c ?? '' }] }] : []),
     ...calls.map((tc) => ({ type: 'function_call' as const, callId: String(tc.id), name: String(tc.name), arguments: JSON.stringify(tc.args ?? {}), status: 'completed' as const })),
   ];
   return { ...original, output, providerData: { ...original.providerData, finish_reason: acted.finish_reason } };

@@ -4,7 +4,7 @@
 /* eslint-disable */
 "use strict";
 exports.vectors = validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agent-hooks-ctk.dev/schema/vectors.schema.json","title":"agent-hooks-ctk conformance vector","description":"The published CTK vector grammar plus the CTK extensions, both defined member by member in vectors/GRAMMAR.md. Closed objects everywhere except inside the maps whose keys the author chooses (match, context and assert, and the maps keyed by posture names or values).","type":"object","additionalProperties":false,"required":["id","title","spec_clause","scenario","expect"],"properties":{"id":{"type":"string","pattern":"^AH-CTK-[0-9]{3}(-[a-z0-9-]+)?$"},"title":{"type":"string","minLength":1},"spec_clause":{"type":"string","minLength":1},"part":{"type":"string"},"mode":{"enum":["enforce","evaluate_only"]},"capabilities":{"type":"array","uniqueItems":true,"items":{"enum":["model_calls","tool_calls","parallel_tool_calls","streaming","multi_turn","int64_json","bigint_json","buffered_output","incremental_output","raw_interceptor_return","hang_faults","result_labels_resurfacing","projection_faults","structured_model_content","structured_input_content","message_list_transforms"]}},"composition":{"type":"object","additionalProperties":false,"required":["profile"],"properties":{"profile":{"enum":["sequential/first_deny","sequential/run_all","parallel/strictest","parallel/unanimous"]},"on_approval":{"enum":["stop","resume"]},"on_disagreement":{"enum":["deny","approval"]},"on_transform_conflict":{"enum":["deny","approval"]}}},"identity_provider":{"anyOf":[{"type":"null"},{"type":"string","pattern":"^[a-z][a-z0-9_-]*$"}]},"redact_for_approval":{"type":"array","items":{"$ref":"#/$defs/targetPath"}},"scenario":{"$ref":"#/$defs/scenario"},"interceptor_script":{"$ref":"#/$defs/ruleList"},"interceptor_scripts":{"type":"array","items":{"$ref":"#/$defs/ruleList"}},"approval_script":{"type":"array","items":{"$ref":"#/$defs/approvalRule"}},"postures":{"description":"CTK extension: the vector applies only to a host that declares exactly these posture values (§13.1; names and values from the posture registry, src/core/postures.ts); any other host skips it, the reason naming posture and value.","type":"object","minProperties":1,"additionalProperties":{"type":"string"}},"layout":{"description":"CTK extension: the vector applies only to a host whose declared conversation layout (HostSurface.layout; HARNESS.md, The conversation layout) has these values; any other host skips it, the reason naming the member and both values.","type":"object","minProperties":1,"additionalProperties":false,"properties":{"assistant_turn":{"enum":["after_tool_results","before_tool_results"]},"history":{"enum":["turn","session","answers","incorporated"]},"host_messages":{"enum":["none","prepended"]},"pre_model_transform":{"enum":["request","conversation"]},"assistant_message":{"enum":["content_or_tool_calls","content_then_tool_calls"]},"external_input":{"enum":["external","user"]},"tool_error_content":{"enum":["value","text"]},"user_placeholder":{"enum":["none","inserted"]}}},"interceptor_timeout_ms":{"type":"integer","minimum":1},"resolver_timeout_ms":{"type":"integer","minimum":1},"stream_mediation":{"description":"CTK extension: the stream discipline the expectations of a respond.stream vector without incremental_output hold for: buffered (default; skipped by incremental hosts) or any.","enum":["buffered","any"]},"expect":{"$ref":"#/$defs/expect"}},"$defs":{"point":{"enum":["agent_startup","input","pre_model_call","post_model_call","pre_tool_call","post_tool_call","output","agent_shutdown"]},"targetPath":{"type":"string","pattern":"^\\$(target|policy_target)(\\.[A-Za-z0-9_-]+|\\[[0-9]+\\]|\\[\"[A-Za-z0-9_-]+\"\\])*$"},"content":{"type":["string","object"]},"input":{"type":"object","additionalProperties":false,"required":["content","role"],"properties":{"content":{"$ref":"#/$defs/content"},"role":{"enum":["user","system","external"]}}},"scenario":{"type":"object","additionalProperties":false,"properties":{"input":{"$ref":"#/$defs/input"},"inputs":{"type":"array","minItems":1,"items":{"$ref":"#/$defs/input"}},"tools":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["name","behavior"],"properties":{"name":{"type":"string","minLength":1},"schema":true,"behavior":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["return"],"properties":{"when_args":true,"return":true,"is_error":{"type":"boolean"},"unprojectable":{"$ref":"#/$defs/unprojectable"},"rendezvous":{"description":"CTK extension (parallel_tool_calls probe): the invocation waits until parties invocations of the same group are in flight together, at most within_ms (default 2000), then returns; one that waited in vain fails the vector (§12.2).","type":"object","additionalProperties":false,"required":["group","parties"],"properties":{"group":{"type":"string","minLength":1},"parties":{"type":"integer","minimum":2},"within_ms":{"type":"integer","minimum":1}}}}}}}}},"model_script":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["respond"],"properties":{"respond":{"type":"object","additionalProperties":false,"required":["content","finish_reason"],"properties":{"content":{"type":["string","object","null"]},"tool_calls":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["id","name","args"],"properties":{"id":{"type":"string"},"name":{"type":"string"},"args":{"type":"object"}}}},"finish_reason":{"type":"string"},"stream":{"description":"vectors/GRAMMAR.md §9.1: text chunks, in order, whose concatenation is content; the mock delivers them one by one.","type":"array","minItems":1,"items":{"type":"string"}},"stream_truncated":{"description":"vectors/GRAMMAR.md §9.1: the stream dies after the listed chunks; the last one is partial and finish_reason never arrives.","type":"boolean"},"unprojectable":{"$ref":"#/$defs/unprojectable"}}}}}},"parallel_tools":{"type":"boolean"}}},"unprojectable":{"description":"CTK extension (projection_faults): the in-process mock adds one member JSON cannot carry to this object value.","enum":["cycle","bigint","function","throwing_getter"]},"ruleList":{"type":"array","items":{"$ref":"#/$defs/rule"}},"rule":{"type":"object","additionalProperties":false,"required":["at"],"properties":{"at":{"$ref":"#/$defs/point"},"match":{"type":"object"},"return":true,"fault":{"enum":["raise","malformed_verdict","mutate","hang"]}}},"approvalRule":{"type":"object","additionalProperties":false,"required":["resolve"],"properties":{"match":{"type":"object"},"resolve":{"type":"object","properties":{"outcome":{"type":"string"},"verdict":true,"identity_override":{"type":["string","null"]},"echo_recomputed":{"type":"boolean"},"fault":{"enum":["raise","hang"]}},"additionalProperties":false}}},"outcome":{"enum":["completed","blocked","error"]},"stringList":{"type":"array","items":{"type":"string"}},"pointList":{"type":"array","items":{"$ref":"#/$defs/point"}},"toolInvocations":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["name","args"],"properties":{"name":{"type":"string"},"args":true}}},"expectedRecords":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["interception_point"],"properties":{"interception_point":{"$ref":"#/$defs/point"},"index":{"type":"integer","minimum":0},"match":{"description":"CTK extension (vectors/GRAMMAR.md §5.5): take the one record of this point whose emission's context (the recorded context with the record's sequence) has these values at these dotted paths, e.g. tool_call.id; independent of the scan cursor, so it picks a record of a concurrent batch whatever its position.","type":"object","minProperties":1},"assert":{"type":"object"},"absent":{"$ref":"#/$defs/stringList"},"present":{"$ref":"#/$defs/stringList"}}}},"expectedModelCalls":{"type":"array","items":{"type":"object","additionalProperties":false,"properties":{"messages_must_contain":{"$ref":"#/$defs/stringList"},"messages_must_not_contain":{"$ref":"#/$defs/stringList"},"messages":true}}},"expectedInterceptions":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["interception_point"],"properties":{"interception_point":{"$ref":"#/$defs/point"},"context":{"type":"object"},"context_must_validate":{"type":"boolean"},"context_must_contain":{"$ref":"#/$defs/stringList"},"context_must_not_contain":{"$ref":"#/$defs/stringList"}}}},"postureCase":{"description":"CTK extension (§13.1): one posture value's expectations, checked exactly like the same top-level expect members; only the members a posture can change (src/ctk/posture-cases.ts). A case's interceptions are read with the case's own sequence_strict (absent: true).","type":"object","additionalProperties":false,"properties":{"run_outcome":{"$ref":"#/$defs/outcome"},"interceptions":{"$ref":"#/$defs/expectedInterceptions"},"sequence_strict":{"type":"boolean"},"final_output":true,"outputs":{"type":"array"},"tool_invocations":{"$ref":"#/$defs/toolInvocations"},"tool_not_invoked":{"$ref":"#/$defs/stringList"},"interceptions_absent":{"$ref":"#/$defs/pointList"},"model_calls":{"$ref":"#/$defs/expectedModelCalls"},"model_call_count":{"type":"integer","minimum":0},"record_count":{"type":"integer","minimum":0},"records":{"$ref":"#/$defs/expectedRecords"}}},"expect":{"type":"object","additionalProperties":false,"required":["interceptions","run_outcome"],"properties":{"interceptions":{"$ref":"#/$defs/expectedInterceptions"},"sequence_strict":{"type":"boolean"},"interceptions_absent":{"$ref":"#/$defs/pointList"},"run_outcome":{"$ref":"#/$defs/outcome"},"run_outcome_by_posture":{"type":"object","additionalProperties":false,"required":["posture","outcomes"],"properties":{"posture":{"type":"string"},"outcomes":{"type":"object","additionalProperties":{"$ref":"#/$defs/outcome"}}}},"by_posture":{"description":"CTK extension (§13.1): the expectations a posture changes, one case per value of a registered posture; the runner checks the case of the value the host declares (undeclared: the registry default). Not together with run_outcome_by_posture.","type":"object","additionalProperties":false,"required":["posture","cases"],"properties":{"posture":{"type":"string"},"cases":{"type":"object","minProperties":1,"additionalProperties":{"$ref":"#/$defs/postureCase"}}}},"final_output":true,"outputs":{"type":"array"},"tool_invocations":{"$ref":"#/$defs/toolInvocations"},"tool_not_invoked":{"$ref":"#/$defs/stringList"},"identities_equal":{"type":"boolean"},"records":{"$ref":"#/$defs/expectedRecords"},"model_calls":{"$ref":"#/$defs/expectedModelCalls"},"model_call_count":{"type":"integer","minimum":0},"record_count":{"type":"integer","minimum":0},"released_output":true,"persisted_must_not_contain":{"$ref":"#/$defs/stringList"},"records_must_not_contain":{"description":"CTK extension (§6.3, §10.3): substrings that must not occur in any record the host reports, serialized as compact JSON.","type":"array","minItems":1,"items":{"type":"string","minLength":1}}}}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agent-hooks-ctk.dev/schema/vectors.schema.json","title":"agent-hooks-ctk conformance vector","description":"The published CTK vector grammar plus the CTK extensions, both defined member by member in vectors/GRAMMAR.md. Closed objects everywhere except inside the maps whose keys the author chooses (match, context and assert, and the maps keyed by posture names or values).","type":"object","additionalProperties":false,"required":["id","title","spec_clause","scenario","expect"],"properties":{"id":{"type":"string","pattern":"^AH-CTK-[0-9]{3}(-[a-z0-9-]+)?$"},"title":{"type":"string","minLength":1},"spec_clause":{"type":"string","minLength":1},"part":{"type":"string"},"mode":{"enum":["enforce","evaluate_only"]},"capabilities":{"type":"array","uniqueItems":true,"items":{"enum":["model_calls","tool_calls","parallel_tool_calls","streaming","multi_turn","int64_json","bigint_json","buffered_output","incremental_output","raw_interceptor_return","hang_faults","result_labels_resurfacing","projection_faults","structured_model_content","structured_input_content","message_list_transforms"]}},"composition":{"type":"object","additionalProperties":false,"required":["profile"],"properties":{"profile":{"enum":["sequential/first_deny","sequential/run_all","parallel/strictest","parallel/unanimous"]},"on_approval":{"enum":["stop","resume"]},"on_disagreement":{"enum":["deny","approval"]},"on_transform_conflict":{"enum":["deny","approval"]}}},"identity_provider":{"anyOf":[{"type":"null"},{"type":"string","pattern":"^[a-z][a-z0-9_-]*$"}]},"redact_for_approval":{"type":"array","items":{"$ref":"#/$defs/targetPath"}},"scenario":{"$ref":"#/$defs/scenario"},"interceptor_script":{"$ref":"#/$defs/ruleList"},"interceptor_scripts":{"type":"array","items":{"$ref":"#/$defs/ruleList"}},"approval_script":{"type":"array","items":{"$ref":"#/$defs/approvalRule"}},"postures":{"description":"CTK extension: the vector applies only to a host that declares exactly these posture values (§13.1; names and values from the posture registry, src/core/postures.ts); any other host skips it, the reason naming posture and value.","type":"object","minProperties":1,"additionalProperties":{"type":"string"}},"layout":{"description":"CTK extension: the vector applies only to a host whose declared conversation layout (HostSurface.layout; HARNESS.md, The conversation layout) has these values; any other host skips it, the reason naming the member and both values.","type":"object","minProperties":1,"additionalProperties":false,"properties":{"assistant_turn":{"enum":["after_tool_results","before_tool_results"]},"history":{"enum":["turn","session","answers","incorporated"]},"host_messages":{"enum":["none","prepended"]},"pre_model_transform":{"enum":["request","conversation"]},"assistant_message":{"enum":["content_or_tool_calls","content_then_tool_calls"]},"external_input":{"enum":["external","user"]},"tool_error_content":{"enum":["value","text"]},"user_placeholder":{"enum":["none","inserted"]},"null_answer":{"enum":["kept","empty_text"]}}},"interceptor_timeout_ms":{"type":"integer","minimum":1},"resolver_timeout_ms":{"type":"integer","minimum":1},"stream_mediation":{"description":"CTK extension: the stream discipline the expectations of a respond.stream vector without incremental_output hold for: buffered (default; skipped by incremental hosts) or any.","enum":["buffered","any"]},"expect":{"$ref":"#/$defs/expect"}},"$defs":{"point":{"enum":["agent_startup","input","pre_model_call","post_model_call","pre_tool_call","post_tool_call","output","agent_shutdown"]},"targetPath":{"type":"string","pattern":"^\\$(target|policy_target)(\\.[A-Za-z0-9_-]+|\\[[0-9]+\\]|\\[\"[A-Za-z0-9_-]+\"\\])*$"},"content":{"type":["string","object"]},"input":{"type":"object","additionalProperties":false,"required":["content","role"],"properties":{"content":{"$ref":"#/$defs/content"},"role":{"enum":["user","system","external"]}}},"scenario":{"type":"object","additionalProperties":false,"properties":{"input":{"$ref":"#/$defs/input"},"inputs":{"type":"array","minItems":1,"items":{"$ref":"#/$defs/input"}},"tools":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["name","behavior"],"properties":{"name":{"type":"string","minLength":1},"schema":true,"behavior":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["return"],"properties":{"when_args":true,"return":true,"is_error":{"type":"boolean"},"unprojectable":{"$ref":"#/$defs/unprojectable"},"rendezvous":{"description":"CTK extension (parallel_tool_calls probe): the invocation waits until parties invocations of the same group are in flight together, at most within_ms (default 2000), then returns; one that waited in vain fails the vector (§12.2).","type":"object","additionalProperties":false,"required":["group","parties"],"properties":{"group":{"type":"string","minLength":1},"parties":{"type":"integer","minimum":2},"within_ms":{"type":"integer","minimum":1}}}}}}}}},"model_script":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["respond"],"properties":{"respond":{"type":"object","additionalProperties":false,"required":["content","finish_reason"],"properties":{"content":{"type":["string","object","null"]},"tool_calls":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["id","name","args"],"properties":{"id":{"type":"string"},"name":{"type":"string"},"args":{"type":"object"}}}},"finish_reason":{"type":"string"},"stream":{"description":"vectors/GRAMMAR.md §9.1: text chunks, in order, whose concatenation is content; the mock delivers them one by one.","type":"array","minItems":1,"items":{"type":"string"}},"stream_truncated":{"description":"vectors/GRAMMAR.md §9.1: the stream dies after the listed chunks; the last one is partial and finish_reason never arrives.","type":"boolean"},"unprojectable":{"$ref":"#/$defs/unprojectable"}}}}}},"parallel_tools":{"type":"boolean"}}},"unprojectable":{"description":"CTK extension (projection_faults): the in-process mock adds one member JSON cannot carry to this object value.","enum":["cycle","bigint","function","throwing_getter"]},"ruleList":{"type":"array","items":{"$ref":"#/$defs/rule"}},"rule":{"type":"object","additionalProperties":false,"required":["at"],"properties":{"at":{"$ref":"#/$defs/point"},"match":{"type":"object"},"return":true,"fault":{"enum":["raise","malformed_verdict","mutate","hang"]}}},"approvalRule":{"type":"object","additionalProperties":false,"required":["resolve"],"properties":{"match":{"type":"object"},"resolve":{"type":"object","properties":{"outcome":{"type":"string"},"verdict":true,"identity_override":{"type":["string","null"]},"echo_recomputed":{"type":"boolean"},"fault":{"enum":["raise","hang"]}},"additionalProperties":false}}},"outcome":{"enum":["completed","blocked","error"]},"stringList":{"type":"array","items":{"type":"string"}},"pointList":{"type":"array","items":{"$ref":"#/$defs/point"}},"toolInvocations":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["name","args"],"properties":{"name":{"type":"string"},"args":true}}},"expectedRecords":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["interception_point"],"properties":{"interception_point":{"$ref":"#/$defs/point"},"index":{"type":"integer","minimum":0},"match":{"description":"CTK extension (vectors/GRAMMAR.md §5.5): take the one record of this point whose emission's context (the recorded context with the record's sequence) has these values at these dotted paths, e.g. tool_call.id; independent of the scan cursor, so it picks a record of a concurrent batch whatever its position.","type":"object","minProperties":1},"assert":{"type":"object"},"absent":{"$ref":"#/$defs/stringList"},"present":{"$ref":"#/$defs/stringList"}}}},"expectedModelCalls":{"type":"array","items":{"type":"object","additionalProperties":false,"properties":{"messages_must_contain":{"$ref":"#/$defs/stringList"},"messages_must_not_contain":{"$ref":"#/$defs/stringList"},"messages":true}}},"expectedInterceptions":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["interception_point"],"properties":{"interception_point":{"$ref":"#/$defs/point"},"context":{"type":"object"},"context_must_validate":{"type":"boolean"},"context_must_contain":{"$ref":"#/$defs/stringList"},"context_must_not_contain":{"$ref":"#/$defs/stringList"}}}},"postureCase":{"description":"CTK extension (§13.1): one posture value's expectations, checked exactly like the same top-level expect members; only the members a posture can change (src/ctk/posture-cases.ts). A case's interceptions are read with the case's own sequence_strict (absent: true).","type":"object","additionalProperties":false,"properties":{"run_outcome":{"$ref":"#/$defs/outcome"},"interceptions":{"$ref":"#/$defs/expectedInterceptions"},"sequence_strict":{"type":"boolean"},"final_output":true,"outputs":{"type":"array"},"tool_invocations":{"$ref":"#/$defs/toolInvocations"},"tool_not_invoked":{"$ref":"#/$defs/stringList"},"interceptions_absent":{"$ref":"#/$defs/pointList"},"model_calls":{"$ref":"#/$defs/expectedModelCalls"},"model_call_count":{"type":"integer","minimum":0},"record_count":{"type":"integer","minimum":0},"records":{"$ref":"#/$defs/expectedRecords"}}},"expect":{"type":"object","additionalProperties":false,"required":["interceptions","run_outcome"],"properties":{"interceptions":{"$ref":"#/$defs/expectedInterceptions"},"sequence_strict":{"type":"boolean"},"interceptions_absent":{"$ref":"#/$defs/pointList"},"run_outcome":{"$ref":"#/$defs/outcome"},"run_outcome_by_posture":{"type":"object","additionalProperties":false,"required":["posture","outcomes"],"properties":{"posture":{"type":"string"},"outcomes":{"type":"object","additionalProperties":{"$ref":"#/$defs/outcome"}}}},"by_posture":{"description":"CTK extension (§13.1): the expectations a posture changes, one case per value of a registered posture; the runner checks the case of the value the host declares (undeclared: the registry default). Not together with run_outcome_by_posture.","type":"object","additionalProperties":false,"required":["posture","cases"],"properties":{"posture":{"type":"string"},"cases":{"type":"object","minProperties":1,"additionalProperties":{"$ref":"#/$defs/postureCase"}}}},"final_output":true,"outputs":{"type":"array"},"tool_invocations":{"$ref":"#/$defs/toolInvocations"},"tool_not_invoked":{"$ref":"#/$defs/stringList"},"identities_equal":{"type":"boolean"},"records":{"$ref":"#/$defs/expectedRecords"},"model_calls":{"$ref":"#/$defs/expectedModelCalls"},"model_call_count":{"type":"integer","minimum":0},"record_count":{"type":"integer","minimum":0},"released_output":true,"persisted_must_not_contain":{"$ref":"#/$defs/stringList"},"records_must_not_contain":{"description":"CTK extension (§6.3, §10.3): substrings that must not occur in any record the host reports, serialized as compact JSON.","type":"array","minItems":1,"items":{"type":"string","minLength":1}}}}}};
 const schema32 = {"type":"string","pattern":"^\\$(target|policy_target)(\\.[A-Za-z0-9_-]+|\\[[0-9]+\\]|\\[\"[A-Za-z0-9_-]+\"\\])*$"};
 const schema41 = {"type":"object","additionalProperties":false,"required":["resolve"],"properties":{"match":{"type":"object"},"resolve":{"type":"object","properties":{"outcome":{"type":"string"},"verdict":true,"identity_override":{"type":["string","null"]},"echo_recomputed":{"type":"boolean"},"fault":{"enum":["raise","hang"]}},"additionalProperties":false}}};
 const func1 = Object.prototype.hasOwnProperty;
@@ -2869,7 +2869,7 @@ vErrors.push(err46);
 errors++;
 }
 for(const key5 in data29){
-if(!((((((((key5 === "assistant_turn") || (key5 === "history")) || (key5 === "host_messages")) || (key5 === "pre_model_transform")) || (key5 === "assistant_message")) || (key5 === "external_input")) || (key5 === "tool_error_content")) || (key5 === "user_placeholder"))){
+if(!(func1.call(schema31.properties.layout.properties, key5))){
 const err47 = {instancePath:instancePath+"/layout",schemaPath:"#/properties/layout/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err47];
@@ -2984,9 +2984,10 @@ vErrors.push(err55);
 errors++;
 }
 }
-}
-else {
-const err56 = {instancePath:instancePath+"/layout",schemaPath:"#/properties/layout/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data29.null_answer !== undefined){
+let data38 = data29.null_answer;
+if(!((data38 === "kept") || (data38 === "empty_text"))){
+const err56 = {instancePath:instancePath+"/layout/null_answer",schemaPath:"#/properties/layout/properties/null_answer/enum",keyword:"enum",params:{allowedValues: schema31.properties.layout.properties.null_answer.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -2996,10 +2997,9 @@ vErrors.push(err56);
 errors++;
 }
 }
-if(data.interceptor_timeout_ms !== undefined){
-let data38 = data.interceptor_timeout_ms;
-if(!((typeof data38 == "number") && (!(data38 % 1) && !isNaN(data38)))){
-const err57 = {instancePath:instancePath+"/interceptor_timeout_ms",schemaPath:"#/properties/interceptor_timeout_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+else {
+const err57 = {instancePath:instancePath+"/layout",schemaPath:"#/properties/layout/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -3008,9 +3008,11 @@ vErrors.push(err57);
 }
 errors++;
 }
-if(typeof data38 == "number"){
-if(data38 < 1 || isNaN(data38)){
-const err58 = {instancePath:instancePath+"/interceptor_timeout_ms",schemaPath:"#/properties/interceptor_timeout_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data.interceptor_timeout_ms !== undefined){
+let data39 = data.interceptor_timeout_ms;
+if(!((typeof data39 == "number") && (!(data39 % 1) && !isNaN(data39)))){
+const err58 = {instancePath:instancePath+"/interceptor_timeout_ms",schemaPath:"#/properties/interceptor_timeout_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -3019,12 +3021,9 @@ vErrors.push(err58);
 }
 errors++;
 }
-}
-}
-if(data.resolver_timeout_ms !== undefined){
-let data39 = data.resolver_timeout_ms;
-if(!((typeof data39 == "number") && (!(data39 % 1) && !isNaN(data39)))){
-const err59 = {instancePath:instancePath+"/resolver_timeout_ms",schemaPath:"#/properties/resolver_timeout_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(typeof data39 == "number"){
+if(data39 < 1 || isNaN(data39)){
+const err59 = {instancePath:instancePath+"/interceptor_timeout_ms",schemaPath:"#/properties/interceptor_timeout_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -3033,9 +3032,12 @@ vErrors.push(err59);
 }
 errors++;
 }
-if(typeof data39 == "number"){
-if(data39 < 1 || isNaN(data39)){
-const err60 = {instancePath:instancePath+"/resolver_timeout_ms",schemaPath:"#/properties/resolver_timeout_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+if(data.resolver_timeout_ms !== undefined){
+let data40 = data.resolver_timeout_ms;
+if(!((typeof data40 == "number") && (!(data40 % 1) && !isNaN(data40)))){
+const err60 = {instancePath:instancePath+"/resolver_timeout_ms",schemaPath:"#/properties/resolver_timeout_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -3044,17 +3046,28 @@ vErrors.push(err60);
 }
 errors++;
 }
-}
-}
-if(data.stream_mediation !== undefined){
-let data40 = data.stream_mediation;
-if(!((data40 === "buffered") || (data40 === "any"))){
-const err61 = {instancePath:instancePath+"/stream_mediation",schemaPath:"#/properties/stream_mediation/enum",keyword:"enum",params:{allowedValues: schema31.properties.stream_mediation.enum},message:"must be equal to one of the allowed values"};
+if(typeof data40 == "number"){
+if(data40 < 1 || isNaN(data40)){
+const err61 = {instancePath:instancePath+"/resolver_timeout_ms",schemaPath:"#/properties/resolver_timeout_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err61];
 }
 else {
 vErrors.push(err61);
+}
+errors++;
+}
+}
+}
+if(data.stream_mediation !== undefined){
+let data41 = data.stream_mediation;
+if(!((data41 === "buffered") || (data41 === "any"))){
+const err62 = {instancePath:instancePath+"/stream_mediation",schemaPath:"#/properties/stream_mediation/enum",keyword:"enum",params:{allowedValues: schema31.properties.stream_mediation.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
 }
 errors++;
 }
@@ -3067,12 +3080,12 @@ errors = vErrors.length;
 }
 }
 else {
-const err62 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err63 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err62];
+vErrors = [err63];
 }
 else {
-vErrors.push(err62);
+vErrors.push(err63);
 }
 errors++;
 }

@@ -211,6 +211,21 @@ t.test('the oracle lays its requests out as the host declares: a host with anoth
   t.ok(plain.groups.some((g) => g.field.startsWith('model_calls') || g.field.startsWith('contexts')), 'in the messages');
 });
 
+t.test('layout null_answer: a host whose null answer is the empty text is compared with a reference answering so too', async (t) => {
+  // A null answer comes from a post_model_call transform of an answer's content (an absent value is null, §5.2) or
+  // one that removes a null-content response's tool calls: a few cases in a thousand.
+  const layout = { null_answer: 'empty_text' } satisfies Partial<ConversationLayout>;
+  const laidOut = referenceSurface(undefined, layout);
+  const oracle = await createOracle(laidOut);
+  t.match(oracle.label, /null_answer=empty_text/);
+  const host = { label: 'null answer as empty text', surface: laidOut, create: async () => createReferenceHarness({ layout }) };
+  const same = await runCampaign({ host, oracle, seed: '1', runs: 1000, jobs: 2, shrink: false });
+  t.same(same.groups, [], 'the same null_answer on both sides: no divergence');
+  const plain = await runCampaign({ host, oracle: await createOracle(surface), seed: '1', runs: 1000, jobs: 2, shrink: false });
+  t.ok(plain.divergent_cases > 0 && plain.divergent_cases < 30, `${plain.divergent_cases} of 1000 cases differ when the layout is not taken`);
+  t.ok(plain.groups.every((g) => /records|outcome|final_output|points/.test(g.field)), 'at output: the answer decides the turn');
+});
+
 t.test('a mutant under a declared layout: every written vector passes on the reference host under that layout', async (t) => {
   const layout = { assistant_turn: 'before_tool_results', history: 'session' } satisfies Partial<ConversationLayout>;
   const laidOut = referenceSurface(undefined, layout);

@@ -272,6 +272,9 @@ class CaseBuilder {
       const b = r.pick(behavior);
       if (b.return === null || typeof b.return !== 'object' || Array.isArray(b.return) || b.return instanceof LosslessNumber) b.return = { status: 'ok', ledger: 'LEDGER-ENTRY-77' };
       b.unprojectable = r.pick(UNPROJECTABLE);
+      // A failing tool's unprojectable value too, as often as a result's: an adapter that stringifies the error it
+      // cannot project turns the §10.3 host projection failure into an ordinary tool error.
+      if (r.chance(0.4)) b.is_error = true;
     }
     return { name: t.name, behavior };
   }
