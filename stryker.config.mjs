@@ -3,15 +3,19 @@
 // in-process (mutation/suite.mjs) against the buffered and the incremental reference configurations, a host built on
 // the hook session, and the reference under the non-default postures (on the posture-dependent vectors), with the
 // CTK's own checking never mutated. Unit tests never kill a mutant here. Report: reports/mutation/.
-/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
-export default {
-  mutate: [
+import { chunkFiles, chunkMutate } from './mutation/chunks.mjs';
+
+const MUTATE = [
     'src/host/**/*.ts',
     'src/core/**/*.ts',
     '!src/**/*.test.ts',
     '!src/**/*.test.util.ts',
     '!src/core/generated/**',
-  ],
+];
+
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+const config = {
+  mutate: MUTATE,
   testRunner: 'mocha',
   mochaOptions: { spec: ['mutation/suite.mjs'] },
   buildCommand: 'tsc -p mutation/tsconfig.json',
@@ -30,9 +34,24 @@ export default {
   // Only what the suite needs goes into the sandbox (node_modules is symlinked; the suite never imports a package
   // of this repository by name, mutation/session-host.mjs).
   ignorePatterns: ['dist', 'integrations', 'examples', 'bench', 'golden', 'reports', 'tmp', '.node24', '.tap', '.venv-hosts', '.ci'],
-  reporters: ['clear-text', 'progress', 'json', 'html'],
+  // checkpoint: every result is kept as it is tested, so a stopped run resumes (mutation/checkpoint-reporter.mjs).
+  plugins: ['@stryker-mutator/*', './mutation/checkpoint-reporter.mjs'],
+  reporters: ['clear-text', 'progress', 'json', 'html', 'checkpoint'],
   jsonReporter: { fileName: 'reports/mutation/mutation.json' },
   htmlReporter: { fileName: 'reports/mutation/mutation.html' },
   clearTextReporter: { allowColor: false, logTests: false, maxTestsToLog: 0, reportScoreTable: true },
   thresholds: { high: 90, low: 85, break: null },
 };
+
+// One chunk of the run (mutation/run.mjs sets CTK_MUTATION_CHUNK): its files only, its own report and incremental file.
+const chunk = process.env.CTK_MUTATION_CHUNK;
+export default chunk
+  ? {
+      ...config,
+      mutate: chunkMutate(chunk, MUTATE),
+      incrementalFile: chunkFiles(chunk).incremental,
+      tempDirName: `tmp/stryker-${chunk}`,
+      reporters: ['progress', 'json', 'checkpoint'],
+      jsonReporter: { fileName: chunkFiles(chunk).report },
+    }
+  : config;

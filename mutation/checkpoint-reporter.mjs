@@ -1,0 +1,53 @@
+// A Stryker reporter that makes a mutation run resumable (npm run mutation, stryker.config.mjs). Stryker writes its
+// incremental file only when a run completes, and a full run over src/host and src/core is longer than a working
+// session of the 2-core machine: a run stopped half-way would keep nothing. This reporter appends every result to
+// a checkpoint file beside the incremental one (reports/mutation/stryker-incremental.checkpoint.jsonl) the moment a mutant is tested (with the tests that covered and killed it, and the
+// sources it mutated, as the run started); mutation/resume.mjs folds that into the incremental file before the next
+// run, which then tests only what is left (Stryker's incremental rules decide what can be reused).
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { declareClassPlugin, PluginKind } from '@stryker-mutator/api/plugin';
+import { checkpointOf, resume } from './resume.mjs';
+
+/** The sources Stryker mutates (stryker.config.mjs `mutate`), read as the run starts, relative to `root`. */
+export function mutatedSources(root) {
+  const out = {};
+  const walk = (dir) => {
+    for (const name of readdirSync(path.join(root, dir)).sort()) {
+      const rel = `${dir}/${name}`;
+      if (rel === 'src/core/generated') continue;
+      if (statSync(path.join(root, rel)).isDirectory()) walk(rel);
+      else if (name.endsWith('.ts') && !name.endsWith('.test.ts') && !name.endsWith('.test.util.ts')) out[rel] = readFileSync(path.join(root, rel), 'utf8');
+    }
+  };
+  for (const dir of ['src/host', 'src/core']) walk(dir);
+  return out;
+}
+
+class CheckpointReporter {
+  static inject = ['options'];
+  constructor(options) {
+    this.root = process.cwd();
+    this.file = path.join(this.root, checkpointOf(options.incrementalFile));
+    mkdirSync(path.dirname(this.file), { recursive: true });
+    // A checkpoint left by a stopped run is folded before this run starts a new one (npm run mutation folds it
+    // first, so this run reuses it; a bare `stryker run` keeps it for the next run).
+    resume(this.root, options.incrementalFile);
+    writeFileSync(this.file, JSON.stringify({ kind: 'start', at: new Date().toISOString(), sources: mutatedSources(this.root) }) + '\n');
+  }
+  onDryRunCompleted({ result }) {
+    const tests = result.tests.map((t) => ({ id: t.id, name: t.name }));
+    appendFileSync(this.file, JSON.stringify({ kind: 'tests', tests }) + '\n');
+  }
+  onMutantTested(r) {
+    const file = path.relative(this.root, r.fileName).split(path.sep).join('/');
+    const { id, mutatorName, replacement, location, status, statusReason, static: isStatic, testsCompleted, killedBy, coveredBy } = r;
+    appendFileSync(this.file, JSON.stringify({ kind: 'mutant', file, id, mutatorName, replacement, location, status, statusReason, static: isStatic, testsCompleted, killedBy, coveredBy }) + '\n');
+  }
+  onMutationTestReportReady() {
+    // The run completed: Stryker writes the incremental file itself, so the checkpoint has nothing left to add.
+    if (existsSync(this.file)) appendFileSync(this.file, JSON.stringify({ kind: 'done', at: new Date().toISOString() }) + '\n');
+  }
+}
+
+export const strykerPlugins = [declareClassPlugin(PluginKind.Reporter, 'checkpoint', CheckpointReporter)];

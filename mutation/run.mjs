@@ -1,0 +1,83 @@
+// npm run mutation: the Stryker run over src/host and src/core, chunk by chunk (mutation/chunks.mjs), each resumable
+// (a stopped chunk keeps every result it had, mutation/checkpoint-reporter.mjs) and incremental, then the chunks'
+// reports merged into reports/mutation/mutation.json (the mutation-testing-report schema) and mutation.html.
+//   node mutation/run.mjs                  every chunk, then the merge
+//   node mutation/run.mjs --chunk NAME     that chunk only (repeatable), then the merge
+//   node mutation/run.mjs --merge          the merge only
+import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CHUNKS, chunkFiles } from './chunks.mjs';
+import { resume } from './resume.mjs';
+
+const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const OUT_JSON = 'reports/mutation/mutation.json';
+const OUT_HTML = 'reports/mutation/mutation.html';
+
+/** Every chunk's report merged: files side by side, tests by name (each chunk numbers its tests itself). */
+export function mergeReports(reports) {
+  const files = {};
+  const tests = new Map();
+  let next = 0;
+  for (const report of reports) {
+    const name = new Map();
+    for (const f of Object.values(report.testFiles ?? {})) for (const t of f.tests) name.set(t.id, t.name);
+    for (const t of name.values()) if (!tests.has(t)) tests.set(t, { id: String(tests.size), name: t });
+    const idOf = (ids) => (ids === undefined ? undefined : ids.map((id) => tests.get(name.get(id) ?? id)?.id ?? id));
+    for (const [file, f] of Object.entries(report.files)) {
+      if (files[file]) throw new Error(`mutation: ${file} is in two chunks' reports`);
+      files[file] = { ...f, mutants: f.mutants.map((m) => ({ ...m, id: String(next++), coveredBy: idOf(m.coveredBy), killedBy: idOf(m.killedBy) })) };
+    }
+  }
+  const sorted = Object.fromEntries(Object.entries(files).sort(([a], [b]) => (a < b ? -1 : 1)));
+  return { schemaVersion: reports[0]?.schemaVersion ?? '2', thresholds: reports[0]?.thresholds ?? { high: 90, low: 85 }, files: sorted, testFiles: { 'mutation/suite.mjs': { tests: [...tests.values()] } }, framework: reports[0]?.framework };
+}
+
+/** The report as one HTML page, with the report viewer Stryker ships (mutation-testing-elements). */
+function reportHtml(report) {
+  const require = createRequire(import.meta.url);
+  const script = readFileSync(require.resolve('mutation-testing-elements/dist/mutation-test-elements.js'), 'utf8');
+  const json = JSON.stringify(report).replace(/</g, '<"+"');
+  return `<!DOCTYPE html>\n<html>\n<head><meta charset="utf-8"><title>agent-hooks-ctk: mutation report</title><script>\n${script}\n</script></head>\n<body>\n<mutation-test-report-app titlePostfix="agent-hooks-ctk"></mutation-test-report-app>\n<script>\nconst app = document.querySelector('mutation-test-report-app');\napp.report = ${json};\n</script>\n</body>\n</html>\n`;
+}
+
+function runChunk(name) {
+  const { incremental } = chunkFiles(name);
+  mkdirSync(path.join(root, path.dirname(incremental)), { recursive: true });
+  resume(root, incremental);
+  console.log(`mutation: chunk ${name}`);
+  const r = spawnSync('npx', ['stryker', 'run', 'stryker.config.mjs'], { cwd: root, stdio: 'inherit', env: { ...process.env, CTK_MUTATION_CHUNK: name } });
+  if (r.status !== 0) throw new Error(`mutation: chunk ${name}: stryker exited with ${r.status ?? r.signal}`);
+}
+
+function merge() {
+  const missing = CHUNKS.filter((c) => !existsSync(path.join(root, chunkFiles(c.name).report))).map((c) => c.name);
+  if (missing.length > 0) throw new Error(`mutation: no report yet for chunk(s) ${missing.join(', ')}: run them (node mutation/run.mjs --chunk NAME)`);
+  const report = mergeReports(CHUNKS.map((c) => JSON.parse(readFileSync(path.join(root, chunkFiles(c.name).report), 'utf8'))));
+  writeFileSync(path.join(root, OUT_JSON), JSON.stringify(report));
+  writeFileSync(path.join(root, OUT_HTML), reportHtml(report));
+  let detected = 0;
+  let valid = 0;
+  for (const f of Object.values(report.files)) for (const m of f.mutants) {
+    if (['Ignored', 'CompileError', 'RuntimeError'].includes(m.status)) continue;
+    valid++;
+    if (m.status === 'Killed' || m.status === 'Timeout') detected++;
+  }
+  console.log(`mutation: ${OUT_JSON}: ${detected} of ${valid} valid mutants detected (${((100 * detected) / valid).toFixed(1)}%)`);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const args = process.argv.slice(2);
+  try {
+    if (!args.includes('--merge')) {
+      const asked = args.flatMap((a, i) => (args[i - 1] === '--chunk' ? [a] : []));
+      for (const c of asked.length > 0 ? asked : CHUNKS.map((c) => c.name)) runChunk(c);
+    }
+    merge();
+  } catch (error) {
+    console.error(error.message);
+    process.exit(1);
+  }
+}
