@@ -37,12 +37,15 @@ class CheckpointReporter {
   }
   onDryRunCompleted({ result }) {
     const tests = result.tests.map((t) => ({ id: t.id, name: t.name }));
+    // A mutant's tests are written as indexes into this list (a covered mutant names most of the suite's tests).
+    this.index = new Map(tests.map((t, i) => [t.id, i]));
     appendFileSync(this.file, JSON.stringify({ kind: 'tests', tests }) + '\n');
   }
   onMutantTested(r) {
     const file = path.relative(this.root, r.fileName).split(path.sep).join('/');
     const { id, mutatorName, replacement, location, status, statusReason, static: isStatic, testsCompleted, killedBy, coveredBy } = r;
-    appendFileSync(this.file, JSON.stringify({ kind: 'mutant', file, id, mutatorName, replacement, location, status, statusReason, static: isStatic, testsCompleted, killedBy, coveredBy }) + '\n');
+    const refs = (ids) => ids?.map((t) => this.index?.get(t) ?? t);
+    appendFileSync(this.file, JSON.stringify({ kind: 'mutant', file, id, mutatorName, replacement, location, status, statusReason, static: isStatic, testsCompleted, killedBy: refs(killedBy), coveredBy: refs(coveredBy) }) + '\n');
   }
   onMutationTestReportReady() {
     // The run completed: Stryker writes the incremental file itself, so the checkpoint has nothing left to add.

@@ -24,10 +24,13 @@ export function readCheckpoint(file) {
   }
   const start = parsed.find((p) => p.kind === 'start');
   if (!start) throw new Error(`${file}: no start line`);
+  const tests = parsed.filter((p) => p.kind === 'tests').flatMap((p) => p.tests);
+  // A test is written as its index in the dry run's list (or, by an older reporter, as its id).
+  const testRef = (ref) => (typeof ref === 'number' ? tests[ref]?.id ?? String(ref) : ref);
   return {
     sources: start.sources,
-    tests: parsed.filter((p) => p.kind === 'tests').flatMap((p) => p.tests),
-    mutants: parsed.filter((p) => p.kind === 'mutant'),
+    tests,
+    mutants: parsed.filter((p) => p.kind === 'mutant').map((m) => ({ ...m, killedBy: m.killedBy?.map(testRef), coveredBy: m.coveredBy?.map(testRef) })),
     done: parsed.some((p) => p.kind === 'done'),
   };
 }

@@ -50,14 +50,21 @@ function runChunk(name) {
   console.log(`mutation: chunk ${name}`);
   const r = spawnSync('npx', ['stryker', 'run', 'stryker.config.mjs'], { cwd: root, stdio: 'inherit', env: { ...process.env, CTK_MUTATION_CHUNK: name } });
   if (r.status !== 0) throw new Error(`mutation: chunk ${name}: stryker exited with ${r.status ?? r.signal}`);
+  // The chunk's committed report keeps who killed each mutant, not the coverage matrix (its incremental file has it).
+  const file = path.join(root, chunkFiles(name).report);
+  writeFileSync(file, JSON.stringify(withoutCoverage(JSON.parse(readFileSync(file, 'utf8')))));
 }
+
+/** A report without `coveredBy` (a covered mutant lists most of the suite's tests: megabytes over the whole run). */
+export const withoutCoverage = (report) => ({ ...report, files: Object.fromEntries(Object.entries(report.files).map(([f, v]) => [f, { ...v, mutants: v.mutants.map(({ coveredBy, ...m }) => m) }])) });
 
 function merge() {
   const missing = CHUNKS.filter((c) => !existsSync(path.join(root, chunkFiles(c.name).report))).map((c) => c.name);
   if (missing.length > 0) throw new Error(`mutation: no report yet for chunk(s) ${missing.join(', ')}: run them (node mutation/run.mjs --chunk NAME)`);
   const report = mergeReports(CHUNKS.map((c) => JSON.parse(readFileSync(path.join(root, chunkFiles(c.name).report), 'utf8'))));
-  writeFileSync(path.join(root, OUT_JSON), JSON.stringify(report));
-  writeFileSync(path.join(root, OUT_HTML), reportHtml(report));
+  const committed = withoutCoverage(report);
+  writeFileSync(path.join(root, OUT_JSON), JSON.stringify(committed));
+  writeFileSync(path.join(root, OUT_HTML), reportHtml(committed));
   let detected = 0;
   let valid = 0;
   for (const f of Object.values(report.files)) for (const m of f.mutants) {
