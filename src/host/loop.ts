@@ -191,9 +191,11 @@ export function createAgentLoop(options: AgentLoopOptions): AgentLoop {
     options,
     emitter,
     parts: emitter.parts,
+    // Stryker disable next-line StringLiteral: a library default; the reference harness always passes modelId and streamMediation, so no CTK run reaches it (loop.test.ts 'createAgentLoop defaults: model id "mock", buffered stream mediation, at most 32 model calls per turn')
     modelId: options.modelId ?? 'mock',
     posture: options.toolSeamHostError ?? POSTURES.tool_seam_host_error.default,
     maxCalls: options.maxModelCallsPerTurn ?? 32,
+    // Stryker disable next-line StringLiteral: a library default the reference harness never leaves to the loop (loop.test.ts 'createAgentLoop defaults: model id "mock", buffered stream mediation, at most 32 model calls per turn')
     mediation: options.streamMediation ?? 'buffered',
     layout: options.layout ?? REFERENCE_LAYOUT,
   };
@@ -235,9 +237,11 @@ async function runSession(loop: LoopState, inputs: TurnInput[]): Promise<LoopRes
       let turn: TurnResult;
       try {
         turn = await runTurn(loop, input, session);
+        // Stryker disable BlockStatement,ObjectLiteral,StringLiteral,LogicalOperator,OptionalChaining: a safety net for a fault of the loop's own code, which only a HostParts override (the selftest seam) or a bug raises: with the default parts and the CTK's mocks nothing in a turn throws (loop.test.ts '§1.3/§3.1: a fault inside the loop ends the run in error and agent_shutdown is still emitted')
       } catch (e) {
         // A fault in the loop itself ends the session in error; nothing after it proceeds, shutdown still closes it.
         turn = { status: 'error', error: `loop failure (${(e as Error)?.name ?? typeof e})` };
+        // Stryker restore BlockStatement,ObjectLiteral,StringLiteral,LogicalOperator,OptionalChaining
       }
       if (turn.status === 'completed') {
         result.outputs.push(turn.output);
@@ -288,6 +292,7 @@ async function runTurn(loop: LoopState, input: TurnInput, session: SessionState)
   const role = accepted.role === 'external' && loop.layout.external_input === 'user' ? 'user' : (accepted.role as string);
   incorporate(turn, { role, content: accepted.content! }, inEm.labels);
   for (let call = 0; ; call++) {
+    // Stryker disable next-line ObjectLiteral,StringLiteral: the bound is the loop's own guard against a model that never answers, which no spec clause pins (a CTK model script is finite and says what each call answers); loop.test.ts 'createAgentLoop defaults: model id "mock", buffered stream mediation, at most 32 model calls per turn'
     if (call >= loop.maxCalls) return { status: 'error', error: `the model made more than ${loop.maxCalls} calls in one turn without answering` };
     const ended = await modelRound(loop, turn);
     if (ended === undefined) continue;
@@ -394,10 +399,12 @@ async function mediated(loop: LoopState, session: SessionState, raw: AsyncIterab
   if (m.outcome === 'terminated') {
     // Rule 4: nothing withheld at termination, nothing unevaluated, enters the session's history.
     const kept = parts.incorporateTerminatedStream(m.assembled);
+    // Stryker disable BlockStatement,ObjectLiteral,StringLiteral: the default incorporateTerminatedStream keeps nothing (rule 4), so only a HostParts override (the selftest seam's persistence mutant) gets here (loop.test.ts 'rule 4 seam: what an override keeps of a terminated stream enters the persisted history as an assistant message')
     if (kept !== null) {
       session.history.push({ role: 'assistant', content: kept });
       session.historyLabels.push(consumed);
     }
+    // Stryker restore BlockStatement,ObjectLiteral,StringLiteral
     return { status: 'blocked' };
   }
   return { post: m.post, labels: m.labels, streamed: true };
@@ -442,6 +449,7 @@ async function modelFailed(loop: LoopState, consumed: LabelSet, errorType: strin
  */
 function projectionFailed(loop: LoopState, point: 'post_model_call', message: string): TurnResult {
   loop.emitter.recordHostFailure(point, { message });
+  // Stryker disable next-line ObjectLiteral,StringLiteral: the error text is the loop's own diagnostic (no clause pins it); and a TurnResult without a status is taken for a model answer, whose missing emission then faults the loop: the run ends in error all the same (AH-CTK-740 pins the outcome, records and points)
   return loop.emitter.mode === 'enforce' ? { status: 'blocked' } : { status: 'error', error: `host projection failure at ${point}` };
 }
 
@@ -487,6 +495,7 @@ async function runToolCall(loop: LoopState, tc: { id: string; name: string; args
     const failed = emitter.recordHostFailure('post_tool_call', { message: `the tool result could not be projected to JSON (${unprojectable})` });
     return { content: parts.incorporateToolResult(failed), labels: {}, terminate: hostErrorStops(failed) };
   }
+  // Stryker disable next-line ObjectLiteral,BooleanLiteral: with the default parts a tool runs exactly when its post_tool_call is emitted (both follow pre.proceed); only a HostParts override that separates them (the selftest seam) gets here (loop.test.ts 'a post_tool_call after a tool that did not run reports a null error result')
   const actual = result ?? { value: null, is_error: true };
   const post = await emit(
     loop,
@@ -497,7 +506,7 @@ async function runToolCall(loop: LoopState, tc: { id: string; name: string; args
   // §6.1: a denied result is discarded (never enters the messages); the deny reason is surfaced instead.
   let content = parts.incorporateToolResult(post);
   // Layout tool_error_content "text": a failing tool's result reaches the messages as its text.
-  if (post.proceed && actual.is_error && loop.layout.tool_error_content === 'text') content = typeof post.target === 'string' ? post.target : (JSON.stringify(post.target) ?? 'null');
+  if (post.proceed && actual.is_error && loop.layout.tool_error_content === 'text') content = typeof post.target === 'string' ? post.target : JSON.stringify(post.target); // post.target is JSON: never undefined
   const labels = post.proceed ? mergeLabels(pre.labels, post.labels) : {};
   return { content, labels, terminate: hostErrorStops(post) };
 }
@@ -505,17 +514,21 @@ async function runToolCall(loop: LoopState, tc: { id: string; name: string; args
 /** The assistant turn of a response with tool calls, as the layout lays it out (one message, or its content and then its calls). */
 function assistantMessages(response: JsonObject, layout: ConversationLayout): Json[] {
   if (layout.assistant_message === 'content_or_tool_calls') return [assistantContent(response)];
-  const c = response.content;
-  const calls = { tool_calls: response.tool_calls ?? [] };
-  return c === null || c === undefined ? [calls] : [assistantContent(response), calls];
+  const calls = { tool_calls: response.tool_calls! };
+  return response.content === null ? [calls] : [assistantContent(response), calls];
 }
 
-/** The assistant turn appended after its tool results (GRAMMAR.md §2.2); §4.2 content is string | object. */
+/**
+ * The assistant turn appended after its tool results (GRAMMAR.md §2.2); §4.2 message content is string | object.
+ * Only a response with tool calls gets here, so `tool_calls` is a non-empty list; its content is present, as the
+ * loop's own projection (responseToWire), stream assembly and incremental mediation always set it, and an emission's
+ * transform that removed it would have failed the envelope check.
+ */
 function assistantContent(response: JsonObject): Json {
-  const c = response.content;
-  if (typeof c === 'string' || (typeof c === 'object' && c !== null && !Array.isArray(c))) return c;
-  if (c === null || c === undefined) return { tool_calls: response.tool_calls ?? [] };
-  return toMessageContent(c);
+  const c = response.content!;
+  // null: the calls themselves; anything else as any message content (an array or a number only in evaluate_only,
+  // where an envelope-invalid response still proceeds).
+  return c === null ? { tool_calls: response.tool_calls! } : toMessageContent(c);
 }
 
 /** The loop's own projection of a model response to the §4.2 wire shape (§10.3: a failure is a host projection failure). */
@@ -527,20 +540,23 @@ function responseToWire(raw: LoopModelResponse): Projection {
     content = raw?.content;
     calls = raw?.tool_calls;
     finish = raw?.finish_reason;
+    // Stryker disable next-line BlockStatement,ObjectLiteral,BooleanLiteral,StringLiteral: the CTK's mock model hands a plain response object (its `unprojectable` member sits inside content, GRAMMAR.md §2), so a getter of the response itself never throws in a CTK run; a framework adapter's can (loop.test.ts '§10.3: a model response whose own getter throws is a host projection failure at post_model_call')
   } catch (error) {
     return { ok: false, detail: `a property getter raised ${errorTypeName(error)} at response` };
   }
   const c = projectToWire(content ?? null, 'response.content');
   if (!c.ok) return c;
+  // Stryker disable next-line ArrayDeclaration: LoopModelResponse may leave tool_calls out; the CTK's mock model always states them (loop.test.ts 'a response that leaves out tool_calls and finish_reason: none, and "stop" or "tool_calls"')
   const t = projectToWire(calls ?? [], 'response.tool_calls'); // §4.2: [] when none
   if (!t.ok) return t;
+  // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator,StringLiteral: LoopModelResponse may leave finish_reason out; the CTK's mock model always states it (loop.test.ts 'a response that leaves out tool_calls and finish_reason: none, and "stop" or "tool_calls"')
   const f = projectToWire(finish ?? (Array.isArray(t.value) && t.value.length > 0 ? 'tool_calls' : 'stop'), 'response.finish_reason');
   if (!f.ok) return f;
   return { ok: true, value: { content: c.value, tool_calls: t.value, finish_reason: f.value } };
 }
 
 /** Runs `fn` over `items` in order; stops after the first result `stop` accepts (posture terminate ends the turn). */
-async function sequentially<T, R>(items: T[], fn: (item: T) => Promise<R>, stop: (r: R) => boolean = () => false): Promise<R[]> {
+async function sequentially<T, R>(items: T[], fn: (item: T) => Promise<R>, stop: (r: R) => boolean): Promise<R[]> {
   const out: R[] = [];
   for (const item of items) {
     const r = await fn(item);
