@@ -6,8 +6,8 @@
 //   reference-postures     the reference host under the non-default value of every posture, on the vectors that
 //                          depend on a posture (names.mjs runsOn)
 //   reference-layout       the reference host under a conversation layout whose members are at non-default values
-//                          (HARNESS.md, *The conversation layout*): the suite passes under any declared layout, and a
-//                          `layout`-gated vector runs only on a host declaring that layout
+//                          (HARNESS.md, *The conversation layout*; the suite passes under any declared layout), and
+//                          under the values a vector's `layout` gate names, so that every layout-gated vector runs
 // A vector the host's declared surface does not cover is skipped. A mutant is killed
 // when some vector fails on some host; Stryker bails at the first failing test. Everything is imported by relative
 // path from this checkout's build, which inside Stryker's sandbox is the mutated one (checked below).
@@ -27,13 +27,13 @@ const VECTOR_TIMEOUT_MS = 5_000;
 
 /**
  * The conversation layout of `reference-layout`: every member at a value other than the reference loop's own
- * (layout.ts LAYOUT_GATES), except host_messages, left empty so that the vectors whose transforms or expectations
- * name message positions (gated `host_messages: none`) run on it too.
+ * (layout.ts LAYOUT_GATES), except where a vector's own `layout` gate names a value (layoutFor): the host then
+ * declares that value, so every layout-gated vector runs on it, under the very layout it depends on.
  */
 const NON_DEFAULT_LAYOUT = {
   assistant_turn: 'before_tool_results',
   history: 'session',
-  host_messages: [],
+  host_messages: [{ role: 'system', content: 'You are the CTK reference agent.' }],
   pre_model_transform: 'conversation',
   assistant_message: 'content_then_tool_calls',
   external_input: 'user',
@@ -42,12 +42,23 @@ const NON_DEFAULT_LAYOUT = {
   null_answer: 'empty_text',
 };
 
+/** NON_DEFAULT_LAYOUT with the values the vector's `layout` gate names (GRAMMAR.md §1; the gate's words for host_messages and user_placeholder). */
+function layoutFor(vector) {
+  const layout = { ...NON_DEFAULT_LAYOUT };
+  for (const [member, value] of Object.entries(vector.layout ?? {})) {
+    if (member === 'host_messages') layout.host_messages = value === 'none' ? [] : NON_DEFAULT_LAYOUT.host_messages;
+    else if (member === 'user_placeholder') layout.user_placeholder = value === 'none' ? null : NON_DEFAULT_LAYOUT.user_placeholder;
+    else layout[member] = value;
+  }
+  return layout;
+}
+
 const HOSTS = {
   reference: () => createReferenceHarness(),
   'reference-incremental': () => createReferenceHarness({ streaming: 'incremental' }),
   session: () => createSessionHost(),
   'reference-postures': () => createReferenceHarness({ postures: { tool_seam_host_error: 'terminate', stop_approval_fold_truncated: 'always' } }),
-  'reference-layout': () => createReferenceHarness({ layout: NON_DEFAULT_LAYOUT }),
+  'reference-layout': (vector) => createReferenceHarness({ layout: layoutFor(vector) }),
 };
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
@@ -155,7 +166,7 @@ for (const host of HOST_NAMES) {
       it(name, async function () {
         hostCode();
         const lv = loadVector(file);
-        const harness = HOSTS[host]();
+        const harness = HOSTS[host](lv.vector);
         try {
           const { surface, skip } = judgeSurface(await harness.describe(), lv, host);
           if (skip !== undefined) return this.skip();
