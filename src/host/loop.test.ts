@@ -507,3 +507,59 @@ t.test('evaluate_only: an envelope-invalid content of a tool-calling response en
   await s.loop.run([{ content: 'hi', role: 'user' }]);
   t.same((s.w.modelCalls[1] as Json[]).at(-1), { role: 'assistant', content: { value: [1, 2] } });
 });
+
+t.test('the onRelease callback: never called with nothing, and a callback that throws changes nothing', async (t) => {
+  const calls: string[] = [];
+  const quiet = createAgentLoop({ emitter: emitterWith([scripted([])]), model: world([answer('')]).model, tools: world([]).tools, onRelease: (x) => calls.push(x) });
+  t.equal((await quiet.run([{ content: 'hi', role: 'user' }])).released_output, '');
+  t.same(calls, [], 'an empty answer releases nothing');
+  const loud = createAgentLoop({ emitter: emitterWith([scripted([])]), model: world([answer('fine')]).model, tools: world([]).tools, onRelease: () => { throw new Error('caller broke'); } });
+  const r = await loud.run([{ content: 'hi', role: 'user' }]);
+  t.equal(r.outcome, 'completed');
+  t.equal(r.released_output, 'fine');
+});
+
+t.test('shutdown seam: an override of shouldEmitShutdown is told whether startup was denied, and decides', async (t) => {
+  const states: unknown[] = [];
+  const shouldEmitShutdown = (s: { startupDenied: boolean }) => (states.push(s), !s.startupDenied);
+  const denied = setup([{ at: 'agent_startup', verdict: { decision: 'deny', reason: 'no' } }], [], undefined, { parts: { shouldEmitShutdown } });
+  await denied.loop.run([{ content: 'hi', role: 'user' }]);
+  t.same(denied.points(), ['agent_startup'], 'the override withheld agent_shutdown');
+  const fine = setup([], [answer('ok')], undefined, { parts: { shouldEmitShutdown } });
+  await fine.loop.run([{ content: 'hi', role: 'user' }]);
+  t.equal(fine.points().at(-1), 'agent_shutdown');
+  t.same(states, [{ startupDenied: true, blocked: true, error: false }, { startupDenied: false, blocked: false, error: false }]);
+});
+
+t.test('a tool that returns nothing: a null, non-error result', async (t) => {
+  const seen: AgentContext[] = [];
+  const loop = createAgentLoop({
+    emitter: emitterWith([scripted([], seen)]),
+    model: world([toolTurn(call('c1', 'x', {})), answer('ok')]).model,
+    tools: { names: ['x'], invoke: () => undefined as unknown as { value: Json; is_error: boolean } },
+  });
+  await loop.run([{ content: 'hi', role: 'user' }]);
+  t.same(seen.find((c) => c.interception_point === 'post_tool_call')!.tool_result, { value: null, is_error: false });
+});
+
+t.test('a model that answers nothing: a null answer', async (t) => {
+  const seen: AgentContext[] = [];
+  const loop = createAgentLoop({ emitter: emitterWith([scripted([], seen)]), model: async () => undefined as unknown as LoopModelResponse, tools: world([]).tools });
+  await loop.run([{ content: 'hi', role: 'user' }]);
+  t.same(seen.find((c) => c.interception_point === 'post_model_call')!.response, { content: null, tool_calls: [], finish_reason: 'stop' });
+});
+
+t.test('§10.3: unprojectable tool_calls or finish_reason of a model response', async (t) => {
+  for (const [name, response] of [
+    ['tool_calls', { content: null, tool_calls: [{ id: 'c1', name: 'calc', args: { n: 1n } }] }],
+    ['finish_reason', { content: 'x', tool_calls: [], finish_reason: Symbol('stop') }],
+  ] as const) {
+    const emitter = emitterWith([scripted([])]);
+    const loop = createAgentLoop({ emitter, model: async () => response as unknown as LoopModelResponse, tools: world([]).tools });
+    const r = await loop.run([{ content: 'hi', role: 'user' }]);
+    const rec = emitter.records().find((x) => x.interception_point === 'post_model_call')!;
+    t.equal(rec.verdict.reason, HOST_ERROR.context_invalid, name);
+    t.match(rec.verdict.message, new RegExp(`at response\\.${name}`), name);
+    t.equal(r.outcome, 'blocked', name);
+  }
+});
