@@ -30,3 +30,18 @@ t.test('assembleStream: chunk shapes of a framework adapter (a single tool_call,
   t.notOk(isStream({ content: 'x' }));
   t.notOk(isStream(null));
 });
+
+t.test('assembleStream: a partial chunk never completes a stream, even one carrying finish_reason', async (t) => {
+  t.same(await assembleStream(chunks([{ content: 'a' }, { content: 'b', finish_reason: 'stop', partial: true }])), {
+    outcome: 'incomplete',
+    response: { content: 'ab', tool_calls: [], finish_reason: STREAM_INCOMPLETE },
+  });
+  t.same(await assembleStream(chunks([{ content: 'a', finish_reason: 7 as unknown as string }])), {
+    outcome: 'incomplete',
+    response: { content: 'a', tool_calls: [], finish_reason: STREAM_INCOMPLETE },
+  }, 'a finish_reason that is not a string is none');
+  t.same(await assembleStream(chunks([{ content: 'a', partial: false }, { content: 'b', finish_reason: 'stop', partial: false }])), {
+    outcome: 'complete',
+    response: { content: 'ab', tool_calls: [], finish_reason: 'stop' },
+  }, 'partial: false is a whole chunk');
+});
