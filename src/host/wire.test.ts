@@ -133,3 +133,21 @@ t.test('§10.3: an unprojectable model response → a post_model_call record; en
     t.equal(r.outcome, mode === 'enforce' ? 'blocked' : 'error', mode);
   }
 });
+
+t.test('projectToWire: a fault of the walk itself, a throwing toJSON, a toJSON cycle and runaway nesting are failures too', async (t) => {
+  const walkFault = new Proxy({ entry: 'LEDGER-ENTRY-77' }, { ownKeys: () => { throw new RangeError('ACCOUNT-9911'); } });
+  t.same(projectToWire(walkFault, 'tool_result.value'), { ok: false, detail: 'the projection raised RangeError at tool_result.value' });
+  const badToJSON = { toJSON: () => { throw new TypeError('ACCOUNT-9911'); } };
+  t.same(projectToWire({ when: badToJSON }, 'v'), { ok: false, detail: 'toJSON raised TypeError at v.<member>' });
+  const selfish: { toJSON(): unknown } = { toJSON: () => ({ again: selfish }) };
+  t.same(projectToWire(selfish, 'v'), { ok: false, detail: 'a cycle at v.<member>' }, 'a toJSON whose value leads back to its object');
+  const twice = { toJSON: () => 'x' };
+  t.same(projectToWire([twice, twice], 'v'), { ok: true, value: ['x', 'x'] }, 'the same toJSON object twice is no cycle (it leaves the ancestors once projected)');
+  let deep: unknown = 'leaf';
+  for (let i = 0; i < 10_001; i++) deep = { toJSON: ((inner) => () => inner)(deep) };
+  // At Node's default stack size the walk overflows before the depth guard: the overflow is the walk fault above.
+  t.match(projectToWire(deep, 'v'), { ok: false, detail: /^(nesting deeper than 10000 levels|the projection raised RangeError) at v$/ }, 'toJSON chains count as nesting');
+  let shallow: unknown = 'leaf';
+  for (let i = 0; i < 500; i++) shallow = { toJSON: ((inner) => () => inner)(shallow) };
+  t.same(projectToWire(shallow, 'v'), { ok: true, value: 'leaf' });
+});
