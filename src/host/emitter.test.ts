@@ -78,6 +78,15 @@ t.test('§6.3: a fail-closed context_invalid message names no member of the payl
   }
 });
 
+t.test('payloadFreeDetail masks every quoted value and every number of six digits or more, and keeps the text to 200 characters', async (t) => {
+  t.equal(payloadFreeDetail('member "ACCT-4471" and "a\\"b" and "" and "x"'), 'member "…" and "…" and "…" and "…"');
+  for (const n of ['123456', '-1234567', '1234567.25', '123456e7', '123456E+7', '-123456.5e-3']) t.equal(payloadFreeDetail(`n=${n};`), 'n=<number>;', n);
+  t.equal(payloadFreeDetail('index 12345 and 1.5e3'), 'index 12345 and 1.5e3', 'short numbers are kept');
+  t.equal(payloadFreeDetail('x'.repeat(200)), 'x'.repeat(200), '200 characters are kept whole');
+  t.equal(payloadFreeDetail('x'.repeat(201)), `${'x'.repeat(199)}…`, 'longer is cut to 199 plus an ellipsis');
+  t.equal(payloadFreeDetail('plain'), 'plain');
+});
+
 t.test('host diagnostics are shortened on a code-point boundary (no lone surrogate reaches a record)', async (t) => {
   const cut = payloadFreeDetail(`${'x'.repeat(198)}\u{1F600}\u{1F600}\u{1F600}`);
   t.notOk(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/.test(cut), 'no unpaired high surrogate');

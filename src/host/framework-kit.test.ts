@@ -56,6 +56,11 @@ t.test('toolArgs: JSON text parsed into an object, other values wrapped, text th
   t.same(toolArgs('{oops', 'unparsed_arguments'), { unparsed_arguments: '{oops' });
   t.same(toolArgs({ q: 'x' }), { q: 'x' });
   t.same(toolArgs([1]), {});
+  t.same(toolArgs(null), {});
+  t.same(toolArgs(7), {});
+  t.same(toolArgs('null'), { value: null });
+  t.same(toolArgs('[1,2]'), { value: [1, 2] });
+  t.same(toolArgs('"x"'), { value: 'x' });
 });
 
 t.test("runTool: the tool's value as it gave it; a failure as is_error with its value; the hooks' own errors propagate", async (t) => {

@@ -134,6 +134,7 @@ export function toolErrorValue(error: unknown): unknown {
 }
 // Stryker restore all
 
+// Stryker disable all: a helper for framework integrations (their tools' runs and argument texts) that no host built on the hook session alone calls, so no CTK run reaches it; framework-kit.test.ts 'runTool: …' and 'toolArgs: …' pin each branch
 /**
  * A tool's own run as the hook session's `invoke` outcome: its value as it gave it (the session projects it, §10.3),
  * or, when it throws, is_error with toolErrorValue(error). The hooks' own failures propagate.
@@ -160,6 +161,7 @@ export function toolArgs(input: unknown, unparsed = 'unparsed_input'): JsonObjec
     return { [unparsed]: input } as JsonObject;
   }
 }
+// Stryker restore all
 
 /** The tools an agent registers (agent_init.tools_registered, §4.2): names, named tools, or a name → tool record. */
 export type RegisteredTools = ReadonlyArray<string | { name: string }> | Readonly<Record<string, unknown>>;

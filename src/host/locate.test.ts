@@ -16,3 +16,15 @@ t.test('§4.4/§10.2: unsafe integers only when asked; clean contexts report not
   t.equal(findDomainViolation({ input: { content: 'hello', role: 'user' } }, { integers: true }), undefined);
   t.same(findDomainViolation({ output: { content: new Date() } }), { kind: 'a value that is not JSON', at: 'context.output.content' });
 });
+
+t.test('§4.4 token numbers: an overflowing token is non-finite, a malformed one is not JSON, an unsafe integer only when asked; holes in a list are not JSON', async (t) => {
+  const token = (value: string) => ({ isLosslessNumber: true, value });
+  t.same(findDomainViolation({ tool_result: { value: { n: token('1e400') }, is_error: false } }), { kind: 'a non-finite number', at: `context.tool_result.value.${MASKED_MEMBER}` });
+  t.same(findDomainViolation({ tool_result: { value: [token('0x1F')], is_error: false } }), { kind: 'a value that is not JSON', at: 'context.tool_result.value[0]' });
+  t.equal(findDomainViolation({ tool_result: { value: token('9007199254740993'), is_error: false } }), undefined);
+  t.same(findDomainViolation({ tool_result: { value: token('9007199254740993'), is_error: false } }, { integers: true }), { kind: 'an integer beyond ±(2^53−1)', at: 'context.tool_result.value' });
+  t.equal(findDomainViolation({ tool_result: { value: token('12.5'), is_error: false } }, { integers: true }), undefined);
+  // eslint-disable-next-line no-sparse-arrays
+  t.same(findDomainViolation({ messages: [{ role: 'user', content: 'a' }, , 1] }), { kind: 'a value that is not JSON', at: 'context.messages[1]' });
+  t.same(findDomainViolation({ agent: { id: 'a', name: () => 1 } }), { kind: 'a value that is not JSON', at: 'context.agent.name' });
+});

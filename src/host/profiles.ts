@@ -78,7 +78,9 @@ export async function composeSequential(env: ComposeEnv): Promise<ComposeResult>
     enforce: env.mode === 'enforce',
     ctx: env.context,
     slots: [],
+    // Stryker disable next-line ArrayDeclaration: equivalent: the lists are read only for §7.3 warnings and §5.4 labels (emitter combine and labelsByNamespace), and a stray non-verdict element carries neither
     resolutionVerdicts: [],
+    // Stryker disable next-line ArrayDeclaration: equivalent: the lists are read only for §7.3 warnings and §5.4 labels (emitter combine and labelsByNamespace), and a stray non-verdict element carries neither
     returned: [],
     effective: [],
     failedTransformAt: -1,
@@ -202,11 +204,14 @@ function runAllResolved(f: SequentialFold, base: SequentialBase, seam: SeamOutco
 /** §7.5 parallel/strictest and parallel/unanimous: isolated copies of one untransformed snapshot, no fold. */
 export async function composeParallel(env: ComposeEnv): Promise<ComposeResult> {
   const snapshot = env.context;
+  // Stryker disable next-line ConditionalExpression: equivalent: in evaluate_only the emitter acts on the untransformed context and keeps the input identity whatever context a profile hands back (§8)
   const enforce = env.mode === 'enforce';
   const indexes = Array.from({ length: env.count }, (_, i) => i);
   const slots = await Promise.all(indexes.map((i) => env.invoke(i, snapshot)));
   const verdicts = slots.map((s) => s.verdict);
+  // Stryker disable next-line ArrayDeclaration: equivalent: the lists are read only for §7.3 warnings and §5.4 labels (emitter combine and labelsByNamespace), and a stray non-verdict element carries neither
   const resolutionVerdicts: Verdict[] = [];
+  // Stryker disable next-line BooleanLiteral: equivalent: fold_truncated is recorded for the sequential profiles only (§10.3), so a parallel result's flag is never read
   const base = { slots, truncated: false, resolutionVerdicts, context: snapshot };
 
   /** Applies a permit to the snapshot (validated only in evaluate_only). */

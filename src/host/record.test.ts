@@ -1,7 +1,7 @@
 // §10.3 the payload-free record: projection rules, truncation, and every field.
 import t from 'tap';
 import { utf8ByteLength } from '../core/index.js';
-import { MESSAGE_MAX_BYTES, projectVerdict, truncateMessage } from './record.js';
+import { buildRecord, MESSAGE_MAX_BYTES, projectVerdict, truncateMessage, type RecordInput } from './record.js';
 import { allow, answering, emitterWith, escalate, toolFields, transform } from './fixtures.test.util.js';
 
 t.test('§10.3 truncation: at most 256 UTF-8 bytes, trailing … counted inside, never splitting a character', async (t) => {
@@ -89,4 +89,18 @@ t.test('§10.3 decided_by: the consulted liftable deny\'s index survives an appr
   const em = await emitterWith([answering(allow), answering(escalate())], { resolver: (req) => ({ outcome: 'approve', context_identity: req.context_identity, verdict: allow }) }).emit('pre_tool_call', toolFields());
   t.equal(em.record.decided_by, 1);
   t.equal(em.record.resolved_by, 'approval');
+});
+
+t.test('§10.3 record trace: each string id echoed alone, non-string ids and a trace that is no object dropped; the default projection is projectVerdict', async (t) => {
+  const input = (context: RecordInput['context']): RecordInput => ({
+    point: 'input', mode: 'enforce', verdict: { decision: 'allow', message: 'x'.repeat(300) }, inputIdentity: null, enforcedIdentity: null,
+    identityProvider: null, sessionId: 's', sequence: 0, context, decidedBy: null, composition: { profile: 'sequential/first_deny' },
+    verdicts: [], foldTruncated: false, interceptorsRegistered: 0,
+  });
+  t.same(buildRecord(input({ trace: { trace_id: 't-1' } })).trace, { trace_id: 't-1' });
+  t.same(buildRecord(input({ trace: { span_id: 's-1' } })).trace, { span_id: 's-1' });
+  t.same(buildRecord(input({ trace: { trace_id: 't-1', span_id: 's-1' } })).trace, { trace_id: 't-1', span_id: 's-1' });
+  for (const trace of [{ trace_id: 7, span_id: null }, {}, ['t-1'], null, 't-1']) t.notOk('trace' in buildRecord(input({ trace } as never)), JSON.stringify(trace));
+  t.notOk('trace' in buildRecord(input(null)));
+  t.same(buildRecord(input(null)).verdict, projectVerdict({ decision: 'allow', message: 'x'.repeat(300) }));
 });

