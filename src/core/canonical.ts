@@ -1,5 +1,4 @@
 // §10.2 canonical_json: RFC 8785 (JCS) bytes, with the input domain enforced first (reject, never normalize).
-import jcs from 'canonicalize';
 import { IdentityDomainError } from './errors.js';
 import { isLosslessNumberLike, isPlainObject, setMember } from './json.js';
 import { canonicalNumberToken, isNativeNumberInDomain, nativeNumberProblem, numberProblemMessage, numberTokenProblem } from './number-domain.js';
@@ -43,16 +42,11 @@ export function canonicalize(value: unknown, opts: CanonicalOptions = {}): strin
   } finally {
     walk = outer;
   }
-  // Slow path, only on rejection: the iterative walk names the offending location (and is stack-safe).
-  const plain = toCanonicalDomain(value, maxDepth);
-  let text: string | undefined;
-  try {
-    text = jcs(plain);
-  } catch (error) {
-    throw new IdentityDomainError(`the value could not be canonicalized (${(error as Error).message}); it is outside the RFC 8785 / I-JSON domain (§10.2)`, { cause: error });
-  }
-  if (typeof text !== 'string') throw new IdentityDomainError('the value has no JSON representation (§10.2)');
-  return text;
+  // Only on rejection: the iterative walk names the offending location (and is stack-safe). It rejects exactly what
+  // the walks above reject, so it throws here; the throw after it covers the one thing it does not check, a text
+  // too long for one string (RangeError above).
+  toCanonicalDomain(value, maxDepth);
+  throw new IdentityDomainError('the value could not be canonicalized (too large for one string, or outside the RFC 8785 / I-JSON domain) (§10.2)');
 }
 
 /** Thrown by the fast path on anything outside the §10.2 domain; never escapes `canonicalize`. */
@@ -375,19 +369,6 @@ function where(frame: Frame | undefined): string {
 
 /** True iff `s` contains a high surrogate not followed by a low one, or a low one not preceded by a high one. */
 export function hasLoneSurrogate(s: string): boolean {
-  // Native check (String.prototype.isWellFormed, ES2024, in Node ≥ 20); the loop below is the fallback.
-  if (nativeWellFormed !== undefined) return !nativeWellFormed.call(s);
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff) {
-      const next = i + 1 < s.length ? s.charCodeAt(i + 1) : 0;
-      if (next >= 0xdc00 && next <= 0xdfff) i++;
-      else return true;
-    } else if (c >= 0xdc00 && c <= 0xdfff) {
-      return true;
-    }
-  }
-  return false;
+  // String.prototype.isWellFormed (ES2024) is native on every Node this package supports (engines: >=20.19).
+  return !(s as unknown as { isWellFormed(): boolean }).isWellFormed();
 }
-
-const nativeWellFormed = (String.prototype as { isWellFormed?: (this: string) => boolean }).isWellFormed;
