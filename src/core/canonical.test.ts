@@ -1,12 +1,13 @@
 // The rejection path of canonicalize (src/core/canonical.ts): what the error names. A host never shows this text (it
 // writes its own payload-free message, §6.3), so it is pinned here, for the library's callers.
-import t from 'tap';
+import tap from 'tap';
+const t = tap;
 import { LosslessNumber } from 'lossless-json';
 import { canonicalize, hasLoneSurrogate, toCanonicalDomain } from './canonical.js';
 import { IdentityDomainError } from './errors.js';
 import type { Json } from './types.js';
 
-const rejects = (t: Tap.Test, value: unknown, message: RegExp, what: string, opts?: { maxDepth?: number }): void => {
+const rejects = (t: Pick<typeof tap, 'fail' | 'ok' | 'match'>, value: unknown, message: RegExp, what: string, opts?: { maxDepth?: number }): void => {
   try {
     canonicalize(value as Json, opts);
     t.fail(`${what}: accepted`);
@@ -37,6 +38,22 @@ t.test('each rejection names its kind and its location', async (t) => {
   rejects(t, { o: Object.create({ constructor: { name: 5 } }) }, /^host_error:context_invalid: an instance of a non-plain object at o is not a JSON value;/, 'an instance without a named constructor');
   rejects(t, { '1': 2 ** 53, a: 0 }, /^host_error:context_invalid: integer 9007199254740992 at 1 exceeds/, 'behind a member name that begins with a digit (the sorting serializer)');
   rejects(t, { '1': 'x\ud800' }, /^host_error:context_invalid: lone Unicode surrogate in the string at 1;/, 'a lone surrogate behind a digit member name');
+  rejects(t, { '1': { ['k\ud800']: 1 } }, /^host_error:context_invalid: lone Unicode surrogate in a member name at 1;/, 'a lone-surrogate member name behind a digit member name');
+  rejects(t, { '1': [1, , 3] }, /^host_error:context_invalid: hole in the array at 1\[1\];/, 'a hole behind a digit member name');
+  rejects(t, { '1': Array.from({ length: 20 }, (_, i) => (i === 18 ? undefined : i)) }, /^host_error:context_invalid: undefined at 1\[18\] is not a JSON value/, 'undefined in a long array behind a digit member name');
+  rejects(t, { '1': Object.assign(new Array(20).fill(0), { 17: undefined }) }, /at 1\[17\] is not a JSON value/, 'undefined in a long array, as an own item');
+  rejects(t, { '1': new Date(0) }, /^host_error:context_invalid: an instance of Date at 1 is not a JSON value/, 'a class instance behind a digit member name');
+  rejects(t, { '1': { a: undefined } }, /^host_error:context_invalid: undefined at 1\.a is not a JSON value/, 'an undefined member behind a digit member name');
+  rejects(t, { '1': new LosslessNumber('12345678901234567890') }, /^host_error:context_invalid: integer 12345678901234567890 at 1 exceeds/, 'an unsafe token behind a digit member name');
+  rejects(t, { '1': { a: { b: {} } } }, /^host_error:context_invalid: nesting deeper than 3 levels at 1\.a\.b;/, 'the depth bound behind a digit member name', { maxDepth: 3 });
+  rejects(t, { '1': [[[[]]]] }, /^host_error:context_invalid: nesting deeper than 3 levels at 1\[0\]\[0\];/, 'the depth bound in arrays behind a digit member name', { maxDepth: 3 });
+  rejects(t, { '1': Array.from({ length: 17 }, () => [[[]]]) }, /^host_error:context_invalid: nesting deeper than 3 levels at 1\[0\]\[0\];/, 'the depth bound in a long array behind a digit member name', { maxDepth: 3 });
+  rejects(t, { '1': [() => 1] }, /^host_error:context_invalid: a function at 1\[0\] is not a JSON value/, 'a function item behind a digit member name');
+  rejects(t, { f: [() => 1] }, /^host_error:context_invalid: a function at f\[0\] is not a JSON value/, 'a function item');
+  rejects(t, [10n], /^host_error:context_invalid: a bigint \(10n\) at \[0\] is not a JSON value/, 'a bigint item');
+  const sparse = new Array(20).fill(0);
+  delete sparse[5];
+  rejects(t, { '1': sparse }, /^host_error:context_invalid: hole in the array at 1\[5\];/, 'a hole in a long array behind a digit member name');
 });
 
 t.test('cycles, shared subtrees and depth, located', async (t) => {
