@@ -37,3 +37,13 @@ t.test('a record whose input_identity is not the identity of the dispatched cont
   t.match(f[0], { clause: '10.2', check: 'invariant.input_identity', path: 'records[0].input_identity', expected: ctx.expect.context_identity });
   t.same(checkInputIdentities(wrong, [context], null), [], 'no identity provider: nothing to compare');
 });
+
+t.test('a member named "__proto__" is part of what the independent identity hashes', async (t) => {
+  const ctx = (args: string) => parseLossless(`{"spec":"agent-hooks/0.1","interception_point":"pre_tool_call","timestamp":"2026-01-01T00:00:00Z","sequence":3,"agent":{"id":"a","framework":"f"},"session":{"id":"s"},"target":${args},"tool_call":{"id":"c1","name":"refund","args":${args}}}`) as JsonObject;
+  const withProto = independentIdentity(ctx('{"__proto__":{"amount":5},"b":1}'));
+  const without = independentIdentity(ctx('{"b":1}'));
+  t.type(withProto, 'string');
+  t.not(withProto, without, 'the "__proto__" member is not dropped from the hashed copy');
+  const { jcsSha256 } = await import('../core/identity.js');
+  t.equal(withProto, jcsSha256(ctx('{"__proto__":{"amount":5},"b":1}')), 'and the identity is the one the core computes for the same context');
+});

@@ -49,7 +49,9 @@ function plain(v: unknown): unknown {
       if (x === undefined) continue;
       const p = plain(x);
       if (p === undefined) return undefined;
-      out[k] = p;
+      // A member named "__proto__" is data (RFC 8259): assignment would set the copy's prototype and drop it.
+      if (k === '__proto__') Object.defineProperty(out, k, { value: p, enumerable: true, writable: true, configurable: true });
+      else out[k] = p;
     }
     return out;
   }
