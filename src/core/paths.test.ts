@@ -130,3 +130,9 @@ t.test('dotted paths: escapes inside quotes, the empty quoted name, non-strings,
   }
   t.strictSame(resolvePath({ a: 1 }, [{ kind: 'member', name: 'b' }, { kind: 'member', name: 'c' }]), { found: false }, 'a miss stops the walk');
 });
+
+t.test('the PathSyntaxError names the path', async (t) => {
+  const e = t.throws(() => parseDottedPath('a..b')) as Error;
+  t.equal(e.name, 'PathSyntaxError');
+  t.match(e.message, /^malformed path "a\.\.b": /);
+});
