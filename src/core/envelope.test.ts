@@ -190,3 +190,20 @@ t.test('the §4.1/§4.6 patterns are anchored, the point is one of the eight, se
   t.same(errorsOf(mutate('input', (c) => (c.agent = 'nope' as never))), ['agent must be object, got string (§4.1/§4.2)']);
   t.same(errorsOf(mutate('input', (c) => (c.extensions = { ok_ns: {}, 'Bad-NS': {} }))).length, 1);
 });
+
+t.test('the alias is checked only on an otherwise valid context, and a failing core check is reported once', async (t) => {
+  const both = mutate('pre_tool_call', (c) => {
+    delete c.sequence;
+    c.target = { amount: 11 };
+  });
+  t.same(errorsOf(both), ['sequence is missing (§4.1)']);
+});
+
+t.test('§12.3: a cycle is named as such, measured as unbounded depth', async (t) => {
+  const cyclic: Record<string, unknown> = { a: 1 };
+  cyclic.self = cyclic;
+  t.equal(measureDepth(cyclic), Number.POSITIVE_INFINITY);
+  t.match(checkBounds(cyclic), { ok: false, detail: /cyclic reference/ });
+  const shared = { leaf: 1 };
+  t.equal(measureDepth({ a: shared, b: [shared] }), 3, 'a node shared by two positions is no cycle');
+});
