@@ -17,8 +17,8 @@ export type GateResult = { ok: true; verdict: Verdict } | GateFailure;
 
 // Mutation-run notes (the tags of the `Stryker disable` comments below; issue 18). AH-CTK-242..246, 601 and 722 pin
 // the §5 shape rules; what remains undetected is one of:
-// [non-JSON] findNonJson tells a non-JSON value apart (§11: interceptor_failed); a vector's interceptor returns JSON
-//           only, and for JSON every branch returns the same "is JSON".
+// (findNonJson's branches for non-JSON values, §11 interceptor_failed, carry no disable: a vector's interceptor returns
+// JSON only, so the suite cannot reach them yet; that needs an interceptor fault returning a non-JSON value.)
 // [equivalent] a skipped shape check whose value the next check refuses with the same verdict_invalid (a non-object
 //           verdict or transform, an absent decision or path); an absent transform.value copied as undefined (read as
 //           null, §5.2); a `has` that differs only on members holding undefined (JSON has none); copyJson on a tree
@@ -51,7 +51,6 @@ export function validateVerdict(value: unknown): GateResult {
 
 function gate(value: unknown): GateResult {
   const nonJson = findNonJson(value);
-  // Stryker disable next-line BooleanLiteral,ConditionalExpression,ObjectLiteral,StringLiteral: [non-JSON] a vector's interceptor returns JSON only (GRAMMAR.md §3), so no vector hands the gate a value this branch tells apart; verdict-gate.test.ts 'non-JSON values → interceptor_failed (§11)' kills it
   if (nonJson !== undefined) return { ok: false, reason: HOST_ERROR.interceptor_failed, detail: `the interceptor returned a non-JSON value: ${nonJson}` };
   // Stryker disable next-line ConditionalExpression,StringLiteral: [equivalent] the next check refuses the same verdict as verdict_invalid, or the value is JSON already; see the note at the top of this file
   if (!isPlainObject(value)) return invalid(`a verdict must be a JSON object, got ${jsonTypeOf(value)}`);
@@ -183,62 +182,42 @@ function has(o: Record<string, unknown>, key: string): boolean {
  * Iteratively looks for anything JSON cannot carry; returns a description, or undefined if the value is JSON.
  * Object members whose value is undefined count as absent (JSON.stringify drops them), as in every JS SDK.
  */
-// Stryker disable next-line BlockStatement: [non-JSON] a vector's interceptor returns JSON only (GRAMMAR.md §3), so no vector hands the gate a value this branch tells apart; verdict-gate.test.ts 'non-JSON values → interceptor_failed (§11)' kills it
 export function findNonJson(value: unknown): string | undefined {
-  // Stryker disable next-line ArrayDeclaration,StringLiteral: [non-JSON] a vector's interceptor returns JSON only (GRAMMAR.md §3), so no vector hands the gate a value this branch tells apart; verdict-gate.test.ts 'non-JSON values → interceptor_failed (§11)' kills it
   const stack: Array<{ v: unknown; at: string; exit?: object }> = [{ v: value, at: 'the verdict' }];
   const ancestors = new Set<object>();
-  // Stryker disable next-line ConditionalExpression,EqualityOperator: [non-JSON] a vector's interceptor returns JSON only (GRAMMAR.md §3), so no vector hands the gate a value this branch tells apart; verdict-gate.test.ts 'non-JSON values → interceptor_failed (§11)' kills it
   while (stack.length > 0) {
     const item = stack.pop()!;
-    // Stryker disable next-line ConditionalExpression,EqualityOperator: [non-JSON] a vector's interceptor returns JSON only (GRAMMAR.md §3), so no vector hands the gate a value this branch tells apart; verdict-gate.test.ts 'non-JSON values → interceptor_failed (§11)' kills it
     if (item.exit !== undefined) {
       ancestors.delete(item.exit);
       continue;
     }
     const { v, at } = item;
-    // Stryker disable next-line ConditionalExpression: [non-JSON] a vector's interceptor returns JSON only (GRAMMAR.md §3), so no vector hands the gate a value this branch tells apart; verdict-gate.test.ts 'non-JSON values → interceptor_failed (§11)' kills it
     if (v === null || typeof v === 'string' || typeof v === 'boolean') continue;
     if (typeof v === 'number') {
-      // Stryker disable next-line ConditionalExpression,StringLiteral: [non-JSON] a vector's interceptor returns JSON only (GRAMMAR.md §3), so no vector hands the gate a value this branch tells apart; verdict-gate.test.ts 'non-JSON values → interceptor_failed (§11)' kills it
       if (!Number.isFinite(v)) return `${String(v)} at ${at}`;
       continue;
     }
-    // Stryker disable next-line ConditionalExpression,StringLiteral: [non-JSON] a vector's interceptor returns JSON only (GRAMMAR.md §3), so no vector hands the gate a value this branch tells apart; verdict-gate.test.ts 'non-JSON values → interceptor_failed (§11)' kills it
     if (v === undefined) return `undefined at ${at}`;
-    // Stryker disable next-line ConditionalExpression,StringLiteral: [non-JSON] a vector's interceptor returns JSON only (GRAMMAR.md §3), so no vector hands the gate a value this branch tells apart; verdict-gate.test.ts 'non-JSON values → interceptor_failed (§11)' kills it
     if (typeof v === 'bigint') return `a bigint at ${at}`;
-    // Stryker disable next-line ConditionalExpression,StringLiteral: [non-JSON] a vector's interceptor returns JSON only (GRAMMAR.md §3), so no vector hands the gate a value this branch tells apart; verdict-gate.test.ts 'non-JSON values → interceptor_failed (§11)' kills it
     if (typeof v === 'function') return `a function at ${at}`;
-    // Stryker disable next-line ConditionalExpression,StringLiteral: [non-JSON] a vector's interceptor returns JSON only (GRAMMAR.md §3), so no vector hands the gate a value this branch tells apart; verdict-gate.test.ts 'non-JSON values → interceptor_failed (§11)' kills it
     if (typeof v === 'symbol') return `a symbol at ${at}`;
     if (isLosslessNumberLike(v)) {
       if (!Number.isFinite(Number(v.value))) return `non-finite number ${v.value} at ${at}`;
       continue;
     }
-    // Stryker disable next-line BlockStatement,ConditionalExpression: [non-JSON] a vector's interceptor returns JSON only (GRAMMAR.md §3), so no vector hands the gate a value this branch tells apart; verdict-gate.test.ts 'non-JSON values → interceptor_failed (§11)' kills it
     if (!Array.isArray(v) && !isPlainObject(v)) {
-      // Stryker disable next-line OptionalChaining: [non-JSON] a vector's interceptor returns JSON only (GRAMMAR.md §3), so no vector hands the gate a value this branch tells apart; verdict-gate.test.ts 'non-JSON values → interceptor_failed (§11)' kills it
       const name = (v as { constructor?: { name?: unknown } }).constructor?.name;
-      // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: [non-JSON] a vector's interceptor returns JSON only (GRAMMAR.md §3), so no vector hands the gate a value this branch tells apart; verdict-gate.test.ts 'non-JSON values → interceptor_failed (§11)' kills it
       return `an instance of ${typeof name === 'string' ? name : 'a non-plain object'} at ${at}`;
     }
-    // Stryker disable next-line ConditionalExpression,StringLiteral: [non-JSON] a vector's interceptor returns JSON only (GRAMMAR.md §3), so no vector hands the gate a value this branch tells apart; verdict-gate.test.ts 'non-JSON values → interceptor_failed (§11)' kills it
     if (ancestors.has(v)) return `a cyclic reference at ${at}`;
     ancestors.add(v);
     stack.push({ v: undefined, at, exit: v });
-    // Stryker disable next-line BlockStatement,ConditionalExpression: [non-JSON] a vector's interceptor returns JSON only (GRAMMAR.md §3), so no vector hands the gate a value this branch tells apart; verdict-gate.test.ts 'non-JSON values → interceptor_failed (§11)' kills it
     if (Array.isArray(v)) {
-      // Stryker disable next-line BlockStatement,ConditionalExpression,EqualityOperator: [non-JSON] a vector's interceptor returns JSON only (GRAMMAR.md §3), so no vector hands the gate a value this branch tells apart; verdict-gate.test.ts 'non-JSON values → interceptor_failed (§11)' kills it
       for (let i = v.length - 1; i >= 0; i--) {
-        // Stryker disable next-line ConditionalExpression,StringLiteral: [non-JSON] a vector's interceptor returns JSON only (GRAMMAR.md §3), so no vector hands the gate a value this branch tells apart; verdict-gate.test.ts 'non-JSON values → interceptor_failed (§11)' kills it
         if (!(i in v)) return `a hole (sparse array) at ${at}[${i}]`;
-        // Stryker disable next-line StringLiteral: [non-JSON] a vector's interceptor returns JSON only (GRAMMAR.md §3), so no vector hands the gate a value this branch tells apart; verdict-gate.test.ts 'non-JSON values → interceptor_failed (§11)' kills it
         stack.push({ v: v[i], at: `${at}[${i}]` });
       }
-    // Stryker disable next-line BlockStatement: [non-JSON] a vector's interceptor returns JSON only (GRAMMAR.md §3), so no vector hands the gate a value this branch tells apart; verdict-gate.test.ts 'non-JSON values → interceptor_failed (§11)' kills it
     } else {
-      // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: [non-JSON] a vector's interceptor returns JSON only (GRAMMAR.md §3), so no vector hands the gate a value this branch tells apart; verdict-gate.test.ts 'non-JSON values → interceptor_failed (§11)' kills it
       for (const [k, child] of Object.entries(v)) if (child !== undefined) stack.push({ v: child, at: `${at}.${k}` });
     }
   }
