@@ -1,7 +1,6 @@
 // Flag checks shared by the commands: each turns a bad value into a CliError(EXIT.badInput) naming the flag.
 import { mkdirSync, statSync } from 'node:fs';
 import { CliError, EXIT } from './exit.js';
-import { MUTANTS, type Mutant } from '../ctk/mutants/mutants.js';
 import { defaultVectorPaths, display, loadVectors, selectVectors, VectorLoadError } from '../ctk/load.js';
 import type { LoadedVector } from '../ctk/vector.js';
 import type { HarnessChoice } from '../harness/connect.js';
@@ -22,15 +21,6 @@ export function parseTimeoutMs(value: string, flag = '--timeout'): number {
   }
   if (n > MAX_TIMER_MS) throw new CliError(EXIT.badInput, `${flag}: ${value} ms is longer than a timer can wait; give at most ${MAX_TIMER_MS} (about 24.8 days)`);
   return n;
-}
-
-/** `--only ID…` of the mutant commands: the selftest mutants named, every one of them known (else exit 2). */
-export function selectMutants(only: string[] | undefined): readonly Mutant[] {
-  if (!only || only.length === 0) return MUTANTS;
-  const known = new Set(MUTANTS.map((m) => m.id));
-  const unknown = only.filter((id) => !known.has(id));
-  if (unknown.length > 0) throw new CliError(EXIT.badInput, `--only: unknown mutant id ${unknown.join(', ')} (known: ${[...known].join(', ')})`);
-  return MUTANTS.filter((m) => only.includes(m.id));
 }
 
 /** A flag given with an empty value (`--harness ""`) must not read as "not given". */

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PACKAGE_ROOT } from '../version.js';
 import { runCliInProcess as inProcess } from './cli.test.util.js';
-import { selectMutants } from './flags.js';
+import { selectMutants } from './mutant-flags.js';
 import { MUTANTS } from '../ctk/mutants/mutants.js';
 
 const BIN = path.join(PACKAGE_ROOT, 'bin', 'agent-hooks-ctk.js');

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -70,7 +70,7 @@ t.test('commandOf: the first operand names the command; help CMD names CMD', asy
 });
 
 /** The modules a CLI process loads (ESM by URL, CommonJS by path), through a preload that records them. */
-function loadedModules(args: string[]): { status: number | null; loaded: string[] } {
+function loadedModules(args: string[]): { status: number | null; loaded: string[]; bundle: 'main' | 'run' | undefined } {
   const dir = mkdtempSync(path.join(tmpdir(), 'ctk-main-loads-'));
   const log = path.join(dir, 'loaded.txt');
   writeFileSync(path.join(dir, 'hooks.mjs'), `import { appendFileSync } from 'node:fs';\nexport async function load(url, context, next) { appendFileSync(${JSON.stringify(log)}, url + '\\n'); return next(url, context); }\n`);
@@ -82,7 +82,33 @@ function loadedModules(args: string[]): { status: number | null; loaded: string[
   const r = spawnSync(process.execPath, ['--import', pathToFileURL(path.join(dir, 'preload.mjs')).href, path.join(PACKAGE_ROOT, 'bin', 'agent-hooks-ctk.js'), ...args], { encoding: 'utf8', timeout: 120_000 });
   const loaded = readFileSync(log, 'utf8').split('\n').filter(Boolean);
   rmSync(dir, { recursive: true, force: true });
-  return { status: r.status, loaded };
+  const started = (rel: string) => loaded.includes(pathToFileURL(path.join(BUNDLE_DIR, rel)).href);
+  return { status: r.status, loaded: unbundled(loaded), bundle: started('main.js') ? 'main' : started('run/main.js') ? 'run' : undefined };
+}
+
+const BUNDLE_DIR = path.join(PACKAGE_ROOT, 'dist', 'cli');
+/** Does bin/agent-hooks-ctk.js start the bundle (dist/cli/, current) or dist/src/ (no bundle, or tsc wrote since)? */
+function bundleCurrent(): boolean {
+  const mtime = (f: string) => statSync(f, { throwIfNoEntry: false })?.mtimeMs;
+  const bundled = Math.min(mtime(path.join(BUNDLE_DIR, 'main.js')) ?? -Infinity, mtime(path.join(BUNDLE_DIR, 'run', 'main.js')) ?? -Infinity);
+  const compiled = mtime(path.join(PACKAGE_ROOT, 'dist', 'src', 'cli', 'main.js'));
+  return bundled !== -Infinity && (compiled === undefined || bundled >= compiled);
+}
+
+/**
+ * The loaded list with each chunk of the bundle replaced by the modules it holds (dist/cli/modules.json, written by
+ * scripts/bundle-cli.mjs), as file URLs: the checks below then read the same whether the CLI ran bundled or not.
+ */
+function unbundled(loaded: string[]): string[] {
+  if (!existsSync(path.join(BUNDLE_DIR, 'modules.json'))) return loaded;
+  const modules = JSON.parse(readFileSync(path.join(BUNDLE_DIR, 'modules.json'), 'utf8')) as Record<string, string[]>;
+  const prefix = pathToFileURL(BUNDLE_DIR).href + '/';
+  return loaded.flatMap((u) => {
+    if (!u.startsWith(prefix)) return [u];
+    const held = modules[u.slice(prefix.length)];
+    if (held === undefined) throw new Error(`${u}: not a chunk of dist/cli/modules.json`);
+    return held.map((m) => pathToFileURL(path.join(PACKAGE_ROOT, m)).href);
+  });
 }
 
 const commandModules = (loaded: string[]) => loaded.filter((u) => /\/dist\/src\/cli\/[^/]+-command\.js$/.test(u)).map((u) => path.basename(u));
@@ -92,8 +118,9 @@ const packages = (loaded: string[]) => [...new Set(loaded.flatMap((u) => /\/node
 
 t.test('--version and --help load no command module; a command loads only its own', async (t) => {
   for (const args of [['--version'], ['--help']]) {
-    const { status, loaded } = loadedModules(args);
+    const { status, loaded, bundle } = loadedModules(args);
     t.equal(status, 0);
+    t.equal(bundle, bundleCurrent() ? 'main' : undefined, `${args.join(' ')}: the bundle runs when it is current (dist/cli/ no older than dist/src/)`);
     t.same(commandModules(loaded), [], `${args.join(' ')}: no command module`);
     t.same(packages(loaded), ['commander'], `${args.join(' ')}: commander only`);
   }
@@ -103,12 +130,30 @@ t.test('--version and --help load no command module; a command loads only its ow
 });
 
 t.test('a run on the reference host loads neither execa, yaml, ajv, tsx nor a file reporter', async (t) => {
-  const { status, loaded } = loadedModules(['run', '--vectors', path.join(PACKAGE_ROOT, 'vectors'), '--grep', '.', '--bail']);
+  const { status, loaded, bundle } = loadedModules(['run', '--vectors', path.join(PACKAGE_ROOT, 'vectors'), '--grep', '.', '--bail']);
   t.equal(status, 0);
+  t.equal(bundle, bundleCurrent() ? 'run' : undefined, 'the run bundle (dist/cli/run/) runs when it is current');
   t.same(commandModules(loaded), ['run-command.js']);
   for (const pkg of ['execa', 'yaml', 'tsx']) t.notOk(packages(loaded).includes(pkg), `no ${pkg}`);
   // The build-time validators need a few helpers of ajv's runtime, never its compiler.
   t.same(loaded.filter((u) => /\/node_modules\/ajv\//.test(u) && !/\/ajv\/dist\/runtime\//.test(u)), [], 'no ajv beyond its runtime helpers');
   t.same(loaded.filter((u) => /\/dist\/src\/report\/(markdown|junit|tap|html|badge)\.js$/.test(u)), [], 'no file reporter');
   t.same(loaded.filter((u) => /\/dist\/src\/harness\/stdio\/client\.js$/.test(u)), [], 'no stdio client');
+  t.same(loaded.filter((u) => /\/dist\/src\/ctk\/(mutants\/[^/]+|coverage)\.js$/.test(u)), [], 'no mutant list, no requirement catalogue (a passing run cites no requirement)');
+});
+
+t.test('bin starts the run bundle for exactly what commandOf reads as the run command', async (t) => {
+  const { runMain } = await import('./run-main.js');
+  await t.rejects(runMain(['node', 'ctk', 'validate']), /the run bundle was started for the validate command/);
+  await t.rejects(runMain(['node', 'ctk', '--version']), /the run bundle was started for no command/);
+  for (const args of [['help', 'run'], ['run', '--help'], ['-h', 'run']]) {
+    const { status, bundle } = loadedModules(args);
+    t.equal(status, 0, args.join(' '));
+    t.equal(bundle, bundleCurrent() ? 'run' : undefined, `${args.join(' ')}: the run bundle`);
+    const r = spawnSync(process.execPath, [path.join(PACKAGE_ROOT, 'bin', 'agent-hooks-ctk.js'), ...args], { encoding: 'utf8' });
+    const mainUrl = pathToFileURL(path.join(PACKAGE_ROOT, 'dist', 'src', 'cli', 'main.js')).href;
+    const code = `import { main } from ${JSON.stringify(mainUrl)}; process.exitCode = await main(process.argv);`;
+    const unbundledHelp = spawnSync(process.execPath, ['--input-type=module', '-e', code, 'ctk', ...args], { encoding: 'utf8' });
+    t.equal(r.stdout, unbundledHelp.stdout, `${args.join(' ')}: the help dist/src/ prints`);
+  }
 });

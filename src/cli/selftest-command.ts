@@ -5,7 +5,8 @@
 // vectors kill nothing the rest of the combined corpus does not.
 import type { Command } from 'commander';
 import { CliError, EXIT } from './exit.js';
-import { loadOrExit, parseTimeoutMs, selectMutants } from './flags.js';
+import { loadOrExit, parseTimeoutMs } from './flags.js';
+import { selectMutants } from './mutant-flags.js';
 import { renderMarginal, renderSelftest, runMarginal, runSelftest, type MutantResult } from '../ctk/mutants/selftest.js';
 import { requirementOfMutant, requirementsOfMutant } from '../ctk/mutants/requirements.js';
 import { defaultVectorPaths } from '../ctk/load.js';
