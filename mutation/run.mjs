@@ -58,10 +58,24 @@ function runChunk(name) {
 /** A report without `coveredBy` (a covered mutant lists most of the suite's tests: megabytes over the whole run). */
 export const withoutCoverage = (report) => ({ ...report, files: Object.fromEntries(Object.entries(report.files).map(([f, v]) => [f, { ...v, mutants: v.mutants.map(({ coveredBy, ...m }) => m) }])) });
 
+/** A chunk's part of the committed report (the chunks' own reports stay local, like their incremental files). */
+function fromCommitted(chunk) {
+  const file = path.join(root, OUT_JSON);
+  if (!existsSync(file)) return undefined;
+  const committed = JSON.parse(readFileSync(file, 'utf8'));
+  const named = new Set(CHUNKS.flatMap((c) => c.files ?? []));
+  const mine = (f) => (chunk.files ? chunk.files.includes(f) : !named.has(f));
+  return { ...committed, files: Object.fromEntries(Object.entries(committed.files).filter(([f]) => mine(f))) };
+}
+
 function merge() {
-  const missing = CHUNKS.filter((c) => !existsSync(path.join(root, chunkFiles(c.name).report))).map((c) => c.name);
+  const reports = CHUNKS.map((c) => {
+    const file = path.join(root, chunkFiles(c.name).report);
+    return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : fromCommitted(c);
+  });
+  const missing = CHUNKS.filter((c, i) => reports[i] === undefined).map((c) => c.name);
   if (missing.length > 0) throw new Error(`mutation: no report yet for chunk(s) ${missing.join(', ')}: run them (node mutation/run.mjs --chunk NAME)`);
-  const report = mergeReports(CHUNKS.map((c) => JSON.parse(readFileSync(path.join(root, chunkFiles(c.name).report), 'utf8'))));
+  const report = mergeReports(reports);
   const committed = withoutCoverage(report);
   writeFileSync(path.join(root, OUT_JSON), JSON.stringify(committed));
   writeFileSync(path.join(root, OUT_HTML), reportHtml(committed));
