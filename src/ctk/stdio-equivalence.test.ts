@@ -40,7 +40,8 @@ for (const streaming of ['buffered', 'incremental'] as const) {
           s === 'pass' ||
           /^skip: host does not declare capability (int64_json|bigint_json|projection_faults|incremental_output)$/.test(s) ||
           /^skip: host does not declare buffered stream assembly/.test(s) ||
-          /^skip: host does not declare posture \S+/.test(s),
+          /^skip: host does not declare posture \S+/.test(s) ||
+          /^skip: host declares conversation layout \S+/.test(s),
       ),
       'the reference host passes everything over stdio too, skipping only what its configuration does not declare (big integers, projection faults, the other streaming configuration, non-default postures)',
     );
