@@ -40,9 +40,10 @@ export async function checkFrameworkHarness(framework: string, createHarness: ()
   const suite = loadVectors(defaultVectorPaths());
   const report = await runWith(createHarness, surface, suite, label);
   const notDeclared = new Set(Object.keys(surface.not_declared ?? {}));
-  // §13.1: a vector gated on another posture value is answered by the posture the surface declares; any other skip
-  // names what the surface lacks, and not_declared must say why.
-  const explained = (skip: Skip | undefined): boolean => skip !== undefined && (skip.kind === 'posture' || notDeclared.has(skip.member));
+  // §13.1: a vector gated on another posture value is answered by the posture the surface declares, one gated on
+  // another conversation layout by the layout it declares; any other skip names what the surface lacks, and
+  // not_declared must say why.
+  const explained = (skip: Skip | undefined): boolean => skip !== undefined && (skip.kind === 'posture' || skip.kind === 'layout' || notDeclared.has(skip.member));
   const byId = new Map(suite.map((lv) => [lv.vector.id, lv]));
   const unexplainedSkips = report.results.filter((r) => r.status === 'skip' && !explained(skipOf(byId.get(r.id)!, surface))).map((r) => `${r.id}: ${r.reason}`);
   const stale = await claimStaleness(path.join(PACKAGE_ROOT, 'reports', 'claims', framework, 'report.json'), path.join(PACKAGE_ROOT, 'CLAIMS.md'), report);
