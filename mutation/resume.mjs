@@ -1,4 +1,4 @@
-// Run before `stryker run` (npm run mutation): folds the checkpoint of a mutation run that stopped before it
+// Called before each chunk's `stryker run` (mutation/run.mjs) and by the checkpoint reporter: folds the checkpoint of a mutation run that stopped before it
 // completed (mutation/checkpoint-reporter.mjs) into Stryker's incremental file, so the next run tests only what is
 // left. A checkpoint of a completed run is dropped (Stryker wrote the incremental file itself). Results are reused
 // only as Stryker's incremental rules allow: a killed mutant while the test that killed it is unchanged, any other
@@ -96,11 +96,4 @@ export function resume(root, incremental) {
   rmSync(checkpointFile);
   const count = Object.values(report.files).reduce((n, f) => n + f.mutants.length, 0);
   console.log(`mutation: resumed a stopped run: ${checkpoint.mutants.length} results of its checkpoint folded into ${incremental} (${count} results in all)`);
-}
-
-// node mutation/resume.mjs [stryker config file]: folds the checkpoint beside that config's incremental file.
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const configFile = path.resolve(process.argv[2] ?? 'stryker.config.mjs');
-  const { default: config } = await import(`file://${configFile}`);
-  resume(process.cwd(), config.incrementalFile ?? 'reports/stryker-incremental.json');
 }
