@@ -28,3 +28,54 @@ t.test('toPlainJson: objects that are not plain are copied as plain ones, as bef
   const parsed = JSON.parse('{"__proto__": {"x": 1}, "y": 2}') as object;
   t.not(toPlainJson(parsed), parsed, 'an own __proto__ member takes the copying path');
 });
+
+t.test('parseLossless reads every text as the lossless parser does (JSON.parse only where the two agree)', async (t) => {
+  const { readdirSync, readFileSync } = await import('node:fs');
+  const path = await import('node:path');
+  const { PACKAGE_ROOT } = await import('../version.js');
+  const { isLosslessNumber, parseLossless, parseLosslessOnly } = await import('./json.js');
+  /** A rendering that tells every difference apart: types, LosslessNumber tokens, -0, member order, prototypes. */
+  const shape = (v: unknown): unknown => {
+    if (isLosslessNumber(v)) return ['lossless', (v as { value: string }).value];
+    if (typeof v === 'number') return ['number', Object.is(v, -0) ? '-0' : String(v)];
+    if (Array.isArray(v)) return ['array', v.map(shape)];
+    if (v !== null && typeof v === 'object') return ['object', Object.getPrototypeOf(v) === Object.prototype, Object.keys(v).map((k) => [k, shape((v as Record<string, unknown>)[k])])];
+    return [typeof v, v];
+  };
+  const outcome = (read: (text: string) => unknown, text: string) => {
+    try {
+      return shape(read(text));
+    } catch (error) {
+      return ['throws', (error as Error).name, (error as Error).message];
+    }
+  };
+  const deep = (n: number) => '['.repeat(n) + ']'.repeat(n);
+  const texts = [
+    '{"a": 1, "b": [1.5, -0, 0, 1e2, 1E-7, 12345678901234567890, 9007199254740993, 1e400, 0.1, 100000000000000000000000]}',
+    '{"a": 1, "a": 1}',
+    '{"a": 1, "a": 2}',
+    '{"a": {"x": 1}, "a": {"x": 1.0}}',
+    '{"__proto__": {"x": 1}, "y": "\\u0041\\ud800\\n"}',
+    '{"k:": "v", "q": "\\":", "n": ["1", 2]}',
+    '{"a": 1,}',
+    '[1 2]',
+    '{"1": 1, "0": 0, "b": true, "a": null}',
+    ' \t\n{"a" \n : \r [ ] }\n',
+    '"text"',
+    '-12',
+    '1.0',
+    '2.50',
+    deep(150),
+    deep(250),
+    deep(20000),
+    '',
+  ];
+  const dir = path.join(PACKAGE_ROOT, 'vectors');
+  for (const f of (readdirSync(dir, { recursive: true }) as string[]).filter((x) => x.endsWith('.json'))) texts.push(readFileSync(path.join(dir, f), 'utf8'));
+  for (const text of texts) {
+    const want = outcome(parseLosslessOnly, text);
+    const got = outcome(parseLossless, text);
+    if (JSON.stringify(got) !== JSON.stringify(want)) t.fail(`${text.slice(0, 80)}: ${JSON.stringify(got).slice(0, 300)} against ${JSON.stringify(want).slice(0, 300)}`);
+  }
+  t.pass(`${texts.length} texts read alike`);
+});

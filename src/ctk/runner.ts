@@ -11,7 +11,6 @@ import { CTK_NAME, CTK_VERSION } from '../version.js';
 import { checkExpectations } from './assertions.js';
 import { checkInvariants } from './invariants.js';
 import { citeRequirements, foldRepeatedFailures, repeatNote } from './failures.js';
-import { requirementsById } from './coverage.js';
 import { deepClone } from '../core/json.js';
 import { display } from './load.js';
 import { createMockModel, createMockTools, newMockLog, type MockLog } from './mocks.js';
@@ -169,7 +168,8 @@ export async function runVector(lv: LoadedVector, opts: RunOptions): Promise<{ r
   }
 
   // Every finding names the requirement of vectors/requirements.yaml it is against, in the catalogue's words.
-  const folded = foldRepeatedFailures(failures.length === 0 ? failures : citeRequirements(failures, v.id, requirementsById()));
+  // The catalogue (and coverage.ts with it) is loaded only when a vector fails: a passing run never reads it.
+  const folded = foldRepeatedFailures(failures.length === 0 ? failures : citeRequirements(failures, v.id, (await import('./coverage.js')).requirementsById()));
   const status = folded.length === 0 ? 'pass' : 'fail';
   const result: VectorResult = { ...base, status, failures: folded, duration_ms: Date.now() - started };
   if (status === 'fail') result.reason = `${folded.length} failed check${folded.length === 1 ? '' : 's'}: ${folded[0]!.message}${repeatNote(folded[0]!, 3)}`;
