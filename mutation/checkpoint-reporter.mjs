@@ -4,25 +4,11 @@
 // a checkpoint file beside the incremental one (reports/mutation/stryker-incremental.checkpoint.jsonl) the moment a mutant is tested (with the tests that covered and killed it, and the
 // sources it mutated, as the run started); mutation/resume.mjs folds that into the incremental file before the next
 // run, which then tests only what is left (Stryker's incremental rules decide what can be reused).
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { declareClassPlugin, PluginKind } from '@stryker-mutator/api/plugin';
+import { mutatedSources } from './report.mjs';
 import { checkpointOf, resume } from './resume.mjs';
-
-/** The sources Stryker mutates (stryker.config.mjs `mutate`), read as the run starts, relative to `root`. */
-export function mutatedSources(root) {
-  const out = {};
-  const walk = (dir) => {
-    for (const name of readdirSync(path.join(root, dir)).sort()) {
-      const rel = `${dir}/${name}`;
-      if (rel === 'src/core/generated') continue;
-      if (statSync(path.join(root, rel)).isDirectory()) walk(rel);
-      else if (name.endsWith('.ts') && !name.endsWith('.test.ts') && !name.endsWith('.test.util.ts')) out[rel] = readFileSync(path.join(root, rel), 'utf8');
-    }
-  };
-  for (const dir of ['src/host', 'src/core']) walk(dir);
-  return out;
-}
 
 class CheckpointReporter {
   static inject = ['options'];

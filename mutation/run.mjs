@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CHUNKS, chunkFiles } from './chunks.mjs';
+import { mutationScore } from './report.mjs';
 import { resume } from './resume.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
@@ -79,14 +80,8 @@ function merge() {
   const committed = withoutCoverage(report);
   writeFileSync(path.join(root, OUT_JSON), JSON.stringify(committed));
   writeFileSync(path.join(root, OUT_HTML), reportHtml(committed));
-  let detected = 0;
-  let valid = 0;
-  for (const f of Object.values(report.files)) for (const m of f.mutants) {
-    if (['Ignored', 'CompileError', 'RuntimeError'].includes(m.status)) continue;
-    valid++;
-    if (m.status === 'Killed' || m.status === 'Timeout') detected++;
-  }
-  console.log(`mutation: ${OUT_JSON}: ${detected} of ${valid} valid mutants detected (${((100 * detected) / valid).toFixed(1)}%)`);
+  const { detected, valid, score } = mutationScore(report);
+  console.log(`mutation: ${OUT_JSON}: ${detected} of ${valid} valid mutants detected (${score.toFixed(1)}%)`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

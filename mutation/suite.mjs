@@ -14,52 +14,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defaultVectorPaths, findVectorFiles, loadVectorFile } from '../dist/src/ctk/load.js';
+import { defaultVectorPaths, findVectorFiles } from '../dist/src/ctk/load.js';
 import { runVector } from '../dist/src/ctk/runner.js';
-import { skipOf } from '../dist/src/ctk/skip.js';
-import { effectiveSurface } from '../dist/src/harness/surface.js';
-import { createReferenceHarness } from '../dist/src/harness/reference-harness.js';
+import { HOSTS, judgeSurface as judge, loadVector as load } from './hosts.mjs';
 import { ctkDigest, HOST_NAMES, runsOn, suiteName, testName } from './names.mjs';
-import { createHarness as createSessionHost } from './session-host.mjs';
 
 /** Per-vector deadline over setup + run: far above any vector's need (the slowest waits out 60 ms hangs). */
 const VECTOR_TIMEOUT_MS = 5_000;
-
-/**
- * The conversation layout of `reference-layout`: every member at a value other than the reference loop's own
- * (layout.ts LAYOUT_GATES), except where a vector's own `layout` gate names a value (layoutFor): the host then
- * declares that value, so every layout-gated vector runs on it, under the very layout it depends on.
- */
-const NON_DEFAULT_LAYOUT = {
-  assistant_turn: 'before_tool_results',
-  history: 'session',
-  host_messages: [{ role: 'system', content: 'You are the CTK reference agent.' }],
-  pre_model_transform: 'conversation',
-  assistant_message: 'content_then_tool_calls',
-  external_input: 'user',
-  tool_error_content: 'text',
-  user_placeholder: '(continue)',
-  null_answer: 'empty_text',
-};
-
-/** NON_DEFAULT_LAYOUT with the values the vector's `layout` gate names (GRAMMAR.md §1; the gate's words for host_messages and user_placeholder). */
-function layoutFor(vector) {
-  const layout = { ...NON_DEFAULT_LAYOUT };
-  for (const [member, value] of Object.entries(vector.layout ?? {})) {
-    if (member === 'host_messages') layout.host_messages = value === 'none' ? [] : NON_DEFAULT_LAYOUT.host_messages;
-    else if (member === 'user_placeholder') layout.user_placeholder = value === 'none' ? null : NON_DEFAULT_LAYOUT.user_placeholder;
-    else layout[member] = value;
-  }
-  return layout;
-}
-
-const HOSTS = {
-  reference: () => createReferenceHarness(),
-  'reference-incremental': () => createReferenceHarness({ streaming: 'incremental' }),
-  session: () => createSessionHost(),
-  'reference-postures': () => createReferenceHarness({ postures: { tool_seam_host_error: 'terminate', stop_approval_fold_truncated: 'always' } }),
-  'reference-layout': (vector) => createReferenceHarness({ layout: layoutFor(vector) }),
-};
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 
@@ -146,17 +107,10 @@ const digest = ctkDigest(root);
 /** A vector as the CTK loads it, once per process (loading is CTK code: it runs unmutated, so once is enough). */
 const loadedVectors = new Map();
 const loadVector = unmutated((file) => {
-  if (!loadedVectors.has(file)) {
-    const loaded = loadVectorFile(file);
-    if ('problem' in loaded) throw new Error(`mutation suite: ${loaded.problem}`);
-    loadedVectors.set(file, loaded.loaded);
-  }
+  if (!loadedVectors.has(file)) loadedVectors.set(file, load(file));
   return loadedVectors.get(file);
 });
-const judgeSurface = unmutated((described, lv, host) => {
-  const surface = effectiveSurface(described, undefined, undefined, `describe() of ${host}`);
-  return { surface, skip: skipOf(lv, surface) };
-});
+const judgeSurface = unmutated(judge);
 
 for (const host of HOST_NAMES) {
   describe(suiteName(host, digest), () => {

@@ -71,7 +71,7 @@ t.test('a checkpoint cut off mid-line keeps every complete line', async (t) => {
 
 t.test('the chunks mutate every file of the whole run exactly once', async (t) => {
   const { CHUNKS, chunkMutate } = await load<{ CHUNKS: Array<{ name: string; files: string[] | null }>; chunkMutate(name: string, globs: string[]): string[] }>('mutation/chunks.mjs');
-  const { mutatedSources } = await load<{ mutatedSources(root: string): Record<string, string> }>('mutation/checkpoint-reporter.mjs');
+  const { mutatedSources } = await load<{ mutatedSources(root: string): Record<string, string> }>('mutation/report.mjs');
   const all = Object.keys(mutatedSources(PACKAGE_ROOT)).sort();
   const named = CHUNKS.flatMap((c) => c.files ?? []);
   t.same(named.filter((f) => !all.includes(f)), [], 'every file a chunk names exists and is mutated');
@@ -93,4 +93,22 @@ t.test('chunk reports merge into one: files side by side, each test once, refere
   t.same(m.files['src/b.ts']!.mutants[0]!.killedBy!.map((id) => tests.get(id)), ['T-b'], "chunk 2's test 0 is T-b, not chunk 1's test 0");
   t.not(m.files['src/a.ts']!.mutants[0]!.id, m.files['src/b.ts']!.mutants[0]!.id, 'mutant ids are unique across chunks');
   t.throws(() => mergeReports([r1, r1]), /in two chunks/);
+});
+
+t.test("a report's score counts killed and timed-out mutants over all but ignored and erroneous ones", async (t) => {
+  const { mutationScore } = await load<{ mutationScore(r: Report): { detected: number; valid: number; ignored: number; score: number } }>('mutation/report.mjs');
+  const statuses = ['Killed', 'Timeout', 'Survived', 'NoCoverage', 'Ignored', 'CompileError', 'RuntimeError', 'Killed'];
+  const report = { files: { 'src/core/x.ts': { language: 'typescript', source: '', mutants: statuses.map((s, i) => mutant(String(i), i + 1, s)) } }, testFiles: {} };
+  t.same(mutationScore(report), { detected: 3, valid: 5, ignored: 1, score: 60 });
+});
+
+t.test('the tests a complete run records leave out what each host skips (Stryker records no skipped test)', async (t) => {
+  const { expectedTestNames } = await load<{ expectedTestNames(root: string): Promise<string[]> }>('mutation/report.mjs');
+  const names = await expectedTestNames(PACKAGE_ROOT);
+  const on = (host: string, id: string) => names.some((n) => n.startsWith(`${host} [ctk `) && n.includes(` ${id}-`));
+  // AH-CTK-420 needs incremental_output: the buffered reference host skips it, the incremental one runs it.
+  t.notOk(on('reference', 'AH-CTK-420'), 'the buffered reference host records no test for an incremental_output vector');
+  t.ok(on('reference-incremental', 'AH-CTK-420'), 'the incremental reference host does');
+  t.ok(on('reference', 'AH-CTK-200') && on('session', 'AH-CTK-200'), 'a vector every host covers is a test on each');
+  t.equal(new Set(names).size, names.length, 'each name once');
 });
