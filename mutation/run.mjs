@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CHUNKS, chunkFiles } from './chunks.mjs';
-import { mutationScore } from './report.mjs';
+import { expectedTestNames, mutationScore } from './report.mjs';
 import { resume } from './resume.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
@@ -34,6 +34,29 @@ export function mergeReports(reports) {
   }
   const sorted = Object.fromEntries(Object.entries(files).sort(([a], [b]) => (a < b ? -1 : 1)));
   return { schemaVersion: reports[0]?.schemaVersion ?? '2', thresholds: reports[0]?.thresholds ?? { high: 90, low: 85 }, files: sorted, testFiles: { 'mutation/suite.mjs': { tests: [...tests.values()] } }, framework: reports[0]?.framework };
+}
+
+/**
+ * The report with only the tests of the current suite: Stryker carries an incremental file's old tests into its
+ * report (a vector changed or gone, a CTK digest changed). A result that a test no longer in the suite produced is
+ * no result of this suite: an error naming it, never a silent pass.
+ */
+export function withCurrentTests(report, current) {
+  const keep = new Set(current);
+  const tests = Object.values(report.testFiles).flatMap((f) => f.tests);
+  const stale = new Set(tests.filter((t) => !keep.has(t.name)).map((t) => t.id));
+  for (const [file, f] of Object.entries(report.files)) {
+    for (const m of f.mutants) {
+      const by = (m.killedBy ?? []).filter((id) => stale.has(id));
+      if (by.length > 0) throw new Error(`mutation: mutant ${m.id} of ${file} (line ${m.location.start.line}) was killed by a test the current suite no longer has (${tests.find((t) => t.id === by[0]).name}): delete reports/mutation/chunks/ and rerun`);
+    }
+  }
+  const scrub = (ids) => (ids === undefined ? undefined : ids.filter((id) => !stale.has(id)));
+  return {
+    ...report,
+    files: Object.fromEntries(Object.entries(report.files).map(([file, f]) => [file, { ...f, mutants: f.mutants.map((m) => ({ ...m, ...(m.coveredBy ? { coveredBy: scrub(m.coveredBy) } : {}) })) }])),
+    testFiles: Object.fromEntries(Object.entries(report.testFiles).map(([file, f]) => [file, { ...f, tests: f.tests.filter((t) => !stale.has(t.id)) }])),
+  };
 }
 
 /** The report as one HTML page, with the report viewer Stryker ships (mutation-testing-elements). */
@@ -69,14 +92,14 @@ function fromCommitted(chunk) {
   return { ...committed, files: Object.fromEntries(Object.entries(committed.files).filter(([f]) => mine(f))) };
 }
 
-function merge() {
+async function merge() {
   const reports = CHUNKS.map((c) => {
     const file = path.join(root, chunkFiles(c.name).report);
     return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : fromCommitted(c);
   });
   const missing = CHUNKS.filter((c, i) => reports[i] === undefined).map((c) => c.name);
   if (missing.length > 0) throw new Error(`mutation: no report yet for chunk(s) ${missing.join(', ')}: run them (node mutation/run.mjs --chunk NAME)`);
-  const report = mergeReports(reports);
+  const report = withCurrentTests(mergeReports(reports), await expectedTestNames(root));
   const committed = withoutCoverage(report);
   writeFileSync(path.join(root, OUT_JSON), JSON.stringify(committed));
   writeFileSync(path.join(root, OUT_HTML), reportHtml(committed));
@@ -91,7 +114,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       const asked = args.flatMap((a, i) => (args[i - 1] === '--chunk' ? [a] : []));
       for (const c of asked.length > 0 ? asked : CHUNKS.map((c) => c.name)) runChunk(c);
     }
-    merge();
+    await merge();
   } catch (error) {
     console.error(error.message);
     process.exit(1);

@@ -112,3 +112,13 @@ t.test('the tests a complete run records leave out what each host skips (Stryker
   t.ok(on('reference', 'AH-CTK-200') && on('session', 'AH-CTK-200'), 'a vector every host covers is a test on each');
   t.equal(new Set(names).size, names.length, 'each name once');
 });
+
+t.test("a merged report keeps only the current suite's tests, and refuses a kill by a test that is gone", async (t) => {
+  const { withCurrentTests } = await load<{ withCurrentTests(r: Report, current: string[]): Report }>('mutation/run.mjs');
+  const tests = [{ id: '0', name: 'now' }, { id: '1', name: 'gone' }];
+  const report = (killedBy: string[]) => ({ files: { 'src/core/x.ts': { language: 'typescript', source: '', mutants: [mutant('0', 1, 'Killed', { killedBy, coveredBy: ['0', '1'] })] } }, testFiles: { 'mutation/suite.mjs': { tests } } });
+  const kept = withCurrentTests(report(['0']), ['now']);
+  t.same(kept.testFiles['mutation/suite.mjs']!.tests, [{ id: '0', name: 'now' }]);
+  t.same(kept.files['src/core/x.ts']!.mutants[0]!.coveredBy, ['0']);
+  t.throws(() => withCurrentTests(report(['1']), ['now']), /killed by a test the current suite no longer has \(gone\)/);
+});
