@@ -5,6 +5,14 @@
 // rebuild): then it is stale and dist/src/ runs instead.
 import { statSync } from 'node:fs';
 
+// A reader that stops early (`… | head`) closes the pipe: the output is cut where it chose, never a stack trace, and
+// the exit code stays the command's own (a run still fails or passes by what it checked).
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error) => {
+    if (error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') throw error;
+  });
+}
+
 const mtime = (rel) => statSync(new URL(rel, import.meta.url), { throwIfNoEntry: false })?.mtimeMs;
 const compiled = mtime('../dist/src/cli/main.js');
 const current = (rel) => {

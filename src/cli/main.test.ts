@@ -157,3 +157,13 @@ t.test('bin starts the run bundle for exactly what commandOf reads as the run co
     t.equal(r.stdout, unbundledHelp.stdout, `${args.join(' ')}: the help dist/src/ prints`);
   }
 });
+
+t.test('a reader that closes the pipe early cuts the output: no stack trace, the exit code stays the command\'s', async (t) => {
+  // `… | head -1`: the reader is gone before the CLI writes (here `| true`, which exits at once).
+  const bin = path.join(PACKAGE_ROOT, 'bin', 'agent-hooks-ctk.js');
+  for (const args of [['help', 'run'], ['run', '--vectors', path.join(PACKAGE_ROOT, 'vectors'), '--grep', 'AH-CTK-20']]) {
+    const r = spawnSync('bash', ['-c', `"$0" "$1" "\${@:2}" | true; exit "\${PIPESTATUS[0]}"`, process.execPath, bin, ...args], { encoding: 'utf8', timeout: 60_000 });
+    t.notMatch(r.stderr, /EPIPE|at .*\(node:/, `${args.join(' ')}: no stack trace`);
+    t.equal(r.status, 0, `${args.join(' ')}: the command's own exit code`);
+  }
+});
