@@ -16,9 +16,7 @@ export type GateFailure = {
 export type GateResult = { ok: true; verdict: Verdict } | GateFailure;
 
 // Mutation-run notes (the tags of the `Stryker disable` comments below; issue 18). AH-CTK-242..246, 601 and 722 pin
-// the §5 shape rules; what remains undetected is one of:
-// (findNonJson's branches for non-JSON values, §11 interceptor_failed, carry no disable: a vector's interceptor returns
-// JSON only, so the suite cannot reach them yet; that needs an interceptor fault returning a non-JSON value.)
+// the §5 shape rules, 730..739 findNonJson (§11 interceptor_failed); what remains undetected is one of:
 // [equivalent] a skipped shape check whose value the next check refuses with the same verdict_invalid (a non-object
 //           verdict or transform, an absent decision or path); an absent transform.value copied as undefined (read as
 //           null, §5.2); a `has` that differs only on members holding undefined (JSON has none); copyJson on a tree

@@ -106,3 +106,15 @@ t.test('deepEqual: lossless numbers compare by exact numeric value', async (t) =
   t.notOk(deepEqual({ a: 1 }, { a: 1, b: 2 }));
   t.notOk(deepEqual([1], { 0: 1 }));
 });
+
+t.test('non_json_verdicts: a rule with unprojectable returns a fresh copy of its verdict plus the value JSON cannot carry', async (t) => {
+  const rule: InterceptorRule = { at: 'input', return: { decision: 'allow', reason: 'ctk:x' }, unprojectable: 'bigint' };
+  const a = decideInterceptor([rule], ctx('input'));
+  t.equal(a.kind, 'return');
+  const v = (a as { value: Record<string, unknown> }).value;
+  t.match(v, { decision: 'allow', reason: 'ctk:x' });
+  t.equal(typeof (v.ctk_unprojectable as { list: unknown[] }).list[0], 'bigint');
+  t.same(rule.return, { decision: 'allow', reason: 'ctk:x' }, 'the rule itself is left as written');
+  const plain = decideInterceptor([{ at: 'input', return: { decision: 'allow' } }], ctx('input'));
+  t.same(plain, { kind: 'return', value: { decision: 'allow' } }, 'without unprojectable: the verdict as written');
+});

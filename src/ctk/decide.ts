@@ -1,6 +1,7 @@
 // Scripted interceptors and resolver (GRAMMAR.md §3–§4). The CTK side decides; the host-side
 // proxy carries the action out (return / raise / mutate / hang). The first interceptor records.
-import type { ApprovalRequest, JsonObject } from '../core/types.js';
+import type { ApprovalRequest, Json, JsonObject } from '../core/types.js';
+import { nonJsonVerdict } from './mocks.js';
 import { getDotted } from '../core/paths.js';
 import { jcsSha256 } from '../core/identity.js';
 import type { InterceptorAction, ResolverAction, ScriptedInterceptor, ScriptedResolver } from '../harness/contract.js';
@@ -24,6 +25,8 @@ export function decideInterceptor(rules: readonly InterceptorRule[], context: Js
   if (!rule) return { kind: 'return', value: { decision: 'allow' } };
   switch (rule.fault) {
     case undefined:
+      // GRAMMAR.md §3 unprojectable (non_json_verdicts): the verdict as written plus a value JSON cannot carry.
+      if (rule.unprojectable !== undefined) return { kind: 'return', value: nonJsonVerdict(deepClone(rule.return ?? null), rule.unprojectable) as Json };
       return { kind: 'return', value: deepClone(rule.return ?? null) };
     case 'raise':
       return { kind: 'raise', message: 'ctk: scripted interceptor fault' };

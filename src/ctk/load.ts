@@ -11,6 +11,7 @@ import { PROFILE_KNOBS, type Knob, type Profile } from '../core/types.js';
 import { vectorDigest } from '../results/digest.js';
 import { partName } from '../results/tally.js';
 import { tryParseDottedPath } from '../core/paths.js';
+import { isLosslessNumberLike } from '../core/json.js';
 import { JsonSyntaxError, parseLossless, stringifyLossless, toPlainJson } from './json.js';
 import { decodeUtf8, Utf8Error } from '../core/utf8.js';
 import { impliedCapabilities, usesStream, type ExpectedInterception, type ExpectedRecord, type LoadedVector, type Vector } from './vector.js';
@@ -265,6 +266,8 @@ function semanticProblem(v: Vector): string | undefined {
       const ptr = hasMany ? `/interceptor_scripts/${i}/${j}` : `/interceptor_script/${j}`;
       const hasReturn = Object.prototype.hasOwnProperty.call(rule, 'return');
       if (hasReturn === (rule.fault !== undefined)) return `${ptr}: a rule has exactly one of "return" or "fault" (HARNESS.md §4)`;
+      if (rule.unprojectable !== undefined && (rule.return === null || typeof rule.return !== 'object' || Array.isArray(rule.return) || isLosslessNumberLike(rule.return)))
+        return `${ptr}/unprojectable: needs an object "return" (a verdict) to add the value JSON cannot carry to, and never goes with "fault" (GRAMMAR.md §3)`;
     }
   }
   for (const [i, rule] of (v.approval_script ?? []).entries()) {

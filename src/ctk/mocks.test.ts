@@ -1,7 +1,9 @@
 // The mock tools' §12.2 probe (GRAMMAR.md §2, `rendezvous`): invocations in flight together all return; one that
 // waits in vain returns after its bounded wait and logs why, so a serial host fails with a message that says so.
 import t from 'tap';
-import { createMockTools, newMockLog, unprojectable } from './mocks.js';
+import { createMockTools, newMockLog, nonJsonVerdict, unprojectable } from './mocks.js';
+import { findNonJson } from '../core/verdict-gate.js';
+import { NON_JSON_VERDICT_KINDS } from '../harness/contract.js';
 import type { Scenario } from '../harness/contract.js';
 
 const scenario = (within_ms: number): Scenario => ({
@@ -39,4 +41,30 @@ t.test('invocations one after another each wait out the bound, return anyway, an
 t.test('a throwing getter\'s exception text quotes the value (what a host must keep out of its records, §6.3)', async (t) => {
   const v = unprojectable({ ledger: 'LEDGER-ENTRY-77' }, 'throwing_getter') as unknown as Record<string, unknown>;
   t.throws(() => v.ctk_unprojectable, /scripted getter fault reading \{"ledger":"LEDGER-ENTRY-77"\}/);
+});
+
+t.test('non_json_verdicts: the verdict as written plus, at index 0 of a nested list, a value JSON cannot carry', async (t) => {
+  const found: Record<string, string | undefined> = {};
+  for (const kind of NON_JSON_VERDICT_KINDS) {
+    const v = nonJsonVerdict({ decision: 'allow', reason: 'ctk:x' }, kind) as Record<string, unknown>;
+    t.equal(v.decision, 'allow', kind);
+    t.equal(v.reason, 'ctk:x', kind);
+    const list = (v.ctk_unprojectable as { list: unknown[] }).list;
+    t.equal(list.length, 1, `${kind}: a one-element list`);
+    found[kind] = findNonJson(v);
+  }
+  t.match(found, {
+    nan: /^NaN at the verdict\.ctk_unprojectable\.list\[0\]$/,
+    infinity: /^Infinity at /,
+    negative_infinity: /^-Infinity at /,
+    bigint: /^a bigint at /,
+    function: /^a function at /,
+    symbol: /^a symbol at /,
+    undefined_element: /^undefined at the verdict\.ctk_unprojectable\.list\[0\]$/,
+    class_instance: /^an instance of Map at /,
+    cycle: /^a cyclic reference at the verdict\.ctk_unprojectable\.list\[0\]$/,
+    hole: /^a hole \(sparse array\) at the verdict\.ctk_unprojectable\.list\[0\]$/,
+  });
+  const hole = (nonJsonVerdict({ decision: 'allow' }, 'hole') as { ctk_unprojectable: { list: unknown[] } }).ctk_unprojectable.list;
+  t.notOk(0 in hole, 'a hole is an empty slot, not an undefined item');
 });

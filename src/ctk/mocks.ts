@@ -1,7 +1,7 @@
 // The CTK's mock model and mock tools (GRAMMAR.md §2.1). The runner asserts on these logs,
 // never on what the host says it did.
 import type { Json, JsonObject } from '../core/types.js';
-import type { ModelStream, ModelStreamChunk, Rendezvous, Scenario, UnprojectableKind } from '../harness/contract.js';
+import type { ModelStream, ModelStreamChunk, NonJsonVerdictKind, Rendezvous, Scenario, UnprojectableKind } from '../harness/contract.js';
 import type { ModelRequest, ModelResponse, ToolCallRequest, ToolCallResult } from '../core/agent-io.js';
 import { deepClone, deepEqual } from '../core/json.js';
 import { stringifyLossless } from './json.js';
@@ -103,13 +103,9 @@ export function unprojectable(value: Json, kind: UnprojectableKind): Json {
   const out = { ...(value as JsonObject) } as Record<string, unknown>;
   switch (kind) {
     case 'cycle':
-      out.ctk_unprojectable = out;
-      break;
     case 'bigint':
-      out.ctk_unprojectable = 2n ** 64n;
-      break;
     case 'function':
-      out.ctk_unprojectable = () => 'ctk';
+      out.ctk_unprojectable = nonJsonValue(kind, out);
       break;
     case 'throwing_getter': {
       // The exception text quotes the value, as many a framework's does: a host that records it leaks target
@@ -125,6 +121,45 @@ export function unprojectable(value: Json, kind: UnprojectableKind): Json {
     }
   }
   return out as unknown as Json;
+}
+
+/** A value JSON cannot carry, of `kind`; `self` is what a `cycle` refers back to. One home for every such value. */
+function nonJsonValue(kind: Exclude<NonJsonVerdictKind, 'hole' | 'undefined_element'>, self: object): unknown {
+  switch (kind) {
+    case 'cycle':
+      return self;
+    case 'bigint':
+      return 2n ** 64n;
+    case 'function':
+      return () => 'ctk';
+    case 'nan':
+      return Number.NaN;
+    case 'infinity':
+      return Number.POSITIVE_INFINITY;
+    case 'negative_infinity':
+      return Number.NEGATIVE_INFINITY;
+    case 'symbol':
+      return Symbol('ctk');
+    case 'class_instance':
+      // An instance of a class, not a plain object: a Map, whose entries JSON cannot carry (JSON.stringify gives {}).
+      return new Map([['ctk', 1]]);
+  }
+}
+
+/**
+ * CTK extension (non_json_verdicts, GRAMMAR.md §3): the verdict `value` (an object) with one extra member holding,
+ * at index 0 of an array inside an object, a value JSON cannot carry: `{..., ctk_unprojectable: {list: [<bad>]}}`
+ * (a `hole` leaves index 0 of a one-element array empty). Only an in-process host can be handed it (§11: an
+ * interceptor that returned a non-JSON value is host_error:interceptor_failed).
+ */
+export function nonJsonVerdict(value: Json, kind: NonJsonVerdictKind): unknown {
+  const out = { ...(value as JsonObject) } as Record<string, unknown>;
+  let list: unknown[];
+  if (kind === 'hole') list = new Array<unknown>(1);
+  else if (kind === 'undefined_element') list = [undefined];
+  else list = [nonJsonValue(kind, out)];
+  out.ctk_unprojectable = { list };
+  return out;
 }
 
 /** The bounded wait of a `rendezvous` clause when the vector sets none (GRAMMAR.md §2). */

@@ -23,8 +23,8 @@ async function statuses(harness: Harness, label: string, vectorPaths: string[]) 
   }
 }
 
-/** Vectors only an in-process host can run: the mock hands back values JSON cannot carry (projection_faults). */
-const IN_PROCESS_ONLY = /^skip: host does not declare capability projection_faults$/;
+/** Vectors only an in-process host can run: the mock or an interceptor hands back values JSON cannot carry. */
+const IN_PROCESS_ONLY = /^skip: host does not declare capability (projection_faults|non_json_verdicts)$/;
 
 for (const streaming of ['buffered', 'incremental'] as const) {
   t.test(`in-process and stdio runs of the ${streaming} reference host give identical per-vector results`, async (t) => {
@@ -38,7 +38,7 @@ for (const streaming of ['buffered', 'incremental'] as const) {
       [...overStdio.values()].every(
         (s) =>
           s === 'pass' ||
-          /^skip: host does not declare capability (int64_json|bigint_json|projection_faults|incremental_output)$/.test(s) ||
+          /^skip: host does not declare capability (int64_json|bigint_json|projection_faults|non_json_verdicts|incremental_output)$/.test(s) ||
           /^skip: host does not declare buffered stream assembly/.test(s) ||
           /^skip: host does not declare posture \S+/.test(s) ||
           /^skip: host declares conversation layout \S+/.test(s),

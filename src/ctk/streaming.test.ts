@@ -114,6 +114,9 @@ t.test('gating: stream vectors need streaming; buffered-assembly vectors are ski
   const proj = baseVector();
   ((proj.scenario as JsonObject).tools as JsonObject[])[0]!.behavior = [{ return: { a: 1 }, unprojectable: 'cycle' }];
   t.ok(loaded(proj).requiredCapabilities.includes('projection_faults'));
+  const nonJson = baseVector({ interceptor_script: [{ at: 'pre_tool_call', return: { decision: 'allow' }, unprojectable: 'nan' }] });
+  t.ok(loaded(nonJson).requiredCapabilities.includes('non_json_verdicts'), 'an interceptor rule with unprojectable implies non_json_verdicts');
+  t.notOk(loaded(proj).requiredCapabilities.includes('non_json_verdicts'));
 });
 
 t.test('load-time rules for streams and unprojectable values', async (t) => {
@@ -130,6 +133,12 @@ t.test('load-time rules for streams and unprojectable values', async (t) => {
   const badTool = baseVector();
   ((badTool.scenario as JsonObject).tools as JsonObject[])[0]!.behavior = [{ return: 'text', unprojectable: 'bigint' }];
   t.match(checkVector(badTool), /\/scenario\/tools\/0\/behavior\/0\/unprojectable: needs an object "return"/);
+  const rule = (r: JsonObject) => checkVector(baseVector({ interceptor_script: [r] }));
+  t.equal(rule({ at: 'input', return: { decision: 'allow' }, unprojectable: 'cycle' }), undefined);
+  t.match(rule({ at: 'input', return: 'allow', unprojectable: 'cycle' }), /^\/interceptor_script\/0\/unprojectable: needs an object "return" \(a verdict\)/);
+  t.match(rule({ at: 'input', return: [], unprojectable: 'hole' }), /\/interceptor_script\/0\/unprojectable: needs an object "return"/);
+  t.match(rule({ at: 'input', fault: 'raise', unprojectable: 'nan' }), /\/interceptor_script\/0\/unprojectable: needs an object "return"/);
+  t.match(rule({ at: 'input', return: { decision: 'allow' }, unprojectable: 'throwing_getter' }), /\/interceptor_script\/0\/unprojectable: must be one of "nan", "infinity", /);
 });
 
 t.test('end to end: both reference configurations mediate a streamed response as their surfaces say', async (t) => {

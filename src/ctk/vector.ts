@@ -1,7 +1,7 @@
 // The vector grammar as TypeScript types: vectors/GRAMMAR.md (the published members plus the CTK extensions).
 // Values are JSON with LosslessNumber standing in for numbers a double cannot hold.
 import type { Composition, InterceptionPoint, Json, JsonObject, Mode } from '../core/types.js';
-import type { Scenario } from '../harness/contract.js';
+import type { NonJsonVerdictKind, Scenario } from '../harness/contract.js';
 import type { RunOutcome } from '../core/agent-io.js';
 
 export type InterceptorFault = 'raise' | 'malformed_verdict' | 'mutate' | 'hang';
@@ -12,6 +12,8 @@ export interface InterceptorRule {
   match?: JsonObject;
   return?: Json;
   fault?: InterceptorFault;
+  /** Extension (non_json_verdicts): the in-process interceptor returns `return` plus a value JSON cannot carry. */
+  unprojectable?: NonJsonVerdictKind;
 }
 
 /** GRAMMAR.md §4. */
@@ -130,6 +132,7 @@ export function impliedCapabilities(vector: Vector): string[] {
     for (const rule of rules) {
       if (rule.fault === 'hang') caps.add('hang_faults');
       if (rule.fault === undefined && 'return' in rule && !isJsonObject(rule.return)) caps.add('raw_interceptor_return');
+      if (rule.unprojectable !== undefined) caps.add('non_json_verdicts');
     }
   }
   for (const rule of vector.approval_script ?? []) {

@@ -35,6 +35,8 @@ export const CAPABILITIES = [
   'result_labels_resurfacing',
   // In-process only: the CTK's mocks hand back values JSON cannot carry (§10.3 host projection failure).
   'projection_faults',
+  // In-process only: a scripted interceptor returns a verdict holding a value JSON cannot carry (§11 interceptor_failed).
+  'non_json_verdicts',
   // The host's model interface can return a JSON object (not only text) as a response's content (§4.2).
   'structured_model_content',
   // The host's input seam can carry a JSON object (not only text) as the input's content (§4.2 input.content).
@@ -44,6 +46,9 @@ export const CAPABILITIES = [
   'message_list_transforms',
 ] as const;
 export type Capability = (typeof CAPABILITIES)[number];
+
+/** Capabilities whose vectors hand the host values JSON cannot carry: no stdio host can declare them (HARNESS.md §5). */
+export const IN_PROCESS_ONLY_CAPABILITIES: readonly Capability[] = ['projection_faults', 'non_json_verdicts'];
 
 /** §13.1: the declared surface. Everything a vector may need is declared here, and skips are decided against it. */
 export interface HostSurface {
@@ -126,6 +131,15 @@ export function isModelStream(reply: ModelResponse | ModelStream): reply is Mode
 /** CTK extension (projection_faults): the in-process mock hands back a value JSON cannot carry, of this kind. */
 export const UNPROJECTABLE_KINDS = ['cycle', 'bigint', 'function', 'throwing_getter'] as const;
 export type UnprojectableKind = (typeof UNPROJECTABLE_KINDS)[number];
+
+/**
+ * CTK extension (non_json_verdicts, GRAMMAR.md §3): the in-process scripted interceptor returns its `return` verdict
+ * with one extra member holding, nested inside an object and an array, a value JSON cannot carry of this kind.
+ */
+export const NON_JSON_VERDICT_KINDS = [
+  'nan', 'infinity', 'negative_infinity', 'bigint', 'function', 'symbol', 'undefined_element', 'class_instance', 'cycle', 'hole',
+] as const;
+export type NonJsonVerdictKind = (typeof NON_JSON_VERDICT_KINDS)[number];
 
 /**
  * CTK extension (parallel_tool_calls probe, GRAMMAR.md §2): the mock tool invocation waits for `parties` invocations

@@ -40,7 +40,7 @@ t.test('describe(): the full surface, valid against the surface validator', asyn
   const s = await createReferenceHarness().describe();
   t.same(s, referenceSurface());
   t.doesNotThrow(() => validateSurface(s, 'reference'));
-  for (const c of ['model_calls', 'tool_calls', 'parallel_tool_calls', 'streaming', 'multi_turn', 'raw_interceptor_return', 'hang_faults', 'result_labels_resurfacing', 'projection_faults', 'structured_model_content'])
+  for (const c of ['model_calls', 'tool_calls', 'parallel_tool_calls', 'streaming', 'multi_turn', 'raw_interceptor_return', 'hang_faults', 'result_labels_resurfacing', 'projection_faults', 'non_json_verdicts', 'structured_model_content'])
     t.ok(s.capabilities.includes(c), c);
   for (const c of ['int64_json', 'bigint_json', 'incremental_output']) t.notOk(s.capabilities.includes(c), c);
   t.equal(s.exposure_bound, undefined, 'a buffering host states no exposure bound');

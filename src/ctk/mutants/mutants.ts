@@ -2,7 +2,7 @@
 // (a HostParts entry, src/host/parts.ts) replaced by a version that violates exactly one MUST of the spec.
 // A few obligations live outside the parts table (the loop's unconditional shutdown, knob defaults); those
 // mutants wrap the reference harness so that the HOST misbehaves — never the CTK.
-import { EVIDENCE_MAX_BYTES, HOST_ERROR, TARGET_FIELD, canonicalize, getDotted, isPlainObject, parseDottedPath, setPath, type InterceptionPoint, type InterceptionRecord, type Json, type JsonObject, type Verdict } from '../../core/index.js';
+import { EVIDENCE_MAX_BYTES, HOST_ERROR, TARGET_FIELD, canonicalize, getDotted, isLosslessNumberLike, isPlainObject, parseDottedPath, setPath, type InterceptionPoint, type InterceptionRecord, type Json, type JsonObject, type Verdict } from '../../core/index.js';
 import { DEFAULT_PARTS, type HostParts, type HostPartsOverride } from '../../host/parts.js';
 import type { ComposeEnv, ComposeResult } from '../../host/profiles.js';
 import type { Slot } from '../../host/dispatch.js';
@@ -200,6 +200,25 @@ function byteCut(message: string): string {
 
 function gateWith(f: (value: unknown) => unknown): HostPartsOverride {
   return { gateVerdict: (value) => D.gateVerdict(f(value)) };
+}
+
+/**
+ * §11 mutant: a verdict is coerced to JSON before the gate, the way a lenient JSON round trip would (a non-finite
+ * number, a BigInt, a function, a symbol, undefined, a hole or a cycle becomes null, a class instance {}), instead of
+ * the host failing it as host_error:interceptor_failed.
+ */
+function coerceToJson(v: unknown, ancestors: Set<object> = new Set()): unknown {
+  if (typeof v === 'number') return Number.isFinite(v) ? v : null;
+  if (v === null || typeof v === 'string' || typeof v === 'boolean') return v;
+  if (typeof v !== 'object' || ancestors.has(v)) return null;
+  if (isLosslessNumberLike(v)) return v;
+  if (!Array.isArray(v) && !isPlainObject(v)) return {};
+  ancestors.add(v);
+  const out = Array.isArray(v)
+    ? Array.from(v, (x) => coerceToJson(x, ancestors))
+    : Object.fromEntries(Object.entries(v).map(([k, x]) => [k, coerceToJson(x, ancestors)]));
+  ancestors.delete(v);
+  return out;
 }
 
 const withoutMember = (value: unknown, member: string, when: (v: JsonObject) => boolean): unknown => {
@@ -510,6 +529,7 @@ export const MUTANTS: readonly Mutant[] = [
   parts('gate-accepts-approval-on-permit', '5', 'an approval block on allow/transform is silently dropped instead of rejected', gateWith((v) => withoutMember(v, 'approval', (o) => o.decision !== 'deny'))),
   parts('gate-non-object-is-allow', '5', 'a verdict that is not a JSON object is read as allow', gateWith((v) => (isPlainObject(v) ? v : { decision: 'allow' }))),
   parts('gate-accepts-bad-warnings', '5', 'warnings that are not an array of objects are dropped instead of rejected', gateWith((v) => withoutMember(v, 'warnings', (o) => !Array.isArray(o.warnings) || o.warnings.some((w) => !isPlainObject(w))))),
+  parts('verdict-non-json-coerced', '11', 'a verdict holding a value JSON cannot carry is coerced to JSON (null, {}) and gated instead of failing as host_error:interceptor_failed', gateWith((v) => coerceToJson(v))),
   // --- aggregation (§7.3) ---
   parts('wrong-severity-order', '5.1', 'a liftable deny outranks a plain deny', {
     severity: (v) => (v.decision === 'deny' ? (v.approval === undefined ? 2 : 3) : D.severity(v)),

@@ -33,6 +33,7 @@ export const MUTANT_REQUIREMENTS: Readonly<Record<string, string | readonly [str
   'gate-accepts-approval-on-permit': 'REQ-5-approval-only-deny',
   'gate-non-object-is-allow': ['REQ-5-verdict-object', 'REQ-1.1-interceptor-returns-verdict'],
   'gate-accepts-bad-warnings': 'REQ-5-warnings-shape',
+  'verdict-non-json-coerced': 'REQ-11-non-json-verdict-failed',
   'wrong-severity-order': 'REQ-7.3-severity-order',
   'block-tie-highest-index': 'REQ-7.3-block-tie-lowest',
   'warnings-not-deduplicated': 'REQ-7.3-warnings-union',

@@ -85,10 +85,10 @@ t.test('describe adds the protocol; run proxies every callback to the CTK side',
   await c.done;
 });
 
-t.test('describe drops projection_faults; a {stream} model answer is pulled chunk by chunk with model_chunk, and no further once the host stops', async (t) => {
+t.test('describe drops projection_faults and non_json_verdicts; a {stream} model answer is pulled chunk by chunk with model_chunk, and no further once the host stops', async (t) => {
   const seen: { setup?: RunSetup } = {};
   const streaming: Harness = {
-    describe: async () => ({ ...(await fakeHarness(seen).describe()), capabilities: ['model_calls', 'streaming', 'projection_faults'] }),
+    describe: async () => ({ ...(await fakeHarness(seen).describe()), capabilities: ['model_calls', 'streaming', 'projection_faults', 'non_json_verdicts'] }),
     setup: async (run) => {
       seen.setup = run;
     },

@@ -15,7 +15,7 @@ import type {
 import type { ModelResponse, ToolCallResult } from '../../core/agent-io.js';
 import type { ApprovalRequest, Composition, JsonObject, Mode } from '../../core/types.js';
 import { isPlainObject } from '../../core/json.js';
-import { HARNESS_PROTOCOL } from '../contract.js';
+import { HARNESS_PROTOCOL, IN_PROCESS_ONLY_CAPABILITIES } from '../contract.js';
 import { RPC_ERROR, RpcFault } from './protocol.js';
 import { RpcPeer } from './rpc-peer.js';
 
@@ -33,8 +33,10 @@ export function serveHarnessOverStdio(harness: Harness, input: Readable, output:
     switch (method) {
       case 'describe': {
         const surface = await native('describe', () => harness.describe());
-        // projection_faults needs values JSON cannot carry: it cannot cross this protocol.
-        const capabilities = Array.isArray(surface.capabilities) ? surface.capabilities.filter((c) => c !== 'projection_faults') : surface.capabilities;
+        // projection_faults and non_json_verdicts need values JSON cannot carry: they cannot cross this protocol.
+        const capabilities = Array.isArray(surface.capabilities)
+          ? surface.capabilities.filter((c) => !(IN_PROCESS_ONLY_CAPABILITIES as readonly string[]).includes(c))
+          : surface.capabilities;
         return { ...surface, capabilities, protocol: HARNESS_PROTOCOL };
       }
       case 'setup':

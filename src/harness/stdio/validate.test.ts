@@ -26,3 +26,10 @@ t.test('stdio describe: a knob the profile never consults is refused (§7.2: una
   t.match(r, { ok: false, problem: /describe\.profiles\["parallel\/unanimous"\]\.on_transform_conflict: profile parallel\/unanimous does not consult on_transform_conflict: it consults on_disagreement only/ });
   t.ok(checkSurface(described({ profiles: { 'parallel/unanimous': { on_disagreement: ['deny', 'approval'] } } })).ok);
 });
+
+t.test('stdio describe: a capability only an in-process harness can carry out is refused, each by name', async (t) => {
+  for (const cap of ['projection_faults', 'non_json_verdicts']) {
+    const r = checkSurface(described({ capabilities: ['model_calls', cap] }));
+    t.match(r, { ok: false, problem: `describe.capabilities declares ${cap}, which only an in-process harness can carry out` }, cap);
+  }
+});

@@ -1,7 +1,7 @@
 // Shape checks for what a stdio host sends: its describe/run results and the params of its
 // requests. Each returns a one-line problem naming the member, or the typed value.
 import { isPlainObject } from '../../core/json.js';
-import { CAPABILITIES, type HostSurface, type RunReport } from '../contract.js';
+import { CAPABILITIES, IN_PROCESS_ONLY_CAPABILITIES, type HostSurface, type RunReport } from '../contract.js';
 import { PROFILES, PROFILE_KNOBS, MODES, KNOB_VALUES, type Knob, type Profile } from '../../core/types.js';
 import { resolvePostures } from '../../core/postures.js';
 import { knobNotConsulted } from '../surface.js';
@@ -29,8 +29,9 @@ export function checkSurface(v: unknown): Result<HostSurface> {
   if (!isStringArray(v.capabilities)) return { ok: false, problem: 'describe.capabilities must be an array of strings' };
   const unknownCap = v.capabilities.find((c) => !(CAPABILITIES as readonly string[]).includes(c));
   if (unknownCap !== undefined) return { ok: false, problem: `describe.capabilities contains unknown capability ${JSON.stringify(unknownCap)}` };
-  if (v.capabilities.includes('projection_faults')) {
-    return { ok: false, problem: 'describe.capabilities declares projection_faults, which only an in-process harness can carry out (the CTK would have to send a value JSON cannot carry)' };
+  const inProcessOnly = v.capabilities.find((c) => (IN_PROCESS_ONLY_CAPABILITIES as readonly string[]).includes(c));
+  if (inProcessOnly !== undefined) {
+    return { ok: false, problem: `describe.capabilities declares ${inProcessOnly}, which only an in-process harness can carry out (the CTK would have to send a value JSON cannot carry)` };
   }
   if (v.buffered_output !== undefined && typeof v.buffered_output !== 'boolean') {
     return { ok: false, problem: 'describe.buffered_output must be a boolean (default true, §12.1a)' };
