@@ -1,5 +1,6 @@
 // §5 verdict gate: one test per rule; each fails if the rule is dropped.
 import t from 'tap';
+import { LosslessNumber } from 'lossless-json';
 import { validateVerdict, EVIDENCE_MAX_BYTES, failureVerdict } from './verdict-gate.js';
 
 const INVALID = 'host_error:verdict_invalid';
@@ -162,4 +163,14 @@ t.test('very deep values do not crash the gate', async (t) => {
   for (let i = 0; i < 100_000; i++) deep = [deep];
   const r = validateVerdict({ decision: 'transform', transform: { path: '$target', value: deep } });
   t.type(r.ok, 'boolean', 'returns a result instead of throwing');
+});
+
+t.test('LosslessNumbers in a verdict: an exact number is JSON, a token no double holds (1e400) is not', async (t) => {
+  const verdict = (value: unknown) => ({ decision: 'transform', transform: { path: '$target', value } });
+  const exact = validateVerdict(verdict({ n: new LosslessNumber('9007199254740993') }));
+  t.ok(exact.ok, 'a 64-bit integer kept exact passes the gate');
+  if (exact.ok) t.equal(String((exact.verdict.transform!.value as unknown as { n: LosslessNumber }).n), '9007199254740993', 'and is handed on exactly');
+  t.equal(reasonOf(verdict([new LosslessNumber('1e400')])), FAILED, 'an overflowing token is no JSON number a host can carry (§11)');
+  const r = validateVerdict(verdict([new LosslessNumber('-1e400')]));
+  t.match(r.ok ? '' : r.detail, /non-finite number -1e400 at the verdict\.transform\.value\[0\]/, 'the diagnostic names the token and where it is');
 });
