@@ -44,7 +44,8 @@ for (const [label, cmd, name] of configurations) {
       t.ok(surface.capabilities.includes('incremental_output'));
       t.match(surface.exposure_bound, /^none/);
       const part = report.results.filter((r) => r.part === 'streaming/incremental');
-      t.ok(part.length > 0 && part.every((r) => r.status === 'pass'), `the ${part.length} streaming/incremental vectors pass`);
+      // A failing-mock vector of the part needs mock_faults, which this host does not declare.
+      t.ok(part.length > 0 && part.every((r) => r.status === 'pass' || /capability mock_faults$/.test(r.reason ?? '')), `the ${part.length} streaming/incremental vectors pass`);
     }
     const postureSkips = skips.filter((r) => /posture /.test(r.reason ?? '')).length;
     t.ok(postureSkips > 0, `${postureSkips} vectors are gated to the other posture value`);
