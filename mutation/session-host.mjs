@@ -26,7 +26,7 @@ export function sessionHostSurface() {
     version: '0.1.0',
     capabilities: [
       'model_calls', 'tool_calls', 'parallel_tool_calls', 'streaming', 'multi_turn', 'raw_interceptor_return', 'hang_faults',
-      'result_labels_resurfacing', 'projection_faults', 'non_json_verdicts', 'structured_model_content', 'structured_input_content',
+      'result_labels_resurfacing', 'projection_faults', 'non_json_verdicts', 'structured_model_content', 'structured_input_content', 'mock_faults',
     ],
     not_declared: { incremental_output: 'the session host buffers: nothing is released before the output verdict (§12.1a)' },
   });
@@ -97,15 +97,22 @@ async function attemptModelCall(hooks, run, messages, consumed) {
 /** One tool call: the framework keeps the tool's own value unless the session transformed it (§4.3). */
 async function toolCall(hooks, run, tc, labels) {
   let own;
+  let threw = false;
   const invoke = async (args) => {
-    const r = await run.tools({ id: tc.id, name: tc.name, args });
+    let r;
+    try {
+      r = await run.tools({ id: tc.id, name: tc.name, args });
+    } catch (error) {
+      threw = true; // mock_faults: a tool that throws has no value of its own; the session's tool error stands (§4.2)
+      throw error;
+    }
     own = r.value;
     return { value: r.value, is_error: r.is_error === true };
   };
   const r = await hooks.toolCall({ id: tc.id, name: tc.name, args: tc.args ?? {} }, invoke, optional(labels));
   switch (r.kind) {
     case 'result':
-      return { message: { role: 'tool', content: asContent(r.transformed ? r.value : own) }, labels: r.labels };
+      return { message: { role: 'tool', content: asContent(r.transformed || threw ? r.value : own) }, labels: r.labels };
     case 'blocked':
       return { message: { role: 'tool', content: r.message }, labels: {} };
     default:

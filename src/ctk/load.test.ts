@@ -326,3 +326,26 @@ t.test('JSON nested beyond the parser stack is named as such, not as a syntax er
     t.notMatch(r.problem, /call stack|not valid JSON/);
   }
 });
+
+t.test('mock_faults: a failing response or tool clause, and the members it cannot go with (GRAMMAR.md §2, §12)', async (t) => {
+  const v = baseVector() as { scenario: { model_script: Array<{ respond: object }> }; expect: object };
+  const respond = (r: object) => ({ ...v, scenario: { ...v.scenario, model_script: [{ respond: { content: 'ab', finish_reason: 'stop', ...r } }] } });
+  const tool = (b: object) => ({ ...v, scenario: { ...v.scenario, tools: [{ name: 'm', behavior: [{ return: null, ...b }] }] } });
+  t.equal(checkVector(respond({ fault: 'raise' })), undefined);
+  t.equal(checkVector(respond({ fault: 'raise', stream: ['a'], fault_after: 1 })), undefined, 'a failing stream delivers a prefix of content');
+  t.equal(checkVector(respond({ fault: 'raise', stream: ['a'], fault_after: 0 })), undefined);
+  t.equal(checkVector(tool({ fault: 'raise' })), undefined);
+  t.ok(loaded(respond({ fault: 'raise' }) as never).requiredCapabilities.includes('mock_faults'), 'a failing response implies mock_faults');
+  t.ok(loaded(tool({ fault: 'raise' }) as never).requiredCapabilities.includes('mock_faults'), 'a failing tool implies mock_faults');
+  t.notOk(loaded(v as never).requiredCapabilities.includes('mock_faults'));
+  const ptr = '/scenario/model_script/0/respond';
+  t.match(checkVector(respond({ fault: 'explode' })), /\/respond\/fault: must be one of "raise"/);
+  t.match(checkVector(respond({ fault_after: 1, stream: ['ab'] })), new RegExp(`${ptr}/fault_after: needs "fault" and "stream"`));
+  t.match(checkVector(respond({ fault: 'raise', fault_after: 0 })), new RegExp(`${ptr}/fault_after: needs "fault" and "stream"`));
+  t.match(checkVector(respond({ fault: 'raise', stream: ['a'], fault_after: 2 })), new RegExp(`${ptr}/fault_after: 2 is more than the 1 chunks the stream lists`));
+  t.match(checkVector(respond({ fault: 'raise', stream: ['a'], stream_truncated: true })), new RegExp(`${ptr}/stream_truncated: a failing stream \\(fault\\) ends by failing`));
+  t.match(checkVector(respond({ fault: 'raise', content: {}, unprojectable: 'cycle' })), new RegExp(`${ptr}/unprojectable: a failing model call \\(fault\\) returns no response`));
+  t.match(checkVector(respond({ fault: 'raise', stream: ['b'] })), /\/stream: the chunks concatenate to "b", which is not a prefix of content "ab"/);
+  t.match(checkVector(tool({ fault: 'raise', is_error: true })), /\/scenario\/tools\/0\/behavior\/0\/is_error: a tool that fails \(fault\) returns no result/);
+  t.match(checkVector(tool({ fault: 'raise', return: {}, unprojectable: 'cycle' })), /\/scenario\/tools\/0\/behavior\/0\/fault: a tool that fails returns no value, so it cannot also be unprojectable/);
+});

@@ -329,18 +329,33 @@ function postureCaseMemberProblem(v: Vector): string | undefined {
   return undefined;
 }
 
+/** GRAMMAR.md §2 (mock_faults): a failing response's members that contradict each other. */
+function mockFaultProblem(r: JsonObject, ptr: string): string | undefined {
+  if (r.fault_after !== undefined) {
+    if (r.fault === undefined || !Array.isArray(r.stream)) return `${ptr}/fault_after: needs "fault" and "stream" (how many chunks a failing stream delivers before it fails, GRAMMAR.md §9.1)`;
+    if ((r.fault_after as number) > r.stream.length) return `${ptr}/fault_after: ${String(r.fault_after)} is more than the ${r.stream.length} chunks the stream lists (GRAMMAR.md §9.1)`;
+  }
+  if (r.fault === undefined) return undefined;
+  if (r.stream_truncated !== undefined) return `${ptr}/stream_truncated: a failing stream (fault) ends by failing, not by dying quietly; give one of the two (GRAMMAR.md §9.1)`;
+  if (r.unprojectable !== undefined) return `${ptr}/unprojectable: a failing model call (fault) returns no response, so it cannot also be unprojectable; give one of the two (GRAMMAR.md §2)`;
+  return undefined;
+}
+
 /** GRAMMAR.md §9 and the CTK's stream/projection extensions: what the schema cannot state (§12). */
 function streamingProblem(v: Vector): string | undefined {
   for (const [i, m] of (v.scenario.model_script ?? []).entries()) {
     const r = m.respond as JsonObject;
     const ptr = `/scenario/model_script/${i}/respond`;
     if (r.stream_truncated !== undefined && r.stream === undefined) return `${ptr}/stream_truncated: needs "stream" (the chunks delivered before the stream dies, GRAMMAR.md §9.1)`;
+    const faultProblem = mockFaultProblem(r, ptr);
+    if (faultProblem !== undefined) return faultProblem;
     if (Array.isArray(r.stream)) {
       if (typeof r.content !== 'string') return `${ptr}/content: a streamed response's content is the text its chunks concatenate to (GRAMMAR.md §9.1)`;
       const joined = (r.stream as string[]).join('');
-      // A complete stream concatenates to content; a truncated one delivers a prefix of it at most.
-      if (r.stream_truncated === true ? !r.content.startsWith(joined) : joined !== r.content)
-        return `${ptr}/stream: the chunks concatenate to ${JSON.stringify(joined)}, which ${r.stream_truncated === true ? 'is not a prefix of' : 'is not'} content ${JSON.stringify(r.content)} (GRAMMAR.md §9.1)`;
+      // A complete stream concatenates to content; a truncated or failing one delivers a prefix of it at most.
+      const partial = r.stream_truncated === true || r.fault !== undefined;
+      if (partial ? !r.content.startsWith(joined) : joined !== r.content)
+        return `${ptr}/stream: the chunks concatenate to ${JSON.stringify(joined)}, which ${partial ? 'is not a prefix of' : 'is not'} content ${JSON.stringify(r.content)} (GRAMMAR.md §9.1)`;
       if (r.unprojectable !== undefined) return `${ptr}/unprojectable: a streamed response delivers text chunks; give unprojectable on a plain response`;
     }
     if (r.unprojectable !== undefined && (r.content === null || typeof r.content !== 'object')) return `${ptr}/unprojectable: needs an object content to add the unprojectable member to (HARNESS.md §4)`;
@@ -350,6 +365,10 @@ function streamingProblem(v: Vector): string | undefined {
       const r = b.return as unknown;
       if (b.unprojectable !== undefined && (r === null || typeof r !== 'object' || Array.isArray(r)))
         return `/scenario/tools/${i}/behavior/${j}/unprojectable: needs an object "return" to add the unprojectable member to (HARNESS.md §4)`;
+      if (b.fault !== undefined && b.unprojectable !== undefined)
+        return `/scenario/tools/${i}/behavior/${j}/fault: a tool that fails returns no value, so it cannot also be unprojectable; give one of the two (GRAMMAR.md §2)`;
+      if (b.fault !== undefined && b.is_error !== undefined)
+        return `/scenario/tools/${i}/behavior/${j}/is_error: a tool that fails (fault) returns no result to mark as an error; leave is_error out (GRAMMAR.md §2)`;
     }
   }
   for (const [i, tool] of (v.scenario.tools ?? []).entries()) {

@@ -68,3 +68,42 @@ t.test('non_json_verdicts: the verdict as written plus, at index 0 of a nested l
   const hole = (nonJsonVerdict({ decision: 'allow' }, 'hole') as { ctk_unprojectable: { list: unknown[] } }).ctk_unprojectable.list;
   t.notOk(0 in hole, 'a hole is an empty slot, not an undefined item');
 });
+
+t.test('mock_faults: a failing model call rejects, a failing stream throws after its chunks, a failing tool throws; each is logged first', async (t) => {
+  const { createMockModel, MockFault } = await import('./mocks.js');
+  const log = newMockLog();
+  const model = createMockModel(
+    {
+      model_script: [
+        { respond: { content: 'secret answer', finish_reason: 'stop', fault: 'raise' } },
+        { respond: { content: 'ab-c', finish_reason: 'stop', stream: ['a', 'b'], fault: 'raise', fault_after: 1 } },
+        { respond: { content: 'ab', finish_reason: 'stop', stream: ['a', 'b'], fault: 'raise' } },
+      ],
+    },
+    log,
+  );
+  const err = await model({ model_id: 'mock', messages: [] }).then(() => undefined, (e: unknown) => e);
+  t.ok(err instanceof MockFault, 'the call rejects with a native error');
+  t.equal((err as Error).name, 'MockFault');
+  t.notMatch((err as Error).message, /secret/, 'the error names the mock only, no scripted content (§6.3)');
+  t.equal(log.model_calls.length, 1, 'the failed call is logged');
+  const pull = async (s: unknown) => {
+    const got: unknown[] = [];
+    try {
+      for await (const c of s as AsyncIterable<unknown>) got.push(c);
+    } catch (e) {
+      return { got, error: e };
+    }
+    return { got, error: undefined };
+  };
+  const first = await pull(await model({ model_id: 'mock', messages: [] }));
+  t.same(first.got, [{ content: 'a' }], 'fault_after chunks, whole and without finish_reason');
+  t.ok(first.error instanceof MockFault);
+  const second = await pull(await model({ model_id: 'mock', messages: [] }));
+  t.same(second.got, [{ content: 'a' }, { content: 'b' }], 'absent fault_after: every listed chunk, then the failure');
+  t.ok(second.error instanceof MockFault);
+  t.same(log.streams.map((s) => [s.delivered, s.drained]), [[1, false], [2, false]], 'the mock counts what was pulled; a failing stream never drains');
+  const tools = createMockTools({ tools: [{ name: 'a', behavior: [{ return: 'unused', fault: 'raise' }] }] }, log);
+  await t.rejects(tools({ id: 'c1', name: 'a', args: {} }), /ctk: scripted tool failure/);
+  t.same(log.tool_invocations, [{ id: 'c1', name: 'a', args: {} }], 'the failed invocation is logged');
+});

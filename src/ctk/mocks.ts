@@ -51,7 +51,15 @@ export function createMockModel(scenario: Scenario, log: MockLog): (request: Mod
     const r = deepClone(entry.respond) as JsonObject;
     const toolCalls = (Array.isArray(r.tool_calls) ? r.tool_calls : []) as unknown as ModelResponse['tool_calls'];
     const finish = typeof r.finish_reason === 'string' ? r.finish_reason : 'stop';
-    if (Array.isArray(r.stream)) return mockStream(r.stream as string[], r.stream_truncated === true, toolCalls, finish, n, log);
+    const faulty = r.fault === 'raise';
+    if (Array.isArray(r.stream)) {
+      const texts = r.stream as string[];
+      // mock_faults: the stream delivers `fault_after` chunks (default all), then its next pull fails natively.
+      const failAt = faulty ? (typeof r.fault_after === 'number' ? r.fault_after : texts.length) : undefined;
+      return mockStream(texts, r.stream_truncated === true, toolCalls, finish, n, log, failAt);
+    }
+    // mock_faults: the call itself fails natively, as a provider error does (§12.1: an errored model call).
+    if (faulty) throw new MockFault('model');
     const content = (r.content ?? null) as Json;
     return {
       content: typeof r.unprojectable === 'string' ? unprojectable(content, r.unprojectable as UnprojectableKind) : content,
@@ -65,10 +73,12 @@ export function createMockModel(scenario: Scenario, log: MockLog): (request: Mod
  * The chunks in order; a complete stream's last chunk carries finish_reason and tool_calls; a truncated one's last
  * chunk is partial and the stream then ends without a finish_reason (GRAMMAR.md §9.1).
  */
-function mockStream(texts: string[], truncated: boolean, toolCalls: ModelResponse['tool_calls'], finish: string, call: number, log: MockLog): ModelStream {
+function mockStream(texts: string[], truncated: boolean, toolCalls: ModelResponse['tool_calls'], finish: string, call: number, log: MockLog, failAt?: number): ModelStream {
   const seen: StreamObservation = { call, chunks: texts.length, delivered: 0, drained: false };
   log.streams.push(seen);
   const chunkAt = (i: number): ModelStreamChunk => {
+    // A stream that fails carries neither a boundary-less last chunk nor a finish_reason: every delivered chunk is whole.
+    if (failAt !== undefined) return { content: texts[i]! };
     const last = i === texts.length - 1;
     if (!last) return { content: texts[i]! };
     if (truncated) return { content: texts[i]!, partial: true };
@@ -79,6 +89,10 @@ function mockStream(texts: string[], truncated: boolean, toolCalls: ModelRespons
       let i = 0;
       return {
         async next(): Promise<IteratorResult<ModelStreamChunk>> {
+          if (failAt !== undefined && i >= failAt) {
+            i = texts.length; // the provider is gone: nothing more, not even the end
+            throw new MockFault('model stream');
+          }
           if (i >= texts.length) {
             seen.drained = true;
             return { done: true, value: undefined };
@@ -162,6 +176,17 @@ export function nonJsonVerdict(value: Json, kind: NonJsonVerdictKind): unknown {
   return out;
 }
 
+/**
+ * CTK extension (mock_faults, GRAMMAR.md §2): the native error a faulting mock raises. Its message names the mock
+ * only, never scripted content, so a host that records it leaks nothing of the target (§6.3).
+ */
+export class MockFault extends Error {
+  constructor(what: string) {
+    super(`ctk: scripted ${what} failure`);
+    this.name = 'MockFault';
+  }
+}
+
 /** The bounded wait of a `rendezvous` clause when the vector sets none (GRAMMAR.md §2). */
 export const RENDEZVOUS_WITHIN_MS = 2000;
 
@@ -216,6 +241,8 @@ export function createMockTools(scenario: Scenario, log: MockLog): (call: ToolCa
       return { value: 'ctk: no scripted behaviour', is_error: true };
     }
     if (clause.rendezvous) await meet(clause.rendezvous, { id: String(call.id), name: tool.name });
+    // mock_faults: the tool throws instead of returning (§4.2: the host surfaces it as a tool error).
+    if (clause.fault === 'raise') throw new MockFault('tool');
     const value = deepClone(clause.return);
     return { value: clause.unprojectable ? unprojectable(value, clause.unprojectable) : value, is_error: clause.is_error === true };
   };

@@ -145,6 +145,7 @@ export function impliedCapabilities(vector: Vector): string[] {
   const reportsRelease = vector.expect.released_output !== undefined || vector.expect.persisted_must_not_contain !== undefined;
   if ((usesStream(vector) || reportsRelease) && !caps.has('incremental_output')) caps.add('streaming');
   if (usesUnprojectable(vector)) caps.add('projection_faults');
+  if (usesMockFaults(vector)) caps.add('mock_faults');
   // §4.2 lets response content be an object; a text-only model interface (most frameworks') cannot return one.
   if ((vector.scenario.model_script ?? []).some((s) => s.respond?.content !== null && s.respond?.content !== undefined && typeof s.respond.content !== 'string')) {
     caps.add('structured_model_content');
@@ -165,6 +166,14 @@ export function usesUnprojectable(vector: Vector): boolean {
   return (
     (vector.scenario.model_script ?? []).some((m) => (m.respond as JsonObject).unprojectable !== undefined) ||
     (vector.scenario.tools ?? []).some((t) => t.behavior.some((b) => b.unprojectable !== undefined))
+  );
+}
+
+/** Does any scripted model response or tool clause ask the mock to fail natively (`fault`, GRAMMAR.md §2)? */
+export function usesMockFaults(vector: Vector): boolean {
+  return (
+    (vector.scenario.model_script ?? []).some((m) => (m.respond as JsonObject).fault !== undefined) ||
+    (vector.scenario.tools ?? []).some((t) => t.behavior.some((b) => b.fault !== undefined))
   );
 }
 

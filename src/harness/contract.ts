@@ -44,6 +44,9 @@ export const CAPABILITIES = [
   // A pre_model_call transform may replace the message list with one of another length or other roles (§4.3, §5.2),
   // not only rewrite messages in place (a framework that rebuilds each request from its own items may not).
   'message_list_transforms',
+  // The CTK's mock model and tools fail natively (a rejected call, a stream that throws, a tool that throws) and the
+  // host lets the failure reach its loop (§3.1 bracketing of failed calls, §12.1 errored model calls).
+  'mock_faults',
 ] as const;
 export type Capability = (typeof CAPABILITIES)[number];
 
@@ -132,6 +135,9 @@ export function isModelStream(reply: ModelResponse | ModelStream): reply is Mode
 export const UNPROJECTABLE_KINDS = ['cycle', 'bigint', 'function', 'throwing_getter'] as const;
 export type UnprojectableKind = (typeof UNPROJECTABLE_KINDS)[number];
 
+/** CTK extension (mock_faults, GRAMMAR.md §2): the mock fails natively instead of answering. */
+export type MockFault = 'raise';
+
 /**
  * CTK extension (non_json_verdicts, GRAMMAR.md §3): the in-process scripted interceptor returns its `return` verdict
  * with one extra member holding, nested inside an object and an array, a value JSON cannot carry of this kind.
@@ -152,7 +158,7 @@ export interface Scenario {
   input?: { content: Json; role: string };
   /** Extension (multi_turn): several input → … → output cycles in one session. */
   inputs?: Array<{ content: Json; role: string }>;
-  tools?: Array<{ name: string; schema?: Json; behavior: Array<{ when_args?: Json; return: Json; is_error?: boolean; unprojectable?: UnprojectableKind; rendezvous?: Rendezvous }> }>;
+  tools?: Array<{ name: string; schema?: Json; behavior: Array<{ when_args?: Json; return: Json; is_error?: boolean; unprojectable?: UnprojectableKind; fault?: MockFault; rendezvous?: Rendezvous }> }>;
   model_script?: Array<{ respond: JsonObject }>;
   /** Extension (parallel_tool_calls): run a response's tool calls concurrently. */
   parallel_tools?: boolean;

@@ -87,7 +87,7 @@ export async function mediateIncrementally(stream: AsyncIterable<StreamChunk>, d
     // Stryker disable next-line ConditionalExpression: the CTK's mock delivers a stream's tool calls on its last chunk only (GRAMMAR.md §9.1), so no earlier segment has any to show (incremental.test.ts 'a streamed tool-call response: text released as it streams, tool calls act on the final segment')
     const response: JsonObject = { content: held + chunk, tool_calls: finish === undefined ? [] : (toolCalls as unknown as JsonObject[]), finish_reason: finish ?? INCREMENTAL_FINISH };
     const post = await deps.emitSegment(response);
-    // Stryker disable next-line UpdateOperator: the count is read only for a stream whose provider fails, which the CTK's mock never does (incremental.test.ts 'a provider failure mid-stream is an errored model call; released segments stay released')
+    // Stryker disable next-line UpdateOperator: equivalent: the count is read only as zero or not (has the failed call had an emission?), and counting down is as non-zero after a segment as counting up (AH-CTK-773, 774 pin both cases; incremental.test.ts 'a provider failure mid-stream is an errored model call; released segments stay released')
     segments++;
     const text = parts.segmentRelease({ post, released, chunk });
     // A verdict that rewrote already-released text cannot be released as verdicted: fail closed (§12.1a, §11).

@@ -4,17 +4,18 @@
 /* eslint-disable */
 "use strict";
 exports.vectors = validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agent-hooks-ctk.dev/schema/vectors.schema.json","title":"agent-hooks-ctk conformance vector","description":"The published CTK vector grammar plus the CTK extensions, both defined member by member in vectors/GRAMMAR.md. Closed objects everywhere except inside the maps whose keys the author chooses (match, context and assert, and the maps keyed by posture names or values).","type":"object","additionalProperties":false,"required":["id","title","spec_clause","scenario","expect"],"properties":{"id":{"type":"string","pattern":"^AH-CTK-[0-9]{3}(-[a-z0-9-]+)?$"},"title":{"type":"string","minLength":1},"spec_clause":{"type":"string","minLength":1},"part":{"type":"string"},"mode":{"enum":["enforce","evaluate_only"]},"capabilities":{"type":"array","uniqueItems":true,"items":{"enum":["model_calls","tool_calls","parallel_tool_calls","streaming","multi_turn","int64_json","bigint_json","buffered_output","incremental_output","raw_interceptor_return","hang_faults","result_labels_resurfacing","projection_faults","non_json_verdicts","structured_model_content","structured_input_content","message_list_transforms"]}},"composition":{"type":"object","additionalProperties":false,"required":["profile"],"properties":{"profile":{"enum":["sequential/first_deny","sequential/run_all","parallel/strictest","parallel/unanimous"]},"on_approval":{"enum":["stop","resume"]},"on_disagreement":{"enum":["deny","approval"]},"on_transform_conflict":{"enum":["deny","approval"]}}},"identity_provider":{"anyOf":[{"type":"null"},{"type":"string","pattern":"^[a-z][a-z0-9_-]*$"}]},"redact_for_approval":{"type":"array","items":{"$ref":"#/$defs/targetPath"}},"scenario":{"$ref":"#/$defs/scenario"},"interceptor_script":{"$ref":"#/$defs/ruleList"},"interceptor_scripts":{"type":"array","items":{"$ref":"#/$defs/ruleList"}},"approval_script":{"type":"array","items":{"$ref":"#/$defs/approvalRule"}},"postures":{"description":"CTK extension: the vector applies only to a host that declares exactly these posture values (§13.1; names and values from the posture registry, src/core/postures.ts); any other host skips it, the reason naming posture and value.","type":"object","minProperties":1,"additionalProperties":{"type":"string"}},"layout":{"description":"CTK extension: the vector applies only to a host whose declared conversation layout (HostSurface.layout; HARNESS.md, The conversation layout) has these values; any other host skips it, the reason naming the member and both values.","type":"object","minProperties":1,"additionalProperties":false,"properties":{"assistant_turn":{"enum":["after_tool_results","before_tool_results"]},"history":{"enum":["turn","session","answers","incorporated"]},"host_messages":{"enum":["none","prepended"]},"pre_model_transform":{"enum":["request","conversation"]},"assistant_message":{"enum":["content_or_tool_calls","content_then_tool_calls"]},"external_input":{"enum":["external","user"]},"tool_error_content":{"enum":["value","text"]},"user_placeholder":{"enum":["none","inserted"]},"null_answer":{"enum":["kept","empty_text"]}}},"interceptor_timeout_ms":{"type":"integer","minimum":1},"resolver_timeout_ms":{"type":"integer","minimum":1},"stream_mediation":{"description":"CTK extension: the stream discipline the expectations of a respond.stream vector without incremental_output hold for: buffered (default; skipped by incremental hosts) or any.","enum":["buffered","any"]},"expect":{"$ref":"#/$defs/expect"}},"$defs":{"point":{"enum":["agent_startup","input","pre_model_call","post_model_call","pre_tool_call","post_tool_call","output","agent_shutdown"]},"targetPath":{"type":"string","pattern":"^\\$(target|policy_target)(\\.[A-Za-z0-9_-]+|\\[[0-9]+\\]|\\[\"[A-Za-z0-9_-]+\"\\])*$"},"content":{"type":["string","object"]},"input":{"type":"object","additionalProperties":false,"required":["content","role"],"properties":{"content":{"$ref":"#/$defs/content"},"role":{"enum":["user","system","external"]}}},"scenario":{"type":"object","additionalProperties":false,"properties":{"input":{"$ref":"#/$defs/input"},"inputs":{"type":"array","minItems":1,"items":{"$ref":"#/$defs/input"}},"tools":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["name","behavior"],"properties":{"name":{"type":"string","minLength":1},"schema":true,"behavior":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["return"],"properties":{"when_args":true,"return":true,"is_error":{"type":"boolean"},"unprojectable":{"$ref":"#/$defs/unprojectable"},"rendezvous":{"description":"CTK extension (parallel_tool_calls probe): the invocation waits until parties invocations of the same group are in flight together, at most within_ms (default 2000), then returns; one that waited in vain fails the vector (§12.2).","type":"object","additionalProperties":false,"required":["group","parties"],"properties":{"group":{"type":"string","minLength":1},"parties":{"type":"integer","minimum":2},"within_ms":{"type":"integer","minimum":1}}}}}}}}},"model_script":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["respond"],"properties":{"respond":{"type":"object","additionalProperties":false,"required":["content","finish_reason"],"properties":{"content":{"type":["string","object","null"]},"tool_calls":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["id","name","args"],"properties":{"id":{"type":"string"},"name":{"type":"string"},"args":{"type":"object"}}}},"finish_reason":{"type":"string"},"stream":{"description":"vectors/GRAMMAR.md §9.1: text chunks, in order, whose concatenation is content; the mock delivers them one by one.","type":"array","minItems":1,"items":{"type":"string"}},"stream_truncated":{"description":"vectors/GRAMMAR.md §9.1: the stream dies after the listed chunks; the last one is partial and finish_reason never arrives.","type":"boolean"},"unprojectable":{"$ref":"#/$defs/unprojectable"}}}}}},"parallel_tools":{"type":"boolean"}}},"unprojectable":{"description":"CTK extension (projection_faults): the in-process mock adds one member JSON cannot carry to this object value.","enum":["cycle","bigint","function","throwing_getter"]},"nonJsonVerdict":{"description":"CTK extension (non_json_verdicts): the in-process scripted interceptor returns its (object) return with one extra member holding, nested, a value JSON cannot carry.","enum":["nan","infinity","negative_infinity","bigint","function","symbol","undefined_element","class_instance","cycle","hole"]},"ruleList":{"type":"array","items":{"$ref":"#/$defs/rule"}},"rule":{"type":"object","additionalProperties":false,"required":["at"],"properties":{"at":{"$ref":"#/$defs/point"},"match":{"type":"object"},"return":true,"fault":{"enum":["raise","malformed_verdict","mutate","hang"]},"unprojectable":{"$ref":"#/$defs/nonJsonVerdict"}}},"approvalRule":{"type":"object","additionalProperties":false,"required":["resolve"],"properties":{"match":{"type":"object"},"resolve":{"type":"object","properties":{"outcome":{"type":"string"},"verdict":true,"identity_override":{"type":["string","null"]},"echo_recomputed":{"type":"boolean"},"fault":{"enum":["raise","hang"]}},"additionalProperties":false}}},"outcome":{"enum":["completed","blocked","error"]},"stringList":{"type":"array","items":{"type":"string"}},"pointList":{"type":"array","items":{"$ref":"#/$defs/point"}},"toolInvocations":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["name","args"],"properties":{"name":{"type":"string"},"args":true}}},"expectedRecords":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["interception_point"],"properties":{"interception_point":{"$ref":"#/$defs/point"},"index":{"type":"integer","minimum":0},"match":{"description":"CTK extension (vectors/GRAMMAR.md §5.5): take the one record of this point whose emission's context (the recorded context with the record's sequence) has these values at these dotted paths, e.g. tool_call.id; independent of the scan cursor, so it picks a record of a concurrent batch whatever its position.","type":"object","minProperties":1},"assert":{"type":"object"},"absent":{"$ref":"#/$defs/stringList"},"present":{"$ref":"#/$defs/stringList"}}}},"expectedModelCalls":{"type":"array","items":{"type":"object","additionalProperties":false,"properties":{"messages_must_contain":{"$ref":"#/$defs/stringList"},"messages_must_not_contain":{"$ref":"#/$defs/stringList"},"messages":true}}},"expectedInterceptions":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["interception_point"],"properties":{"interception_point":{"$ref":"#/$defs/point"},"context":{"type":"object"},"context_must_validate":{"type":"boolean"},"context_must_contain":{"$ref":"#/$defs/stringList"},"context_must_not_contain":{"$ref":"#/$defs/stringList"}}}},"postureCase":{"description":"CTK extension (§13.1): one posture value's expectations, checked exactly like the same top-level expect members; only the members a posture can change (src/ctk/posture-cases.ts). A case's interceptions are read with the case's own sequence_strict (absent: true).","type":"object","additionalProperties":false,"properties":{"run_outcome":{"$ref":"#/$defs/outcome"},"interceptions":{"$ref":"#/$defs/expectedInterceptions"},"sequence_strict":{"type":"boolean"},"final_output":true,"outputs":{"type":"array"},"tool_invocations":{"$ref":"#/$defs/toolInvocations"},"tool_not_invoked":{"$ref":"#/$defs/stringList"},"interceptions_absent":{"$ref":"#/$defs/pointList"},"model_calls":{"$ref":"#/$defs/expectedModelCalls"},"model_call_count":{"type":"integer","minimum":0},"record_count":{"type":"integer","minimum":0},"records":{"$ref":"#/$defs/expectedRecords"}}},"expect":{"type":"object","additionalProperties":false,"required":["interceptions","run_outcome"],"properties":{"interceptions":{"$ref":"#/$defs/expectedInterceptions"},"sequence_strict":{"type":"boolean"},"interceptions_absent":{"$ref":"#/$defs/pointList"},"run_outcome":{"$ref":"#/$defs/outcome"},"run_outcome_by_posture":{"type":"object","additionalProperties":false,"required":["posture","outcomes"],"properties":{"posture":{"type":"string"},"outcomes":{"type":"object","additionalProperties":{"$ref":"#/$defs/outcome"}}}},"by_posture":{"description":"CTK extension (§13.1): the expectations a posture changes, one case per value of a registered posture; the runner checks the case of the value the host declares (undeclared: the registry default). Not together with run_outcome_by_posture.","type":"object","additionalProperties":false,"required":["posture","cases"],"properties":{"posture":{"type":"string"},"cases":{"type":"object","minProperties":1,"additionalProperties":{"$ref":"#/$defs/postureCase"}}}},"final_output":true,"outputs":{"type":"array"},"tool_invocations":{"$ref":"#/$defs/toolInvocations"},"tool_not_invoked":{"$ref":"#/$defs/stringList"},"identities_equal":{"type":"boolean"},"records":{"$ref":"#/$defs/expectedRecords"},"model_calls":{"$ref":"#/$defs/expectedModelCalls"},"model_call_count":{"type":"integer","minimum":0},"record_count":{"type":"integer","minimum":0},"released_output":true,"persisted_must_not_contain":{"$ref":"#/$defs/stringList"},"records_must_not_contain":{"description":"CTK extension (§6.3, §10.3): substrings that must not occur in any record the host reports, serialized as compact JSON.","type":"array","minItems":1,"items":{"type":"string","minLength":1}}}}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agent-hooks-ctk.dev/schema/vectors.schema.json","title":"agent-hooks-ctk conformance vector","description":"The published CTK vector grammar plus the CTK extensions, both defined member by member in vectors/GRAMMAR.md. Closed objects everywhere except inside the maps whose keys the author chooses (match, context and assert, and the maps keyed by posture names or values).","type":"object","additionalProperties":false,"required":["id","title","spec_clause","scenario","expect"],"properties":{"id":{"type":"string","pattern":"^AH-CTK-[0-9]{3}(-[a-z0-9-]+)?$"},"title":{"type":"string","minLength":1},"spec_clause":{"type":"string","minLength":1},"part":{"type":"string"},"mode":{"enum":["enforce","evaluate_only"]},"capabilities":{"type":"array","uniqueItems":true,"items":{"enum":["model_calls","tool_calls","parallel_tool_calls","streaming","multi_turn","int64_json","bigint_json","buffered_output","incremental_output","raw_interceptor_return","hang_faults","result_labels_resurfacing","projection_faults","non_json_verdicts","structured_model_content","structured_input_content","message_list_transforms","mock_faults"]}},"composition":{"type":"object","additionalProperties":false,"required":["profile"],"properties":{"profile":{"enum":["sequential/first_deny","sequential/run_all","parallel/strictest","parallel/unanimous"]},"on_approval":{"enum":["stop","resume"]},"on_disagreement":{"enum":["deny","approval"]},"on_transform_conflict":{"enum":["deny","approval"]}}},"identity_provider":{"anyOf":[{"type":"null"},{"type":"string","pattern":"^[a-z][a-z0-9_-]*$"}]},"redact_for_approval":{"type":"array","items":{"$ref":"#/$defs/targetPath"}},"scenario":{"$ref":"#/$defs/scenario"},"interceptor_script":{"$ref":"#/$defs/ruleList"},"interceptor_scripts":{"type":"array","items":{"$ref":"#/$defs/ruleList"}},"approval_script":{"type":"array","items":{"$ref":"#/$defs/approvalRule"}},"postures":{"description":"CTK extension: the vector applies only to a host that declares exactly these posture values (§13.1; names and values from the posture registry, src/core/postures.ts); any other host skips it, the reason naming posture and value.","type":"object","minProperties":1,"additionalProperties":{"type":"string"}},"layout":{"description":"CTK extension: the vector applies only to a host whose declared conversation layout (HostSurface.layout; HARNESS.md, The conversation layout) has these values; any other host skips it, the reason naming the member and both values.","type":"object","minProperties":1,"additionalProperties":false,"properties":{"assistant_turn":{"enum":["after_tool_results","before_tool_results"]},"history":{"enum":["turn","session","answers","incorporated"]},"host_messages":{"enum":["none","prepended"]},"pre_model_transform":{"enum":["request","conversation"]},"assistant_message":{"enum":["content_or_tool_calls","content_then_tool_calls"]},"external_input":{"enum":["external","user"]},"tool_error_content":{"enum":["value","text"]},"user_placeholder":{"enum":["none","inserted"]},"null_answer":{"enum":["kept","empty_text"]}}},"interceptor_timeout_ms":{"type":"integer","minimum":1},"resolver_timeout_ms":{"type":"integer","minimum":1},"stream_mediation":{"description":"CTK extension: the stream discipline the expectations of a respond.stream vector without incremental_output hold for: buffered (default; skipped by incremental hosts) or any.","enum":["buffered","any"]},"expect":{"$ref":"#/$defs/expect"}},"$defs":{"point":{"enum":["agent_startup","input","pre_model_call","post_model_call","pre_tool_call","post_tool_call","output","agent_shutdown"]},"targetPath":{"type":"string","pattern":"^\\$(target|policy_target)(\\.[A-Za-z0-9_-]+|\\[[0-9]+\\]|\\[\"[A-Za-z0-9_-]+\"\\])*$"},"content":{"type":["string","object"]},"input":{"type":"object","additionalProperties":false,"required":["content","role"],"properties":{"content":{"$ref":"#/$defs/content"},"role":{"enum":["user","system","external"]}}},"scenario":{"type":"object","additionalProperties":false,"properties":{"input":{"$ref":"#/$defs/input"},"inputs":{"type":"array","minItems":1,"items":{"$ref":"#/$defs/input"}},"tools":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["name","behavior"],"properties":{"name":{"type":"string","minLength":1},"schema":true,"behavior":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["return"],"properties":{"when_args":true,"return":true,"is_error":{"type":"boolean"},"unprojectable":{"$ref":"#/$defs/unprojectable"},"fault":{"$ref":"#/$defs/mockFault"},"rendezvous":{"description":"CTK extension (parallel_tool_calls probe): the invocation waits until parties invocations of the same group are in flight together, at most within_ms (default 2000), then returns; one that waited in vain fails the vector (§12.2).","type":"object","additionalProperties":false,"required":["group","parties"],"properties":{"group":{"type":"string","minLength":1},"parties":{"type":"integer","minimum":2},"within_ms":{"type":"integer","minimum":1}}}}}}}}},"model_script":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["respond"],"properties":{"respond":{"type":"object","additionalProperties":false,"required":["content","finish_reason"],"properties":{"content":{"type":["string","object","null"]},"tool_calls":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["id","name","args"],"properties":{"id":{"type":"string"},"name":{"type":"string"},"args":{"type":"object"}}}},"finish_reason":{"type":"string"},"stream":{"description":"vectors/GRAMMAR.md §9.1: text chunks, in order, whose concatenation is content; the mock delivers them one by one.","type":"array","minItems":1,"items":{"type":"string"}},"stream_truncated":{"description":"vectors/GRAMMAR.md §9.1: the stream dies after the listed chunks; the last one is partial and finish_reason never arrives.","type":"boolean"},"unprojectable":{"$ref":"#/$defs/unprojectable"},"fault":{"$ref":"#/$defs/mockFault"},"fault_after":{"description":"vectors/GRAMMAR.md §9.1 (CTK, mock_faults): with fault and stream, the stream delivers this many of its chunks, then the next pull fails (default: all of them).","type":"integer","minimum":0}}}}}},"parallel_tools":{"type":"boolean"}}},"mockFault":{"description":"CTK extension (mock_faults): the mock fails natively instead of answering (a rejected call, a stream that throws, a tool that throws).","enum":["raise"]},"unprojectable":{"description":"CTK extension (projection_faults): the in-process mock adds one member JSON cannot carry to this object value.","enum":["cycle","bigint","function","throwing_getter"]},"nonJsonVerdict":{"description":"CTK extension (non_json_verdicts): the in-process scripted interceptor returns its (object) return with one extra member holding, nested, a value JSON cannot carry.","enum":["nan","infinity","negative_infinity","bigint","function","symbol","undefined_element","class_instance","cycle","hole"]},"ruleList":{"type":"array","items":{"$ref":"#/$defs/rule"}},"rule":{"type":"object","additionalProperties":false,"required":["at"],"properties":{"at":{"$ref":"#/$defs/point"},"match":{"type":"object"},"return":true,"fault":{"enum":["raise","malformed_verdict","mutate","hang"]},"unprojectable":{"$ref":"#/$defs/nonJsonVerdict"}}},"approvalRule":{"type":"object","additionalProperties":false,"required":["resolve"],"properties":{"match":{"type":"object"},"resolve":{"type":"object","properties":{"outcome":{"type":"string"},"verdict":true,"identity_override":{"type":["string","null"]},"echo_recomputed":{"type":"boolean"},"fault":{"enum":["raise","hang"]}},"additionalProperties":false}}},"outcome":{"enum":["completed","blocked","error"]},"stringList":{"type":"array","items":{"type":"string"}},"pointList":{"type":"array","items":{"$ref":"#/$defs/point"}},"toolInvocations":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["name","args"],"properties":{"name":{"type":"string"},"args":true}}},"expectedRecords":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["interception_point"],"properties":{"interception_point":{"$ref":"#/$defs/point"},"index":{"type":"integer","minimum":0},"match":{"description":"CTK extension (vectors/GRAMMAR.md §5.5): take the one record of this point whose emission's context (the recorded context with the record's sequence) has these values at these dotted paths, e.g. tool_call.id; independent of the scan cursor, so it picks a record of a concurrent batch whatever its position.","type":"object","minProperties":1},"assert":{"type":"object"},"absent":{"$ref":"#/$defs/stringList"},"present":{"$ref":"#/$defs/stringList"}}}},"expectedModelCalls":{"type":"array","items":{"type":"object","additionalProperties":false,"properties":{"messages_must_contain":{"$ref":"#/$defs/stringList"},"messages_must_not_contain":{"$ref":"#/$defs/stringList"},"messages":true}}},"expectedInterceptions":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["interception_point"],"properties":{"interception_point":{"$ref":"#/$defs/point"},"context":{"type":"object"},"context_must_validate":{"type":"boolean"},"context_must_contain":{"$ref":"#/$defs/stringList"},"context_must_not_contain":{"$ref":"#/$defs/stringList"}}}},"postureCase":{"description":"CTK extension (§13.1): one posture value's expectations, checked exactly like the same top-level expect members; only the members a posture can change (src/ctk/posture-cases.ts). A case's interceptions are read with the case's own sequence_strict (absent: true).","type":"object","additionalProperties":false,"properties":{"run_outcome":{"$ref":"#/$defs/outcome"},"interceptions":{"$ref":"#/$defs/expectedInterceptions"},"sequence_strict":{"type":"boolean"},"final_output":true,"outputs":{"type":"array"},"tool_invocations":{"$ref":"#/$defs/toolInvocations"},"tool_not_invoked":{"$ref":"#/$defs/stringList"},"interceptions_absent":{"$ref":"#/$defs/pointList"},"model_calls":{"$ref":"#/$defs/expectedModelCalls"},"model_call_count":{"type":"integer","minimum":0},"record_count":{"type":"integer","minimum":0},"records":{"$ref":"#/$defs/expectedRecords"}}},"expect":{"type":"object","additionalProperties":false,"required":["interceptions","run_outcome"],"properties":{"interceptions":{"$ref":"#/$defs/expectedInterceptions"},"sequence_strict":{"type":"boolean"},"interceptions_absent":{"$ref":"#/$defs/pointList"},"run_outcome":{"$ref":"#/$defs/outcome"},"run_outcome_by_posture":{"type":"object","additionalProperties":false,"required":["posture","outcomes"],"properties":{"posture":{"type":"string"},"outcomes":{"type":"object","additionalProperties":{"$ref":"#/$defs/outcome"}}}},"by_posture":{"description":"CTK extension (§13.1): the expectations a posture changes, one case per value of a registered posture; the runner checks the case of the value the host declares (undeclared: the registry default). Not together with run_outcome_by_posture.","type":"object","additionalProperties":false,"required":["posture","cases"],"properties":{"posture":{"type":"string"},"cases":{"type":"object","minProperties":1,"additionalProperties":{"$ref":"#/$defs/postureCase"}}}},"final_output":true,"outputs":{"type":"array"},"tool_invocations":{"$ref":"#/$defs/toolInvocations"},"tool_not_invoked":{"$ref":"#/$defs/stringList"},"identities_equal":{"type":"boolean"},"records":{"$ref":"#/$defs/expectedRecords"},"model_calls":{"$ref":"#/$defs/expectedModelCalls"},"model_call_count":{"type":"integer","minimum":0},"record_count":{"type":"integer","minimum":0},"released_output":true,"persisted_must_not_contain":{"$ref":"#/$defs/stringList"},"records_must_not_contain":{"description":"CTK extension (§6.3, §10.3): substrings that must not occur in any record the host reports, serialized as compact JSON.","type":"array","minItems":1,"items":{"type":"string","minLength":1}}}}}};
 const schema32 = {"type":"string","pattern":"^\\$(target|policy_target)(\\.[A-Za-z0-9_-]+|\\[[0-9]+\\]|\\[\"[A-Za-z0-9_-]+\"\\])*$"};
-const schema42 = {"type":"object","additionalProperties":false,"required":["resolve"],"properties":{"match":{"type":"object"},"resolve":{"type":"object","properties":{"outcome":{"type":"string"},"verdict":true,"identity_override":{"type":["string","null"]},"echo_recomputed":{"type":"boolean"},"fault":{"enum":["raise","hang"]}},"additionalProperties":false}}};
+const schema44 = {"type":"object","additionalProperties":false,"required":["resolve"],"properties":{"match":{"type":"object"},"resolve":{"type":"object","properties":{"outcome":{"type":"string"},"verdict":true,"identity_override":{"type":["string","null"]},"echo_recomputed":{"type":"boolean"},"fault":{"enum":["raise","hang"]}},"additionalProperties":false}}};
 const func1 = Object.prototype.hasOwnProperty;
 const func2 = require("ajv/dist/runtime/ucs2length").default;
 const func0 = require("ajv/dist/runtime/equal").default;
 const pattern4 = new RegExp("^AH-CTK-[0-9]{3}(-[a-z0-9-]+)?$", "u");
 const pattern5 = new RegExp("^[a-z][a-z0-9_-]*$", "u");
 const pattern6 = new RegExp("^\\$(target|policy_target)(\\.[A-Za-z0-9_-]+|\\[[0-9]+\\]|\\[\"[A-Za-z0-9_-]+\"\\])*$", "u");
-const schema33 = {"type":"object","additionalProperties":false,"properties":{"input":{"$ref":"#/$defs/input"},"inputs":{"type":"array","minItems":1,"items":{"$ref":"#/$defs/input"}},"tools":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["name","behavior"],"properties":{"name":{"type":"string","minLength":1},"schema":true,"behavior":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["return"],"properties":{"when_args":true,"return":true,"is_error":{"type":"boolean"},"unprojectable":{"$ref":"#/$defs/unprojectable"},"rendezvous":{"description":"CTK extension (parallel_tool_calls probe): the invocation waits until parties invocations of the same group are in flight together, at most within_ms (default 2000), then returns; one that waited in vain fails the vector (§12.2).","type":"object","additionalProperties":false,"required":["group","parties"],"properties":{"group":{"type":"string","minLength":1},"parties":{"type":"integer","minimum":2},"within_ms":{"type":"integer","minimum":1}}}}}}}}},"model_script":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["respond"],"properties":{"respond":{"type":"object","additionalProperties":false,"required":["content","finish_reason"],"properties":{"content":{"type":["string","object","null"]},"tool_calls":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["id","name","args"],"properties":{"id":{"type":"string"},"name":{"type":"string"},"args":{"type":"object"}}}},"finish_reason":{"type":"string"},"stream":{"description":"vectors/GRAMMAR.md §9.1: text chunks, in order, whose concatenation is content; the mock delivers them one by one.","type":"array","minItems":1,"items":{"type":"string"}},"stream_truncated":{"description":"vectors/GRAMMAR.md §9.1: the stream dies after the listed chunks; the last one is partial and finish_reason never arrives.","type":"boolean"},"unprojectable":{"$ref":"#/$defs/unprojectable"}}}}}},"parallel_tools":{"type":"boolean"}}};
+const schema33 = {"type":"object","additionalProperties":false,"properties":{"input":{"$ref":"#/$defs/input"},"inputs":{"type":"array","minItems":1,"items":{"$ref":"#/$defs/input"}},"tools":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["name","behavior"],"properties":{"name":{"type":"string","minLength":1},"schema":true,"behavior":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["return"],"properties":{"when_args":true,"return":true,"is_error":{"type":"boolean"},"unprojectable":{"$ref":"#/$defs/unprojectable"},"fault":{"$ref":"#/$defs/mockFault"},"rendezvous":{"description":"CTK extension (parallel_tool_calls probe): the invocation waits until parties invocations of the same group are in flight together, at most within_ms (default 2000), then returns; one that waited in vain fails the vector (§12.2).","type":"object","additionalProperties":false,"required":["group","parties"],"properties":{"group":{"type":"string","minLength":1},"parties":{"type":"integer","minimum":2},"within_ms":{"type":"integer","minimum":1}}}}}}}}},"model_script":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["respond"],"properties":{"respond":{"type":"object","additionalProperties":false,"required":["content","finish_reason"],"properties":{"content":{"type":["string","object","null"]},"tool_calls":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["id","name","args"],"properties":{"id":{"type":"string"},"name":{"type":"string"},"args":{"type":"object"}}}},"finish_reason":{"type":"string"},"stream":{"description":"vectors/GRAMMAR.md §9.1: text chunks, in order, whose concatenation is content; the mock delivers them one by one.","type":"array","minItems":1,"items":{"type":"string"}},"stream_truncated":{"description":"vectors/GRAMMAR.md §9.1: the stream dies after the listed chunks; the last one is partial and finish_reason never arrives.","type":"boolean"},"unprojectable":{"$ref":"#/$defs/unprojectable"},"fault":{"$ref":"#/$defs/mockFault"},"fault_after":{"description":"vectors/GRAMMAR.md §9.1 (CTK, mock_faults): with fault and stream, the stream delivers this many of its chunks, then the next pull fails (default: all of them).","type":"integer","minimum":0}}}}}},"parallel_tools":{"type":"boolean"}}};
 const schema36 = {"description":"CTK extension (projection_faults): the in-process mock adds one member JSON cannot carry to this object value.","enum":["cycle","bigint","function","throwing_getter"]};
+const schema37 = {"description":"CTK extension (mock_faults): the mock fails natively instead of answering (a rejected call, a stream that throws, a tool that throws).","enum":["raise"]};
 const schema34 = {"type":"object","additionalProperties":false,"required":["content","role"],"properties":{"content":{"$ref":"#/$defs/content"},"role":{"enum":["user","system","external"]}}};
 const schema35 = {"type":["string","object"]};
 
@@ -247,7 +248,7 @@ vErrors.push(err8);
 errors++;
 }
 for(const key2 in data7){
-if(!(((((key2 === "when_args") || (key2 === "return")) || (key2 === "is_error")) || (key2 === "unprojectable")) || (key2 === "rendezvous"))){
+if(!((((((key2 === "when_args") || (key2 === "return")) || (key2 === "is_error")) || (key2 === "unprojectable")) || (key2 === "fault")) || (key2 === "rendezvous"))){
 const err9 = {instancePath:instancePath+"/tools/" + i1+"/behavior/" + i2,schemaPath:"#/properties/tools/items/properties/behavior/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err9];
@@ -283,11 +284,9 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data7.rendezvous !== undefined){
-let data10 = data7.rendezvous;
-if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
-if(data10.group === undefined){
-const err12 = {instancePath:instancePath+"/tools/" + i1+"/behavior/" + i2+"/rendezvous",schemaPath:"#/properties/tools/items/properties/behavior/items/properties/rendezvous/required",keyword:"required",params:{missingProperty: "group"},message:"must have required property '"+"group"+"'"};
+if(data7.fault !== undefined){
+if(!(data7.fault === "raise")){
+const err12 = {instancePath:instancePath+"/tools/" + i1+"/behavior/" + i2+"/fault",schemaPath:"#/$defs/mockFault/enum",keyword:"enum",params:{allowedValues: schema37.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -296,8 +295,12 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(data10.parties === undefined){
-const err13 = {instancePath:instancePath+"/tools/" + i1+"/behavior/" + i2+"/rendezvous",schemaPath:"#/properties/tools/items/properties/behavior/items/properties/rendezvous/required",keyword:"required",params:{missingProperty: "parties"},message:"must have required property '"+"parties"+"'"};
+}
+if(data7.rendezvous !== undefined){
+let data11 = data7.rendezvous;
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+if(data11.group === undefined){
+const err13 = {instancePath:instancePath+"/tools/" + i1+"/behavior/" + i2+"/rendezvous",schemaPath:"#/properties/tools/items/properties/behavior/items/properties/rendezvous/required",keyword:"required",params:{missingProperty: "group"},message:"must have required property '"+"group"+"'"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -306,9 +309,8 @@ vErrors.push(err13);
 }
 errors++;
 }
-for(const key3 in data10){
-if(!(((key3 === "group") || (key3 === "parties")) || (key3 === "within_ms"))){
-const err14 = {instancePath:instancePath+"/tools/" + i1+"/behavior/" + i2+"/rendezvous",schemaPath:"#/properties/tools/items/properties/behavior/items/properties/rendezvous/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+if(data11.parties === undefined){
+const err14 = {instancePath:instancePath+"/tools/" + i1+"/behavior/" + i2+"/rendezvous",schemaPath:"#/properties/tools/items/properties/behavior/items/properties/rendezvous/required",keyword:"required",params:{missingProperty: "parties"},message:"must have required property '"+"parties"+"'"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -317,12 +319,9 @@ vErrors.push(err14);
 }
 errors++;
 }
-}
-if(data10.group !== undefined){
-let data11 = data10.group;
-if(typeof data11 === "string"){
-if(func2(data11) < 1){
-const err15 = {instancePath:instancePath+"/tools/" + i1+"/behavior/" + i2+"/rendezvous/group",schemaPath:"#/properties/tools/items/properties/behavior/items/properties/rendezvous/properties/group/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+for(const key3 in data11){
+if(!(((key3 === "group") || (key3 === "parties")) || (key3 === "within_ms"))){
+const err15 = {instancePath:instancePath+"/tools/" + i1+"/behavior/" + i2+"/rendezvous",schemaPath:"#/properties/tools/items/properties/behavior/items/properties/rendezvous/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -332,8 +331,11 @@ vErrors.push(err15);
 errors++;
 }
 }
-else {
-const err16 = {instancePath:instancePath+"/tools/" + i1+"/behavior/" + i2+"/rendezvous/group",schemaPath:"#/properties/tools/items/properties/behavior/items/properties/rendezvous/properties/group/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data11.group !== undefined){
+let data12 = data11.group;
+if(typeof data12 === "string"){
+if(func2(data12) < 1){
+const err16 = {instancePath:instancePath+"/tools/" + i1+"/behavior/" + i2+"/rendezvous/group",schemaPath:"#/properties/tools/items/properties/behavior/items/properties/rendezvous/properties/group/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -343,10 +345,8 @@ vErrors.push(err16);
 errors++;
 }
 }
-if(data10.parties !== undefined){
-let data12 = data10.parties;
-if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))){
-const err17 = {instancePath:instancePath+"/tools/" + i1+"/behavior/" + i2+"/rendezvous/parties",schemaPath:"#/properties/tools/items/properties/behavior/items/properties/rendezvous/properties/parties/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err17 = {instancePath:instancePath+"/tools/" + i1+"/behavior/" + i2+"/rendezvous/group",schemaPath:"#/properties/tools/items/properties/behavior/items/properties/rendezvous/properties/group/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -355,9 +355,11 @@ vErrors.push(err17);
 }
 errors++;
 }
-if(typeof data12 == "number"){
-if(data12 < 2 || isNaN(data12)){
-const err18 = {instancePath:instancePath+"/tools/" + i1+"/behavior/" + i2+"/rendezvous/parties",schemaPath:"#/properties/tools/items/properties/behavior/items/properties/rendezvous/properties/parties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 2},message:"must be >= 2"};
+}
+if(data11.parties !== undefined){
+let data13 = data11.parties;
+if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))){
+const err18 = {instancePath:instancePath+"/tools/" + i1+"/behavior/" + i2+"/rendezvous/parties",schemaPath:"#/properties/tools/items/properties/behavior/items/properties/rendezvous/properties/parties/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -366,12 +368,9 @@ vErrors.push(err18);
 }
 errors++;
 }
-}
-}
-if(data10.within_ms !== undefined){
-let data13 = data10.within_ms;
-if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))){
-const err19 = {instancePath:instancePath+"/tools/" + i1+"/behavior/" + i2+"/rendezvous/within_ms",schemaPath:"#/properties/tools/items/properties/behavior/items/properties/rendezvous/properties/within_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(typeof data13 == "number"){
+if(data13 < 2 || isNaN(data13)){
+const err19 = {instancePath:instancePath+"/tools/" + i1+"/behavior/" + i2+"/rendezvous/parties",schemaPath:"#/properties/tools/items/properties/behavior/items/properties/rendezvous/properties/parties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 2},message:"must be >= 2"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -380,9 +379,12 @@ vErrors.push(err19);
 }
 errors++;
 }
-if(typeof data13 == "number"){
-if(data13 < 1 || isNaN(data13)){
-const err20 = {instancePath:instancePath+"/tools/" + i1+"/behavior/" + i2+"/rendezvous/within_ms",schemaPath:"#/properties/tools/items/properties/behavior/items/properties/rendezvous/properties/within_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+if(data11.within_ms !== undefined){
+let data14 = data11.within_ms;
+if(!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))){
+const err20 = {instancePath:instancePath+"/tools/" + i1+"/behavior/" + i2+"/rendezvous/within_ms",schemaPath:"#/properties/tools/items/properties/behavior/items/properties/rendezvous/properties/within_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -391,11 +393,9 @@ vErrors.push(err20);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err21 = {instancePath:instancePath+"/tools/" + i1+"/behavior/" + i2+"/rendezvous",schemaPath:"#/properties/tools/items/properties/behavior/items/properties/rendezvous/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(typeof data14 == "number"){
+if(data14 < 1 || isNaN(data14)){
+const err21 = {instancePath:instancePath+"/tools/" + i1+"/behavior/" + i2+"/rendezvous/within_ms",schemaPath:"#/properties/tools/items/properties/behavior/items/properties/rendezvous/properties/within_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -406,8 +406,9 @@ errors++;
 }
 }
 }
+}
 else {
-const err22 = {instancePath:instancePath+"/tools/" + i1+"/behavior/" + i2,schemaPath:"#/properties/tools/items/properties/behavior/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err22 = {instancePath:instancePath+"/tools/" + i1+"/behavior/" + i2+"/rendezvous",schemaPath:"#/properties/tools/items/properties/behavior/items/properties/rendezvous/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -419,7 +420,7 @@ errors++;
 }
 }
 else {
-const err23 = {instancePath:instancePath+"/tools/" + i1+"/behavior",schemaPath:"#/properties/tools/items/properties/behavior/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err23 = {instancePath:instancePath+"/tools/" + i1+"/behavior/" + i2,schemaPath:"#/properties/tools/items/properties/behavior/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -431,7 +432,7 @@ errors++;
 }
 }
 else {
-const err24 = {instancePath:instancePath+"/tools/" + i1,schemaPath:"#/properties/tools/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err24 = {instancePath:instancePath+"/tools/" + i1+"/behavior",schemaPath:"#/properties/tools/items/properties/behavior/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -443,7 +444,7 @@ errors++;
 }
 }
 else {
-const err25 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err25 = {instancePath:instancePath+"/tools/" + i1,schemaPath:"#/properties/tools/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -453,15 +454,9 @@ vErrors.push(err25);
 errors++;
 }
 }
-if(data.model_script !== undefined){
-let data14 = data.model_script;
-if(Array.isArray(data14)){
-const len3 = data14.length;
-for(let i3=0; i3<len3; i3++){
-let data15 = data14[i3];
-if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
-if(data15.respond === undefined){
-const err26 = {instancePath:instancePath+"/model_script/" + i3,schemaPath:"#/properties/model_script/items/required",keyword:"required",params:{missingProperty: "respond"},message:"must have required property '"+"respond"+"'"};
+}
+else {
+const err26 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -470,9 +465,16 @@ vErrors.push(err26);
 }
 errors++;
 }
-for(const key4 in data15){
-if(!(key4 === "respond")){
-const err27 = {instancePath:instancePath+"/model_script/" + i3,schemaPath:"#/properties/model_script/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+}
+if(data.model_script !== undefined){
+let data15 = data.model_script;
+if(Array.isArray(data15)){
+const len3 = data15.length;
+for(let i3=0; i3<len3; i3++){
+let data16 = data15[i3];
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+if(data16.respond === undefined){
+const err27 = {instancePath:instancePath+"/model_script/" + i3,schemaPath:"#/properties/model_script/items/required",keyword:"required",params:{missingProperty: "respond"},message:"must have required property '"+"respond"+"'"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -481,12 +483,9 @@ vErrors.push(err27);
 }
 errors++;
 }
-}
-if(data15.respond !== undefined){
-let data16 = data15.respond;
-if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
-if(data16.content === undefined){
-const err28 = {instancePath:instancePath+"/model_script/" + i3+"/respond",schemaPath:"#/properties/model_script/items/properties/respond/required",keyword:"required",params:{missingProperty: "content"},message:"must have required property '"+"content"+"'"};
+for(const key4 in data16){
+if(!(key4 === "respond")){
+const err28 = {instancePath:instancePath+"/model_script/" + i3,schemaPath:"#/properties/model_script/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -495,8 +494,12 @@ vErrors.push(err28);
 }
 errors++;
 }
-if(data16.finish_reason === undefined){
-const err29 = {instancePath:instancePath+"/model_script/" + i3+"/respond",schemaPath:"#/properties/model_script/items/properties/respond/required",keyword:"required",params:{missingProperty: "finish_reason"},message:"must have required property '"+"finish_reason"+"'"};
+}
+if(data16.respond !== undefined){
+let data17 = data16.respond;
+if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
+if(data17.content === undefined){
+const err29 = {instancePath:instancePath+"/model_script/" + i3+"/respond",schemaPath:"#/properties/model_script/items/properties/respond/required",keyword:"required",params:{missingProperty: "content"},message:"must have required property '"+"content"+"'"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -505,9 +508,8 @@ vErrors.push(err29);
 }
 errors++;
 }
-for(const key5 in data16){
-if(!((((((key5 === "content") || (key5 === "tool_calls")) || (key5 === "finish_reason")) || (key5 === "stream")) || (key5 === "stream_truncated")) || (key5 === "unprojectable"))){
-const err30 = {instancePath:instancePath+"/model_script/" + i3+"/respond",schemaPath:"#/properties/model_script/items/properties/respond/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+if(data17.finish_reason === undefined){
+const err30 = {instancePath:instancePath+"/model_script/" + i3+"/respond",schemaPath:"#/properties/model_script/items/properties/respond/required",keyword:"required",params:{missingProperty: "finish_reason"},message:"must have required property '"+"finish_reason"+"'"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -516,11 +518,9 @@ vErrors.push(err30);
 }
 errors++;
 }
-}
-if(data16.content !== undefined){
-let data17 = data16.content;
-if(((typeof data17 !== "string") && (!(data17 && typeof data17 == "object" && !Array.isArray(data17)))) && (data17 !== null)){
-const err31 = {instancePath:instancePath+"/model_script/" + i3+"/respond/content",schemaPath:"#/properties/model_script/items/properties/respond/properties/content/type",keyword:"type",params:{type: schema33.properties.model_script.items.properties.respond.properties.content.type},message:"must be string,object,null"};
+for(const key5 in data17){
+if(!((((((((key5 === "content") || (key5 === "tool_calls")) || (key5 === "finish_reason")) || (key5 === "stream")) || (key5 === "stream_truncated")) || (key5 === "unprojectable")) || (key5 === "fault")) || (key5 === "fault_after"))){
+const err31 = {instancePath:instancePath+"/model_script/" + i3+"/respond",schemaPath:"#/properties/model_script/items/properties/respond/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -530,15 +530,10 @@ vErrors.push(err31);
 errors++;
 }
 }
-if(data16.tool_calls !== undefined){
-let data18 = data16.tool_calls;
-if(Array.isArray(data18)){
-const len4 = data18.length;
-for(let i4=0; i4<len4; i4++){
-let data19 = data18[i4];
-if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
-if(data19.id === undefined){
-const err32 = {instancePath:instancePath+"/model_script/" + i3+"/respond/tool_calls/" + i4,schemaPath:"#/properties/model_script/items/properties/respond/properties/tool_calls/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(data17.content !== undefined){
+let data18 = data17.content;
+if(((typeof data18 !== "string") && (!(data18 && typeof data18 == "object" && !Array.isArray(data18)))) && (data18 !== null)){
+const err32 = {instancePath:instancePath+"/model_script/" + i3+"/respond/content",schemaPath:"#/properties/model_script/items/properties/respond/properties/content/type",keyword:"type",params:{type: schema33.properties.model_script.items.properties.respond.properties.content.type},message:"must be string,object,null"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -547,8 +542,16 @@ vErrors.push(err32);
 }
 errors++;
 }
-if(data19.name === undefined){
-const err33 = {instancePath:instancePath+"/model_script/" + i3+"/respond/tool_calls/" + i4,schemaPath:"#/properties/model_script/items/properties/respond/properties/tool_calls/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+}
+if(data17.tool_calls !== undefined){
+let data19 = data17.tool_calls;
+if(Array.isArray(data19)){
+const len4 = data19.length;
+for(let i4=0; i4<len4; i4++){
+let data20 = data19[i4];
+if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
+if(data20.id === undefined){
+const err33 = {instancePath:instancePath+"/model_script/" + i3+"/respond/tool_calls/" + i4,schemaPath:"#/properties/model_script/items/properties/respond/properties/tool_calls/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -557,8 +560,8 @@ vErrors.push(err33);
 }
 errors++;
 }
-if(data19.args === undefined){
-const err34 = {instancePath:instancePath+"/model_script/" + i3+"/respond/tool_calls/" + i4,schemaPath:"#/properties/model_script/items/properties/respond/properties/tool_calls/items/required",keyword:"required",params:{missingProperty: "args"},message:"must have required property '"+"args"+"'"};
+if(data20.name === undefined){
+const err34 = {instancePath:instancePath+"/model_script/" + i3+"/respond/tool_calls/" + i4,schemaPath:"#/properties/model_script/items/properties/respond/properties/tool_calls/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -567,9 +570,8 @@ vErrors.push(err34);
 }
 errors++;
 }
-for(const key6 in data19){
-if(!(((key6 === "id") || (key6 === "name")) || (key6 === "args"))){
-const err35 = {instancePath:instancePath+"/model_script/" + i3+"/respond/tool_calls/" + i4,schemaPath:"#/properties/model_script/items/properties/respond/properties/tool_calls/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
+if(data20.args === undefined){
+const err35 = {instancePath:instancePath+"/model_script/" + i3+"/respond/tool_calls/" + i4,schemaPath:"#/properties/model_script/items/properties/respond/properties/tool_calls/items/required",keyword:"required",params:{missingProperty: "args"},message:"must have required property '"+"args"+"'"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -578,10 +580,9 @@ vErrors.push(err35);
 }
 errors++;
 }
-}
-if(data19.id !== undefined){
-if(typeof data19.id !== "string"){
-const err36 = {instancePath:instancePath+"/model_script/" + i3+"/respond/tool_calls/" + i4+"/id",schemaPath:"#/properties/model_script/items/properties/respond/properties/tool_calls/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key6 in data20){
+if(!(((key6 === "id") || (key6 === "name")) || (key6 === "args"))){
+const err36 = {instancePath:instancePath+"/model_script/" + i3+"/respond/tool_calls/" + i4,schemaPath:"#/properties/model_script/items/properties/respond/properties/tool_calls/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -591,9 +592,9 @@ vErrors.push(err36);
 errors++;
 }
 }
-if(data19.name !== undefined){
-if(typeof data19.name !== "string"){
-const err37 = {instancePath:instancePath+"/model_script/" + i3+"/respond/tool_calls/" + i4+"/name",schemaPath:"#/properties/model_script/items/properties/respond/properties/tool_calls/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data20.id !== undefined){
+if(typeof data20.id !== "string"){
+const err37 = {instancePath:instancePath+"/model_script/" + i3+"/respond/tool_calls/" + i4+"/id",schemaPath:"#/properties/model_script/items/properties/respond/properties/tool_calls/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -603,10 +604,9 @@ vErrors.push(err37);
 errors++;
 }
 }
-if(data19.args !== undefined){
-let data22 = data19.args;
-if(!(data22 && typeof data22 == "object" && !Array.isArray(data22))){
-const err38 = {instancePath:instancePath+"/model_script/" + i3+"/respond/tool_calls/" + i4+"/args",schemaPath:"#/properties/model_script/items/properties/respond/properties/tool_calls/items/properties/args/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data20.name !== undefined){
+if(typeof data20.name !== "string"){
+const err38 = {instancePath:instancePath+"/model_script/" + i3+"/respond/tool_calls/" + i4+"/name",schemaPath:"#/properties/model_script/items/properties/respond/properties/tool_calls/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -616,9 +616,10 @@ vErrors.push(err38);
 errors++;
 }
 }
-}
-else {
-const err39 = {instancePath:instancePath+"/model_script/" + i3+"/respond/tool_calls/" + i4,schemaPath:"#/properties/model_script/items/properties/respond/properties/tool_calls/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data20.args !== undefined){
+let data23 = data20.args;
+if(!(data23 && typeof data23 == "object" && !Array.isArray(data23))){
+const err39 = {instancePath:instancePath+"/model_script/" + i3+"/respond/tool_calls/" + i4+"/args",schemaPath:"#/properties/model_script/items/properties/respond/properties/tool_calls/items/properties/args/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -630,7 +631,7 @@ errors++;
 }
 }
 else {
-const err40 = {instancePath:instancePath+"/model_script/" + i3+"/respond/tool_calls",schemaPath:"#/properties/model_script/items/properties/respond/properties/tool_calls/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err40 = {instancePath:instancePath+"/model_script/" + i3+"/respond/tool_calls/" + i4,schemaPath:"#/properties/model_script/items/properties/respond/properties/tool_calls/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -640,9 +641,9 @@ vErrors.push(err40);
 errors++;
 }
 }
-if(data16.finish_reason !== undefined){
-if(typeof data16.finish_reason !== "string"){
-const err41 = {instancePath:instancePath+"/model_script/" + i3+"/respond/finish_reason",schemaPath:"#/properties/model_script/items/properties/respond/properties/finish_reason/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err41 = {instancePath:instancePath+"/model_script/" + i3+"/respond/tool_calls",schemaPath:"#/properties/model_script/items/properties/respond/properties/tool_calls/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -652,11 +653,9 @@ vErrors.push(err41);
 errors++;
 }
 }
-if(data16.stream !== undefined){
-let data24 = data16.stream;
-if(Array.isArray(data24)){
-if(data24.length < 1){
-const err42 = {instancePath:instancePath+"/model_script/" + i3+"/respond/stream",schemaPath:"#/properties/model_script/items/properties/respond/properties/stream/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(data17.finish_reason !== undefined){
+if(typeof data17.finish_reason !== "string"){
+const err42 = {instancePath:instancePath+"/model_script/" + i3+"/respond/finish_reason",schemaPath:"#/properties/model_script/items/properties/respond/properties/finish_reason/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -665,10 +664,12 @@ vErrors.push(err42);
 }
 errors++;
 }
-const len5 = data24.length;
-for(let i5=0; i5<len5; i5++){
-if(typeof data24[i5] !== "string"){
-const err43 = {instancePath:instancePath+"/model_script/" + i3+"/respond/stream/" + i5,schemaPath:"#/properties/model_script/items/properties/respond/properties/stream/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data17.stream !== undefined){
+let data25 = data17.stream;
+if(Array.isArray(data25)){
+if(data25.length < 1){
+const err43 = {instancePath:instancePath+"/model_script/" + i3+"/respond/stream",schemaPath:"#/properties/model_script/items/properties/respond/properties/stream/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -677,10 +678,10 @@ vErrors.push(err43);
 }
 errors++;
 }
-}
-}
-else {
-const err44 = {instancePath:instancePath+"/model_script/" + i3+"/respond/stream",schemaPath:"#/properties/model_script/items/properties/respond/properties/stream/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const len5 = data25.length;
+for(let i5=0; i5<len5; i5++){
+if(typeof data25[i5] !== "string"){
+const err44 = {instancePath:instancePath+"/model_script/" + i3+"/respond/stream/" + i5,schemaPath:"#/properties/model_script/items/properties/respond/properties/stream/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -690,9 +691,9 @@ vErrors.push(err44);
 errors++;
 }
 }
-if(data16.stream_truncated !== undefined){
-if(typeof data16.stream_truncated !== "boolean"){
-const err45 = {instancePath:instancePath+"/model_script/" + i3+"/respond/stream_truncated",schemaPath:"#/properties/model_script/items/properties/respond/properties/stream_truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+else {
+const err45 = {instancePath:instancePath+"/model_script/" + i3+"/respond/stream",schemaPath:"#/properties/model_script/items/properties/respond/properties/stream/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -702,10 +703,9 @@ vErrors.push(err45);
 errors++;
 }
 }
-if(data16.unprojectable !== undefined){
-let data27 = data16.unprojectable;
-if(!((((data27 === "cycle") || (data27 === "bigint")) || (data27 === "function")) || (data27 === "throwing_getter"))){
-const err46 = {instancePath:instancePath+"/model_script/" + i3+"/respond/unprojectable",schemaPath:"#/$defs/unprojectable/enum",keyword:"enum",params:{allowedValues: schema36.enum},message:"must be equal to one of the allowed values"};
+if(data17.stream_truncated !== undefined){
+if(typeof data17.stream_truncated !== "boolean"){
+const err46 = {instancePath:instancePath+"/model_script/" + i3+"/respond/stream_truncated",schemaPath:"#/properties/model_script/items/properties/respond/properties/stream_truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -715,9 +715,10 @@ vErrors.push(err46);
 errors++;
 }
 }
-}
-else {
-const err47 = {instancePath:instancePath+"/model_script/" + i3+"/respond",schemaPath:"#/properties/model_script/items/properties/respond/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data17.unprojectable !== undefined){
+let data28 = data17.unprojectable;
+if(!((((data28 === "cycle") || (data28 === "bigint")) || (data28 === "function")) || (data28 === "throwing_getter"))){
+const err47 = {instancePath:instancePath+"/model_script/" + i3+"/respond/unprojectable",schemaPath:"#/$defs/unprojectable/enum",keyword:"enum",params:{allowedValues: schema36.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -727,9 +728,9 @@ vErrors.push(err47);
 errors++;
 }
 }
-}
-else {
-const err48 = {instancePath:instancePath+"/model_script/" + i3,schemaPath:"#/properties/model_script/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data17.fault !== undefined){
+if(!(data17.fault === "raise")){
+const err48 = {instancePath:instancePath+"/model_script/" + i3+"/respond/fault",schemaPath:"#/$defs/mockFault/enum",keyword:"enum",params:{allowedValues: schema37.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -739,9 +740,10 @@ vErrors.push(err48);
 errors++;
 }
 }
-}
-else {
-const err49 = {instancePath:instancePath+"/model_script",schemaPath:"#/properties/model_script/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data17.fault_after !== undefined){
+let data30 = data17.fault_after;
+if(!((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30)))){
+const err49 = {instancePath:instancePath+"/model_script/" + i3+"/respond/fault_after",schemaPath:"#/properties/model_script/items/properties/respond/properties/fault_after/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -750,10 +752,9 @@ vErrors.push(err49);
 }
 errors++;
 }
-}
-if(data.parallel_tools !== undefined){
-if(typeof data.parallel_tools !== "boolean"){
-const err50 = {instancePath:instancePath+"/parallel_tools",schemaPath:"#/properties/parallel_tools/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(typeof data30 == "number"){
+if(data30 < 0 || isNaN(data30)){
+const err50 = {instancePath:instancePath+"/model_script/" + i3+"/respond/fault_after",schemaPath:"#/properties/model_script/items/properties/respond/properties/fault_after/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -764,8 +765,9 @@ errors++;
 }
 }
 }
+}
 else {
-const err51 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err51 = {instancePath:instancePath+"/model_script/" + i3+"/respond",schemaPath:"#/properties/model_script/items/properties/respond/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -774,15 +776,63 @@ vErrors.push(err51);
 }
 errors++;
 }
+}
+}
+else {
+const err52 = {instancePath:instancePath+"/model_script/" + i3,schemaPath:"#/properties/model_script/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+}
+}
+else {
+const err53 = {instancePath:instancePath+"/model_script",schemaPath:"#/properties/model_script/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+}
+if(data.parallel_tools !== undefined){
+if(typeof data.parallel_tools !== "boolean"){
+const err54 = {instancePath:instancePath+"/parallel_tools",schemaPath:"#/properties/parallel_tools/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+}
+}
+else {
+const err55 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
 validate21.errors = vErrors;
 return errors === 0;
 }
 validate21.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema38 = {"type":"array","items":{"$ref":"#/$defs/rule"}};
-const schema39 = {"type":"object","additionalProperties":false,"required":["at"],"properties":{"at":{"$ref":"#/$defs/point"},"match":{"type":"object"},"return":true,"fault":{"enum":["raise","malformed_verdict","mutate","hang"]},"unprojectable":{"$ref":"#/$defs/nonJsonVerdict"}}};
-const schema40 = {"enum":["agent_startup","input","pre_model_call","post_model_call","pre_tool_call","post_tool_call","output","agent_shutdown"]};
-const schema41 = {"description":"CTK extension (non_json_verdicts): the in-process scripted interceptor returns its (object) return with one extra member holding, nested, a value JSON cannot carry.","enum":["nan","infinity","negative_infinity","bigint","function","symbol","undefined_element","class_instance","cycle","hole"]};
+const schema40 = {"type":"array","items":{"$ref":"#/$defs/rule"}};
+const schema41 = {"type":"object","additionalProperties":false,"required":["at"],"properties":{"at":{"$ref":"#/$defs/point"},"match":{"type":"object"},"return":true,"fault":{"enum":["raise","malformed_verdict","mutate","hang"]},"unprojectable":{"$ref":"#/$defs/nonJsonVerdict"}}};
+const schema42 = {"enum":["agent_startup","input","pre_model_call","post_model_call","pre_tool_call","post_tool_call","output","agent_shutdown"]};
+const schema43 = {"description":"CTK extension (non_json_verdicts): the in-process scripted interceptor returns its (object) return with one extra member holding, nested, a value JSON cannot carry.","enum":["nan","infinity","negative_infinity","bigint","function","symbol","undefined_element","class_instance","cycle","hole"]};
 
 function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -820,7 +870,7 @@ errors++;
 if(data.at !== undefined){
 let data0 = data.at;
 if(!((((((((data0 === "agent_startup") || (data0 === "input")) || (data0 === "pre_model_call")) || (data0 === "post_model_call")) || (data0 === "pre_tool_call")) || (data0 === "post_tool_call")) || (data0 === "output")) || (data0 === "agent_shutdown"))){
-const err2 = {instancePath:instancePath+"/at",schemaPath:"#/$defs/point/enum",keyword:"enum",params:{allowedValues: schema40.enum},message:"must be equal to one of the allowed values"};
+const err2 = {instancePath:instancePath+"/at",schemaPath:"#/$defs/point/enum",keyword:"enum",params:{allowedValues: schema42.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -846,7 +896,7 @@ errors++;
 if(data.fault !== undefined){
 let data2 = data.fault;
 if(!((((data2 === "raise") || (data2 === "malformed_verdict")) || (data2 === "mutate")) || (data2 === "hang"))){
-const err4 = {instancePath:instancePath+"/fault",schemaPath:"#/properties/fault/enum",keyword:"enum",params:{allowedValues: schema39.properties.fault.enum},message:"must be equal to one of the allowed values"};
+const err4 = {instancePath:instancePath+"/fault",schemaPath:"#/properties/fault/enum",keyword:"enum",params:{allowedValues: schema41.properties.fault.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -859,7 +909,7 @@ errors++;
 if(data.unprojectable !== undefined){
 let data3 = data.unprojectable;
 if(!((((((((((data3 === "nan") || (data3 === "infinity")) || (data3 === "negative_infinity")) || (data3 === "bigint")) || (data3 === "function")) || (data3 === "symbol")) || (data3 === "undefined_element")) || (data3 === "class_instance")) || (data3 === "cycle")) || (data3 === "hole"))){
-const err5 = {instancePath:instancePath+"/unprojectable",schemaPath:"#/$defs/nonJsonVerdict/enum",keyword:"enum",params:{allowedValues: schema41.enum},message:"must be equal to one of the allowed values"};
+const err5 = {instancePath:instancePath+"/unprojectable",schemaPath:"#/$defs/nonJsonVerdict/enum",keyword:"enum",params:{allowedValues: schema43.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -920,11 +970,11 @@ return errors === 0;
 }
 validate26.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema43 = {"type":"object","additionalProperties":false,"required":["interceptions","run_outcome"],"properties":{"interceptions":{"$ref":"#/$defs/expectedInterceptions"},"sequence_strict":{"type":"boolean"},"interceptions_absent":{"$ref":"#/$defs/pointList"},"run_outcome":{"$ref":"#/$defs/outcome"},"run_outcome_by_posture":{"type":"object","additionalProperties":false,"required":["posture","outcomes"],"properties":{"posture":{"type":"string"},"outcomes":{"type":"object","additionalProperties":{"$ref":"#/$defs/outcome"}}}},"by_posture":{"description":"CTK extension (§13.1): the expectations a posture changes, one case per value of a registered posture; the runner checks the case of the value the host declares (undeclared: the registry default). Not together with run_outcome_by_posture.","type":"object","additionalProperties":false,"required":["posture","cases"],"properties":{"posture":{"type":"string"},"cases":{"type":"object","minProperties":1,"additionalProperties":{"$ref":"#/$defs/postureCase"}}}},"final_output":true,"outputs":{"type":"array"},"tool_invocations":{"$ref":"#/$defs/toolInvocations"},"tool_not_invoked":{"$ref":"#/$defs/stringList"},"identities_equal":{"type":"boolean"},"records":{"$ref":"#/$defs/expectedRecords"},"model_calls":{"$ref":"#/$defs/expectedModelCalls"},"model_call_count":{"type":"integer","minimum":0},"record_count":{"type":"integer","minimum":0},"released_output":true,"persisted_must_not_contain":{"$ref":"#/$defs/stringList"},"records_must_not_contain":{"description":"CTK extension (§6.3, §10.3): substrings that must not occur in any record the host reports, serialized as compact JSON.","type":"array","minItems":1,"items":{"type":"string","minLength":1}}}};
-const schema50 = {"enum":["completed","blocked","error"]};
-const schema54 = {"type":"array","items":{"type":"object","additionalProperties":false,"required":["name","args"],"properties":{"name":{"type":"string"},"args":true}}};
-const schema46 = {"type":"array","items":{"type":"string"}};
-const schema44 = {"type":"array","items":{"type":"object","additionalProperties":false,"required":["interception_point"],"properties":{"interception_point":{"$ref":"#/$defs/point"},"context":{"type":"object"},"context_must_validate":{"type":"boolean"},"context_must_contain":{"$ref":"#/$defs/stringList"},"context_must_not_contain":{"$ref":"#/$defs/stringList"}}}};
+const schema45 = {"type":"object","additionalProperties":false,"required":["interceptions","run_outcome"],"properties":{"interceptions":{"$ref":"#/$defs/expectedInterceptions"},"sequence_strict":{"type":"boolean"},"interceptions_absent":{"$ref":"#/$defs/pointList"},"run_outcome":{"$ref":"#/$defs/outcome"},"run_outcome_by_posture":{"type":"object","additionalProperties":false,"required":["posture","outcomes"],"properties":{"posture":{"type":"string"},"outcomes":{"type":"object","additionalProperties":{"$ref":"#/$defs/outcome"}}}},"by_posture":{"description":"CTK extension (§13.1): the expectations a posture changes, one case per value of a registered posture; the runner checks the case of the value the host declares (undeclared: the registry default). Not together with run_outcome_by_posture.","type":"object","additionalProperties":false,"required":["posture","cases"],"properties":{"posture":{"type":"string"},"cases":{"type":"object","minProperties":1,"additionalProperties":{"$ref":"#/$defs/postureCase"}}}},"final_output":true,"outputs":{"type":"array"},"tool_invocations":{"$ref":"#/$defs/toolInvocations"},"tool_not_invoked":{"$ref":"#/$defs/stringList"},"identities_equal":{"type":"boolean"},"records":{"$ref":"#/$defs/expectedRecords"},"model_calls":{"$ref":"#/$defs/expectedModelCalls"},"model_call_count":{"type":"integer","minimum":0},"record_count":{"type":"integer","minimum":0},"released_output":true,"persisted_must_not_contain":{"$ref":"#/$defs/stringList"},"records_must_not_contain":{"description":"CTK extension (§6.3, §10.3): substrings that must not occur in any record the host reports, serialized as compact JSON.","type":"array","minItems":1,"items":{"type":"string","minLength":1}}}};
+const schema52 = {"enum":["completed","blocked","error"]};
+const schema56 = {"type":"array","items":{"type":"object","additionalProperties":false,"required":["name","args"],"properties":{"name":{"type":"string"},"args":true}}};
+const schema48 = {"type":"array","items":{"type":"string"}};
+const schema46 = {"type":"array","items":{"type":"object","additionalProperties":false,"required":["interception_point"],"properties":{"interception_point":{"$ref":"#/$defs/point"},"context":{"type":"object"},"context_must_validate":{"type":"boolean"},"context_must_contain":{"$ref":"#/$defs/stringList"},"context_must_not_contain":{"$ref":"#/$defs/stringList"}}}};
 
 function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -966,7 +1016,7 @@ errors++;
 if(data0.interception_point !== undefined){
 let data1 = data0.interception_point;
 if(!((((((((data1 === "agent_startup") || (data1 === "input")) || (data1 === "pre_model_call")) || (data1 === "post_model_call")) || (data1 === "pre_tool_call")) || (data1 === "post_tool_call")) || (data1 === "output")) || (data1 === "agent_shutdown"))){
-const err2 = {instancePath:instancePath+"/" + i0+"/interception_point",schemaPath:"#/$defs/point/enum",keyword:"enum",params:{allowedValues: schema40.enum},message:"must be equal to one of the allowed values"};
+const err2 = {instancePath:instancePath+"/" + i0+"/interception_point",schemaPath:"#/$defs/point/enum",keyword:"enum",params:{allowedValues: schema42.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1085,7 +1135,7 @@ return errors === 0;
 }
 validate32.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema48 = {"type":"array","items":{"$ref":"#/$defs/point"}};
+const schema50 = {"type":"array","items":{"$ref":"#/$defs/point"}};
 
 function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1102,7 +1152,7 @@ const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 let data0 = data[i0];
 if(!((((((((data0 === "agent_startup") || (data0 === "input")) || (data0 === "pre_model_call")) || (data0 === "post_model_call")) || (data0 === "pre_tool_call")) || (data0 === "post_tool_call")) || (data0 === "output")) || (data0 === "agent_shutdown"))){
-const err0 = {instancePath:instancePath+"/" + i0,schemaPath:"#/$defs/point/enum",keyword:"enum",params:{allowedValues: schema40.enum},message:"must be equal to one of the allowed values"};
+const err0 = {instancePath:instancePath+"/" + i0,schemaPath:"#/$defs/point/enum",keyword:"enum",params:{allowedValues: schema42.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1128,8 +1178,8 @@ return errors === 0;
 }
 validate34.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema52 = {"description":"CTK extension (§13.1): one posture value's expectations, checked exactly like the same top-level expect members; only the members a posture can change (src/ctk/posture-cases.ts). A case's interceptions are read with the case's own sequence_strict (absent: true).","type":"object","additionalProperties":false,"properties":{"run_outcome":{"$ref":"#/$defs/outcome"},"interceptions":{"$ref":"#/$defs/expectedInterceptions"},"sequence_strict":{"type":"boolean"},"final_output":true,"outputs":{"type":"array"},"tool_invocations":{"$ref":"#/$defs/toolInvocations"},"tool_not_invoked":{"$ref":"#/$defs/stringList"},"interceptions_absent":{"$ref":"#/$defs/pointList"},"model_calls":{"$ref":"#/$defs/expectedModelCalls"},"model_call_count":{"type":"integer","minimum":0},"record_count":{"type":"integer","minimum":0},"records":{"$ref":"#/$defs/expectedRecords"}}};
-const schema56 = {"type":"array","items":{"type":"object","additionalProperties":false,"properties":{"messages_must_contain":{"$ref":"#/$defs/stringList"},"messages_must_not_contain":{"$ref":"#/$defs/stringList"},"messages":true}}};
+const schema54 = {"description":"CTK extension (§13.1): one posture value's expectations, checked exactly like the same top-level expect members; only the members a posture can change (src/ctk/posture-cases.ts). A case's interceptions are read with the case's own sequence_strict (absent: true).","type":"object","additionalProperties":false,"properties":{"run_outcome":{"$ref":"#/$defs/outcome"},"interceptions":{"$ref":"#/$defs/expectedInterceptions"},"sequence_strict":{"type":"boolean"},"final_output":true,"outputs":{"type":"array"},"tool_invocations":{"$ref":"#/$defs/toolInvocations"},"tool_not_invoked":{"$ref":"#/$defs/stringList"},"interceptions_absent":{"$ref":"#/$defs/pointList"},"model_calls":{"$ref":"#/$defs/expectedModelCalls"},"model_call_count":{"type":"integer","minimum":0},"record_count":{"type":"integer","minimum":0},"records":{"$ref":"#/$defs/expectedRecords"}}};
+const schema58 = {"type":"array","items":{"type":"object","additionalProperties":false,"properties":{"messages_must_contain":{"$ref":"#/$defs/stringList"},"messages_must_not_contain":{"$ref":"#/$defs/stringList"},"messages":true}}};
 
 function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1242,7 +1292,7 @@ return errors === 0;
 }
 validate39.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema59 = {"type":"array","items":{"type":"object","additionalProperties":false,"required":["interception_point"],"properties":{"interception_point":{"$ref":"#/$defs/point"},"index":{"type":"integer","minimum":0},"match":{"description":"CTK extension (vectors/GRAMMAR.md §5.5): take the one record of this point whose emission's context (the recorded context with the record's sequence) has these values at these dotted paths, e.g. tool_call.id; independent of the scan cursor, so it picks a record of a concurrent batch whatever its position.","type":"object","minProperties":1},"assert":{"type":"object"},"absent":{"$ref":"#/$defs/stringList"},"present":{"$ref":"#/$defs/stringList"}}}};
+const schema61 = {"type":"array","items":{"type":"object","additionalProperties":false,"required":["interception_point"],"properties":{"interception_point":{"$ref":"#/$defs/point"},"index":{"type":"integer","minimum":0},"match":{"description":"CTK extension (vectors/GRAMMAR.md §5.5): take the one record of this point whose emission's context (the recorded context with the record's sequence) has these values at these dotted paths, e.g. tool_call.id; independent of the scan cursor, so it picks a record of a concurrent batch whatever its position.","type":"object","minProperties":1},"assert":{"type":"object"},"absent":{"$ref":"#/$defs/stringList"},"present":{"$ref":"#/$defs/stringList"}}}};
 
 function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1284,7 +1334,7 @@ errors++;
 if(data0.interception_point !== undefined){
 let data1 = data0.interception_point;
 if(!((((((((data1 === "agent_startup") || (data1 === "input")) || (data1 === "pre_model_call")) || (data1 === "post_model_call")) || (data1 === "pre_tool_call")) || (data1 === "post_tool_call")) || (data1 === "output")) || (data1 === "agent_shutdown"))){
-const err2 = {instancePath:instancePath+"/" + i0+"/interception_point",schemaPath:"#/$defs/point/enum",keyword:"enum",params:{allowedValues: schema40.enum},message:"must be equal to one of the allowed values"};
+const err2 = {instancePath:instancePath+"/" + i0+"/interception_point",schemaPath:"#/$defs/point/enum",keyword:"enum",params:{allowedValues: schema42.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1454,7 +1504,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!(func1.call(schema52.properties, key0))){
+if(!(func1.call(schema54.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -1468,7 +1518,7 @@ errors++;
 if(data.run_outcome !== undefined){
 let data0 = data.run_outcome;
 if(!(((data0 === "completed") || (data0 === "blocked")) || (data0 === "error"))){
-const err1 = {instancePath:instancePath+"/run_outcome",schemaPath:"#/$defs/outcome/enum",keyword:"enum",params:{allowedValues: schema50.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath:instancePath+"/run_outcome",schemaPath:"#/$defs/outcome/enum",keyword:"enum",params:{allowedValues: schema52.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1728,7 +1778,7 @@ vErrors.push(err1);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema43.properties, key0))){
+if(!(func1.call(schema45.properties, key0))){
 const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err2];
@@ -1766,7 +1816,7 @@ errors = vErrors.length;
 if(data.run_outcome !== undefined){
 let data3 = data.run_outcome;
 if(!(((data3 === "completed") || (data3 === "blocked")) || (data3 === "error"))){
-const err4 = {instancePath:instancePath+"/run_outcome",schemaPath:"#/$defs/outcome/enum",keyword:"enum",params:{allowedValues: schema50.enum},message:"must be equal to one of the allowed values"};
+const err4 = {instancePath:instancePath+"/run_outcome",schemaPath:"#/$defs/outcome/enum",keyword:"enum",params:{allowedValues: schema52.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -1829,7 +1879,7 @@ if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 for(const key2 in data6){
 let data7 = data6[key2];
 if(!(((data7 === "completed") || (data7 === "blocked")) || (data7 === "error"))){
-const err9 = {instancePath:instancePath+"/run_outcome_by_posture/outcomes/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/outcome/enum",keyword:"enum",params:{allowedValues: schema50.enum},message:"must be equal to one of the allowed values"};
+const err9 = {instancePath:instancePath+"/run_outcome_by_posture/outcomes/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/outcome/enum",keyword:"enum",params:{allowedValues: schema52.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2418,7 +2468,7 @@ if(Array.isArray(data5)){
 const len0 = data5.length;
 for(let i0=0; i0<len0; i0++){
 let data6 = data5[i0];
-if(!(((((((((((((((((data6 === "model_calls") || (data6 === "tool_calls")) || (data6 === "parallel_tool_calls")) || (data6 === "streaming")) || (data6 === "multi_turn")) || (data6 === "int64_json")) || (data6 === "bigint_json")) || (data6 === "buffered_output")) || (data6 === "incremental_output")) || (data6 === "raw_interceptor_return")) || (data6 === "hang_faults")) || (data6 === "result_labels_resurfacing")) || (data6 === "projection_faults")) || (data6 === "non_json_verdicts")) || (data6 === "structured_model_content")) || (data6 === "structured_input_content")) || (data6 === "message_list_transforms"))){
+if(!((((((((((((((((((data6 === "model_calls") || (data6 === "tool_calls")) || (data6 === "parallel_tool_calls")) || (data6 === "streaming")) || (data6 === "multi_turn")) || (data6 === "int64_json")) || (data6 === "bigint_json")) || (data6 === "buffered_output")) || (data6 === "incremental_output")) || (data6 === "raw_interceptor_return")) || (data6 === "hang_faults")) || (data6 === "result_labels_resurfacing")) || (data6 === "projection_faults")) || (data6 === "non_json_verdicts")) || (data6 === "structured_model_content")) || (data6 === "structured_input_content")) || (data6 === "message_list_transforms")) || (data6 === "mock_faults"))){
 const err14 = {instancePath:instancePath+"/capabilities/" + i0,schemaPath:"#/properties/capabilities/items/enum",keyword:"enum",params:{allowedValues: schema31.properties.capabilities.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err14];
@@ -2761,7 +2811,7 @@ errors++;
 if(data22.identity_override !== undefined){
 let data24 = data22.identity_override;
 if((typeof data24 !== "string") && (data24 !== null)){
-const err37 = {instancePath:instancePath+"/approval_script/" + i4+"/resolve/identity_override",schemaPath:"#/$defs/approvalRule/properties/resolve/properties/identity_override/type",keyword:"type",params:{type: schema42.properties.resolve.properties.identity_override.type},message:"must be string,null"};
+const err37 = {instancePath:instancePath+"/approval_script/" + i4+"/resolve/identity_override",schemaPath:"#/$defs/approvalRule/properties/resolve/properties/identity_override/type",keyword:"type",params:{type: schema44.properties.resolve.properties.identity_override.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -2786,7 +2836,7 @@ errors++;
 if(data22.fault !== undefined){
 let data26 = data22.fault;
 if(!((data26 === "raise") || (data26 === "hang"))){
-const err39 = {instancePath:instancePath+"/approval_script/" + i4+"/resolve/fault",schemaPath:"#/$defs/approvalRule/properties/resolve/properties/fault/enum",keyword:"enum",params:{allowedValues: schema42.properties.resolve.properties.fault.enum},message:"must be equal to one of the allowed values"};
+const err39 = {instancePath:instancePath+"/approval_script/" + i4+"/resolve/fault",schemaPath:"#/$defs/approvalRule/properties/resolve/properties/fault/enum",keyword:"enum",params:{allowedValues: schema44.properties.resolve.properties.fault.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err39];
 }

@@ -477,7 +477,51 @@ const ISSUE_18: readonly Mutant[] = [
   projectionExceptionRecorded(),
   // §12.2: a host that declares parallel_tool_calls but runs one response's tool calls one after another.
   configured('parallel-declared-serial', '12.2', 'the host declares parallel_tool_calls but runs one response\'s tool calls one after another', (s) => ({ ...s, scenario: { ...s.scenario, parallel_tools: false } })),
+  // mock_faults (§3.1, §12.1, §4.2): a host's adapters hiding a native model, stream or tool failure from the loop.
+  adapted('model-failure-empty-answer', '12.1', 'the host\'s model adapter turns a failed model call into an empty answer, so the run goes on to output instead of ending as an errored call', {
+    alter: (s) => ({ ...s, model: async (request) => s.model(request).catch(() => ({ content: null, tool_calls: [], finish_reason: 'stop' })) }),
+  }),
+  adapted('stream-failure-read-as-truncated', '12.1', 'the host\'s stream reader treats a stream whose provider failed as one that merely ended early: the stream_incomplete shape instead of an errored model call', {
+    alter: streamAdapter([]),
+  }),
+  adapted('stream-failure-kept-as-answer', '12.1', 'the host\'s stream reader closes a stream whose provider failed as if it had finished: what arrived becomes the answer and goes out', {
+    alter: streamAdapter([{ finish_reason: 'stop' }]),
+  }),
+  adapted('tool-throw-read-as-result', '4.2', 'the host\'s tool adapter turns a tool that throws into an ordinary null result (is_error false)', {
+    alter: (s) => ({ ...s, tools: async (call) => s.tools(call).catch(() => ({ value: null, is_error: false })) }),
+  }),
 ];
+
+/**
+ * The host's stream reader swallows a provider failure: at the failure it delivers the chunks of `tail` and ends the
+ * stream, as if the provider had closed it (GRAMMAR.md §9.1, mock_faults).
+ */
+function streamAdapter(tail: StreamChunk[]): (s: RunSetup) => RunSetup {
+  return (s) => ({
+    ...s,
+    model: async (request) => {
+      const reply = await s.model(request);
+      if (!isModelStream(reply)) return reply;
+      const swallowed: ModelStream = {
+        async *[Symbol.asyncIterator]() {
+          const it = reply[Symbol.asyncIterator]();
+          for (;;) {
+            let next: IteratorResult<StreamChunk>;
+            try {
+              next = (await it.next()) as IteratorResult<StreamChunk>;
+            } catch {
+              for (const c of tail) yield c as never;
+              return;
+            }
+            if (next.done) return;
+            yield next.value as never;
+          }
+        },
+      };
+      return swallowed;
+    },
+  });
+}
 
 /** Every mutant, incident classes from the announcement first. */
 export const MUTANTS: readonly Mutant[] = [

@@ -163,6 +163,10 @@ export const MUTANT_REQUIREMENTS: Readonly<Record<string, string | readonly [str
   'domain-location-names-members': 'REQ-6.3-no-target-in-message',
   'projection-failure-records-exception-text': 'REQ-6.3-no-target-in-message',
   'parallel-declared-serial': ['REQ-13.1-capabilities-observed', 'REQ-12.2-parallel-bracket'],
+  'model-failure-empty-answer': ['REQ-12.1-errored-call-not-incorporated', 'REQ-3.1-model-paired'],
+  'stream-failure-read-as-truncated': ['REQ-12.1-errored-call-not-incorporated', 'REQ-3.1-model-paired'],
+  'stream-failure-kept-as-answer': ['REQ-12.1-errored-call-not-incorporated', 'REQ-3.1-model-paired'],
+  'tool-throw-read-as-result': 'REQ-3.1-tool-paired',
   // fuzz findings against the framework integrations
   'input-role-transform-dropped': 'REQ-4.3-target-observable',
   'input-role-transform-not-sent': 'REQ-4.3-target-observable',

@@ -140,3 +140,20 @@ t.test('runMarginal: beyond the suite and only-given, for given vectors outside 
   t.match(plain, /^baseline: 1 vectors pass/);
   t.match(plain, /\n2\/2 mutants killed, 0 survived$/);
 });
+
+t.test('mock_faults: each host that hides a failing mock fails its vector, and the failure says what went wrong', async (t) => {
+  const cases: Array<[mutant: string, vector: string, check: string, message: RegExp]> = [
+    ['model-failure-empty-answer', 'AH-CTK-770', 'expect.run_outcome', /run outcome was "blocked", expected error/],
+    ['stream-failure-read-as-truncated', 'AH-CTK-771', 'expect.run_outcome', /run outcome was "blocked", expected error/],
+    ['stream-failure-kept-as-answer', 'AH-CTK-771', 'expect.run_outcome', /run outcome was "completed", expected error/],
+    ['tool-throw-read-as-result', 'AH-CTK-775', 'expect.interceptions', /tool_result\.is_error/],
+  ];
+  for (const [id, vector, check, message] of cases) {
+    const harness = MUTANTS.find((m) => m.id === id)!.harness();
+    const { result } = await runVector(byId(vector), { harness, surface: await harness.describe(), harnessLabel: 'test', timeoutMs: 10_000 });
+    t.equal(result.status, 'fail', `${id} fails ${vector}`);
+    const f = result.failures.find((x) => x.check.startsWith(check));
+    t.ok(f, `${id} on ${vector}: a ${check} failure`);
+    t.match(`${f?.path ?? ''} ${f?.message ?? ''}`, message, `${id} on ${vector}: the failure says what went wrong`);
+  }
+});
