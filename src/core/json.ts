@@ -165,7 +165,7 @@ export function utf8ByteLength(s: string): number {
  * prototype change (JSON.parse yields it as an ordinary member, and so must every copy).
  */
 export function setMember(obj: Record<string, unknown>, key: string, value: unknown): void {
-  // A member named "__proto__" stays a member in every copy (AH-CTK-791: in tool-call args and a tool result).
+  // A member named "__proto__" stays a member in every copy (AH-CTK-791: in a tool result).
   if (key === '__proto__') {
     Object.defineProperty(obj, key, {
       value,
