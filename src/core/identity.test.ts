@@ -253,3 +253,10 @@ t.test('lossless parsing keeps big integers detectable', async (t) => {
   t.throws(() => parseJsonText('{"a":1,}'));
   t.equal(hasLoneSurrogate('ok😀'), false);
 });
+
+t.test('projectForIdentity: a member the context lacks, or holds as undefined, stays absent (never an undefined member)', async (t) => {
+  const ctx = validContext('input') as Record<string, unknown>;
+  const { timestamp: _dropped, ...withoutTimestamp } = ctx;
+  t.notOk(Object.keys(projectForIdentity(withoutTimestamp as JsonObject)).includes('timestamp'), 'an absent member is not projected');
+  t.notOk(Object.keys(projectForIdentity({ ...ctx, timestamp: undefined } as unknown as JsonObject)).includes('timestamp'), 'an undefined member is not projected');
+});

@@ -106,6 +106,10 @@ t.test('deepEqual, case by case: numbers, NaN, LosslessNumbers, null, arrays aga
     [{ a: undefined }, { b: 1 }, false, 'an undefined member against a real one'],
     [{ a: { b: [1, { c: null }] } }, { a: { b: [1, { c: 0 }] } }, false, 'a difference deep down'],
     [{ a: 1, b: 2 }, { b: 2, a: 1 }, true, 'member order does not matter'],
+    [5, { value: '5' }, false, 'a number and an object whose value is its text (not a LosslessNumber)'],
+    [[undefined], [], false, 'arrays of other lengths, whatever their elements'],
+    [JSON.parse('{"__proto__": {}}'), { x: 1 }, false, 'a "__proto__" member the right side has not (its prototype is no member)'],
+    [{ b: 1 }, { b: 1, c: undefined, d: undefined }, true, 'undefined members on the right do not count'],
   ];
   for (const [a, b, want, what] of cases) t.equal(deepEqual(a, b), want, what);
 });
@@ -126,6 +130,29 @@ t.test('numericKeyOfText, exactly', async (t) => {
   t.equal(numericKeyOfText('-1.50e2'), '-0.15e3');
   t.equal(numericKeyOfText('0.0012'), '0.12e-2');
   t.equal(numericKeyOfText('abc'), 'abc');
+  // Every part of the token grammar, each case failing under a different change of it.
+  const cases: Array<[string, string]> = [
+    ['12', '0.12e2'],
+    ['-12', '-0.12e2'],
+    ['1.25', '0.125e1'],
+    ['1.05', '0.105e1'],
+    ['1e5', '0.1e6'],
+    ['1E5', '0.1e6'],
+    ['1e+5', '0.1e6'],
+    ['12e-3', '0.12e-1'],
+    ['1e10', '0.1e11'],
+    ['100', '0.1e3'],
+    ['1200', '0.12e4'],
+    ['0.012', '0.12e-1'],
+    ['0012', '0.12e2'],
+    ['1x', '1x'],
+    ['x1', 'x1'],
+    ['1.', '1.'],
+    ['1e', '1e'],
+    ['+1', '+1'],
+  ];
+  for (const [text, key] of cases) t.equal(numericKeyOfText(text), key, text);
+  t.equal(numericKeyOfText('1.0e1'), numericKeyOfText('10'), '1.0e1 and 10 share a key');
 });
 
 t.test('setMember: "__proto__" becomes an own, enumerable, writable, configurable member', async (t) => {
