@@ -39,18 +39,33 @@ export function mutationScore(report) {
 }
 
 /**
- * The test names a complete run of the current suite records: one per (host, vector) the host runs and does not
- * skip (Stryker records no test a host skips), under the current CTK digest. Builds every host once per vector.
+ * Every (host, vector) pair of the current suite, as the unmutated code judges it: the test name (suite and vector,
+ * under the current CTK digest), and why the host skips it (undefined: it runs it). Builds every host once per vector.
  */
-export async function expectedTestNames(root) {
+export async function suitePairs(root) {
   const { ctkDigest, HOST_NAMES, runsOn, suiteName, testName } = await import('./names.mjs');
   const { skipOn } = await import('./hosts.mjs');
   const { defaultVectorPaths, findVectorFiles } = await import('../dist/src/ctk/load.js');
   const digest = ctkDigest(root);
   const files = findVectorFiles(defaultVectorPaths());
-  const names = [];
+  const pairs = [];
   for (const host of HOST_NAMES) {
-    for (const file of files) if (runsOn(host, file) && (await skipOn(host, file)) === undefined) names.push(`${suiteName(host, digest)} ${testName(file)}`);
+    for (const file of files) if (runsOn(host, file)) pairs.push({ host, test: testName(file), name: `${suiteName(host, digest)} ${testName(file)}`, skip: await skipOn(host, file) });
   }
-  return names.sort();
+  return pairs;
+}
+
+/** The test names a complete run of the current suite records: every pair the host does not skip (Stryker records no skipped test). */
+export async function expectedTestNames(root) {
+  return (await suitePairs(root)).filter((p) => p.skip === undefined).map((p) => p.name).sort();
+}
+
+/** Where the run writes what each unmutated host skips, for the suite to hold every mutant to (mutation/suite.mjs). */
+export const EXPECTED_SKIPS = 'mutation/expected-skips.json';
+
+/** What each unmutated host skips: `{host: {test name: reason}}`. */
+export async function expectedSkips(root) {
+  const out = {};
+  for (const p of await suitePairs(root)) if (p.skip !== undefined) (out[p.host] ??= {})[p.test] = p.skip.reason;
+  return out;
 }

@@ -11,13 +11,14 @@
 // A vector the host's declared surface does not cover is skipped. A mutant is killed
 // when some vector fails on some host; Stryker bails at the first failing test. Everything is imported by relative
 // path from this checkout's build, which inside Stryker's sandbox is the mutated one (checked below).
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultVectorPaths, findVectorFiles } from '../dist/src/ctk/load.js';
 import { runVector } from '../dist/src/ctk/runner.js';
 import { HOSTS, judgeSurface as judge, loadVector as load } from './hosts.mjs';
 import { ctkDigest, HOST_NAMES, runsOn, suiteName, testName } from './names.mjs';
+import { EXPECTED_SKIPS } from './report.mjs';
 
 /** Per-vector deadline over setup + run: far above any vector's need (the slowest waits out 60 ms hangs). */
 const VECTOR_TIMEOUT_MS = 5_000;
@@ -30,6 +31,14 @@ if (globalThis.__stryker__ !== undefined) {
   const built = ['host', 'core'].flatMap((dir) => readdirSync(path.join(root, 'dist/src', dir)).filter((f) => f.endsWith('.js')).map((f) => path.join(root, 'dist/src', dir, f)));
   if (!built.some((file) => readFileSync(file, 'utf8').includes('stryMutAct_'))) throw new Error(`mutation suite: no module of dist/src/host or dist/src/core in ${root} is instrumented`);
 }
+
+// A skip is no pass: what each host skips unmutated is written by the run before Stryker starts (mutation/run.mjs,
+// EXPECTED_SKIPS), and a host that skips anything else under a mutant fails that vector. Otherwise a mutant that
+// changes a table both the host's declared surface and the CTK's skip judgment read (static, so active for both)
+// would make the suite skip what the host gets wrong. Outside Stryker the file is used when it is there.
+const skipsFile = path.join(root, EXPECTED_SKIPS);
+if (globalThis.__stryker__ !== undefined && !existsSync(skipsFile)) throw new Error(`mutation suite: ${EXPECTED_SKIPS} is missing: start the run with npm run mutation (node mutation/run.mjs), which writes it`);
+const expectedSkips = existsSync(skipsFile) ? JSON.parse(readFileSync(skipsFile, 'utf8')) : undefined;
 
 // The oracle is never mutated. The CTK is built on src/core too, and a mutant there would otherwise change the
 // checker along with the host (a deepEqual that always agrees passes every expectation) and score the checker, not
@@ -123,7 +132,10 @@ for (const host of HOST_NAMES) {
         const harness = HOSTS[host](lv.vector);
         try {
           const { surface, skip } = judgeSurface(await harness.describe(), lv, host);
-          if (skip !== undefined) return this.skip();
+          if (skip !== undefined) {
+            if (expectedSkips !== undefined && expectedSkips[host]?.[name] === undefined) throw new Error(`${host} ${lv.vector.id}: skipped (${skip.reason}), which the unmutated host runs`);
+            return this.skip();
+          }
           const { result } = await runVector(lv, { harness: isolated(harness), surface, harnessLabel: `mutation:${host}`, timeoutMs: VECTOR_TIMEOUT_MS });
           ctkCode();
           if (result.status !== 'pass') throw new Error(`${host} ${lv.vector.id}: ${result.status}: ${result.reason ?? ''}`);

@@ -95,7 +95,6 @@ export type OnTransformConflict = 'deny' | 'approval';
 export type Knob = 'on_approval' | 'on_disagreement' | 'on_transform_conflict';
 
 /** §7.2 knob values and normative defaults (the fail-closed choice each time). */
-// Stryker disable ObjectLiteral,StringLiteral,ArrayDeclaration: a module-level table the CTK's own surface and skip judgment read too (a static mutant changes it for both sides, so the suite skips what the host would get wrong instead of failing it); types.test.ts '§7.2: each knob has exactly its two values, the fail-closed one the default' kills it
 export const KNOB_VALUES: Readonly<Record<Knob, readonly string[]>> = {
   on_approval: ['stop', 'resume'],
   on_disagreement: ['deny', 'approval'],
@@ -106,7 +105,6 @@ export const KNOB_DEFAULTS: Readonly<Record<Knob, string>> = {
   on_disagreement: 'deny',
   on_transform_conflict: 'deny',
 };
-// Stryker restore ObjectLiteral,StringLiteral,ArrayDeclaration
 
 /**
  * §7.2 / §10.3: which knobs each profile consults (the others MUST be absent from records). parallel/unanimous
@@ -129,7 +127,6 @@ export interface Composition {
 
 /** §8 */
 export type Mode = 'enforce' | 'evaluate_only';
-// Stryker disable next-line ArrayDeclaration,StringLiteral: a module-level table the CTK's own surface and skip judgment read too (a static mutant changes it for both sides, so the suite skips what the host would get wrong instead of failing it); types.test.ts '§8: the two modes, enforce first' kills it
 export const MODES: readonly Mode[] = ['enforce', 'evaluate_only'];
 
 /** §9 */
