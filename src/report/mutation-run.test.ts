@@ -122,3 +122,11 @@ t.test("a merged report keeps only the current suite's tests, and refuses a kill
   t.same(kept.files['src/core/x.ts']!.mutants[0]!.coveredBy, ['0']);
   t.throws(() => withCurrentTests(report(['1']), ['now']), /killed by a test the current suite no longer has \(gone\)/);
 });
+
+t.test('what each unmutated host skips, as the suite holds every mutant to it', async (t) => {
+  const { expectedSkips } = await load<{ expectedSkips(root: string): Promise<Record<string, Record<string, string>>> }>('mutation/report.mjs');
+  const skips = await expectedSkips(PACKAGE_ROOT);
+  const of = (host: string, id: string) => Object.entries(skips[host] ?? {}).find(([name]) => name.startsWith(`${id}-`))?.[1];
+  t.match(of('reference', 'AH-CTK-420'), /^host does not declare capability incremental_output/, 'the buffered reference host skips an incremental_output vector, with its reason');
+  t.equal(of('reference-incremental', 'AH-CTK-420'), undefined, 'the incremental one runs it');
+});
