@@ -36,9 +36,9 @@ export class HostConfigError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'HostConfigError';
-// Stryker restore all
   }
 }
+// Stryker restore all
 
 export interface Emitter {
   readonly sessionId: string;
@@ -448,8 +448,8 @@ function providerFailureDetail(name: string | null, ctx: JsonObject, error: unkn
   const bad = findDomainViolation(ctx, { integers: true });
   if (bad !== undefined) return `identity provider ${String(name)} rejected the context: ${bad.kind} at ${bad.at}; string-encode 64-bit identifiers and send only interoperable JSON (§4.4, §10.2)`;
   return `identity provider ${String(name)} rejected the context (${errorTypeName(error)}, §10.1, §10.2)`;
-// Stryker restore all
 }
+// Stryker restore all
 
 /** §5.2: a transform whose result the host cannot hold "could not be set": transform_invalid, like an unresolvable path. */
 // Stryker disable all: only a framework that cannot hold every target passes `holds`, and a host built on the hook session alone holds everything (session.test.ts '§5.2: a transform the framework cannot hold is transform_invalid in the record, and the action does not proceed')
@@ -459,9 +459,9 @@ function heldTransform(apply: HostParts['applyTransform'], holds: (target: Json)
     if (!r.ok) return r;
     const problem = holds(r.context.target ?? null);
     return problem === null ? r : { ok: false, reason: HOST_ERROR.transform_invalid, detail: payloadFreeDetail(`the host cannot hold the transformed target: ${problem}`) };
-// Stryker restore all
   };
 }
+// Stryker restore all
 
 // Stryker disable all: the harnesses hand the emitter a complete, valid configuration (emitter.test.ts 'defaults: enforce mode, …; bad timeouts, posture and session id are refused')
 function positive(value: number | undefined, fallback: number, name: string): number {

@@ -180,8 +180,8 @@ export function createHookSession(options: HookSessionOptions): HookSession {
     // Stryker disable all: only a run that ends in error calls fail(), and no vector ends in error (a failing model call and an evaluate_only model projection failure are READINGS.md kind (c)); session.test.ts 'a tool that throws is a tool error result; a failed model call gets its one post_model_call (§3.1)' pins the error state
     fail() {
       state.error = true;
-    // Stryker restore all
     },
+    // Stryker restore all
     close: () => close(h),
   };
 }
@@ -207,9 +207,9 @@ function mustBeOpen(h: HookState, point: string): void {
     // §6.1a: after a denied startup no input, model, tool or output point may be emitted.
     state.blocked = true;
     throw new AgentHooksBlocked('agent_startup', { decision: 'deny', reason: 'agent_startup denied' });
-// Stryker restore all
   }
 }
+// Stryker restore all
 
 /** One emission with the point options: §5.4 source labels as extensions, §5.2 what the framework can hold. */
 function emit(h: HookState, point: InterceptionPoint, fields: JsonObject, o: PointOptions | undefined): Promise<Emission> {
@@ -283,8 +283,8 @@ async function postModelCall(h: HookState, modelId: string, response: ModelRespo
 async function modelCallFailed(h: HookState, modelId: string): Promise<void> {
   h.state.error = true;
   await h.emitter.emit('post_model_call', { model: { id: modelId }, response: { content: null, tool_calls: [], finish_reason: MODEL_ERROR } });
-// Stryker restore all
 }
+// Stryker restore all
 
 async function toolCall(h: HookState, call: ToolCall, invoke: (args: JsonObject) => Promise<HookToolOutcome>, o: PointOptions | undefined): Promise<HookToolResult> {
   // Stryker disable next-line StringLiteral: the point's name only appears in mustBeOpen's error text (see there)
