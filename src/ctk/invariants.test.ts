@@ -113,4 +113,6 @@ t.test('§10.3 fold_truncated: absent means false; true must be present when int
   t.same(checkFoldTruncated([record({ profile: 'parallel/strictest', on_transform_conflict: 'deny' }, 1, 2)]), [], 'parallel profiles: fold_truncated is not defined');
   t.match(messages(checkFoldTruncated([record(firstDeny, 0, 0, { fold_truncated: true })])), /yet no interceptor is registered, so none was skipped/);
   t.same(checkFoldTruncated([record(firstDeny, 0, 0, { fold_truncated: false }), record(runAll, 0, 0)]), [], 'none registered: false or absent');
+  const undispatched = rec('agent_startup', 'deny', { composition: firstDeny, interceptors_registered: 0, fold_truncated: true });
+  t.match(messages(checkFoldTruncated([undispatched])), /yet no interceptor is registered, so none was skipped/, 'none registered, rejected before dispatch (no verdicts): still judged');
 });

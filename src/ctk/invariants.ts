@@ -295,13 +295,14 @@ export function checkFoldTruncated(records: JsonObject[]): Failure[] {
     const registered = rec.interceptors_registered;
     const value = rec.fold_truncated;
     const at = `records[${i}].fold_truncated`;
-    if (!Array.isArray(verdicts) || typeof registered !== 'number') continue;
+    if (typeof registered !== 'number') continue;
+    // Judged on records rejected before dispatch too: with none registered, no reading lets one be skipped.
     if (registered === 0 && value === true) {
       // §10.3 "iff one or more registered interceptors were never invoked": with none registered, none was skipped.
       f.push({ clause: '10.3', check: 'invariant.fold_truncated', path: at, expected: 'false or absent', got: true, message: `record ${i} (${String(rec.interception_point)}) says fold_truncated true, yet no interceptor is registered, so none was skipped` });
       continue;
     }
-    if (verdicts.length === 0) continue;
+    if (!Array.isArray(verdicts) || verdicts.length === 0) continue;
     const skipped = verdicts.length < registered;
     if (skipped && value !== true) {
       f.push({ clause: '10.3', check: 'invariant.fold_truncated', path: at, expected: true, got: value, message: `record ${i} (${String(rec.interception_point)}) summarizes ${verdicts.length} of ${registered} registered interceptors, so some were never invoked, yet fold_truncated is ${value === undefined ? 'absent' : String(value)}` });

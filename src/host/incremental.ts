@@ -69,8 +69,8 @@ export async function mediateIncrementally(stream: AsyncIterable<StreamChunk>, d
   const stop = async (): Promise<void> => {
     try {
       await it.return?.();
-      // Stryker restore BlockStatement,OptionalChaining
     } catch {
+      // Stryker restore BlockStatement,OptionalChaining
       // the stream is abandoned either way
     }
   };

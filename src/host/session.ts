@@ -45,9 +45,12 @@ export class AgentHooksBlocked extends Error {
 /** Finds an AgentHooksBlocked however a framework wrapped it (error.cause chains, AggregateError). */
 export function findBlocked(error: unknown, depth = 0): AgentHooksBlocked | undefined {
   if (error instanceof AgentHooksBlocked) return error;
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: an integrator's helper no host built for the suite calls with a wrapped block (the CTK's session host never wraps one), so it is no host obligation a vector can reach (session.test.ts 'findBlocked follows wrappers (cause, lastError, errors) down to nine levels, and no further', 'findBlocked sees through cause chains and aggregate errors')
   if (depth > 8 || typeof error !== 'object' || error === null) return undefined;
   const e = error as { cause?: unknown; errors?: unknown[]; lastError?: unknown };
+  // Stryker disable next-line ArrayDeclaration: equivalent: a stray string element is searched like a primitive error and holds no block
   for (const inner of [e.cause, e.lastError, ...(Array.isArray(e.errors) ? e.errors : [])]) {
+    // Stryker disable next-line ArithmeticOperator: the depth count of an integrator's helper, as above (session.test.ts 'findBlocked follows wrappers (cause, lastError, errors) down to nine levels, and no further')
     const found = findBlocked(inner, depth + 1);
     if (found) return found;
   }
@@ -180,8 +183,8 @@ export function createHookSession(options: HookSessionOptions): HookSession {
     // Stryker disable all: only a run that ends in error calls fail(), and no vector ends in error (a failing model call and an evaluate_only model projection failure are READINGS.md kind (c)); session.test.ts 'a tool that throws is a tool error result; a failed model call gets its one post_model_call (§3.1)' pins the error state
     fail() {
       state.error = true;
-    // Stryker restore all
     },
+    // Stryker restore all
     close: () => close(h),
   };
 }
@@ -207,9 +210,9 @@ function mustBeOpen(h: HookState, point: string): void {
     // §6.1a: after a denied startup no input, model, tool or output point may be emitted.
     state.blocked = true;
     throw new AgentHooksBlocked('agent_startup', { decision: 'deny', reason: 'agent_startup denied' });
-// Stryker restore all
   }
 }
+// Stryker restore all
 
 /** One emission with the point options: §5.4 source labels as extensions, §5.2 what the framework can hold. */
 function emit(h: HookState, point: InterceptionPoint, fields: JsonObject, o: PointOptions | undefined): Promise<Emission> {
@@ -284,6 +287,7 @@ async function modelCallFailed(h: HookState, modelId: string): Promise<void> {
   h.state.error = true;
   await h.emitter.emit('post_model_call', { model: { id: modelId }, response: { content: null, tool_calls: [], finish_reason: MODEL_ERROR } });
 }
+// Stryker restore all
 
 async function toolCall(h: HookState, call: ToolCall, invoke: (args: JsonObject) => Promise<HookToolOutcome>, o: PointOptions | undefined): Promise<HookToolResult> {
   // Stryker disable next-line StringLiteral: the point's name only appears in mustBeOpen's error text (see there)
@@ -310,11 +314,13 @@ async function bracket(h: HookState, call: ToolCall, invoke: (args: JsonObject) 
       return { kind: 'blocked', message: String(parts.incorporateToolResult(projectionFailed(h, 'post_tool_call', value.detail))) };
     }
     // Stryker disable next-line OptionalChaining: an invoke that returns nothing: the CTK's session host always returns an outcome (session.test.ts 'nothing transformed: …')
+    // Stryker disable BlockStatement: the catch below (a next-line directive above `} catch` applies to nothing): a tool that throws: the CTK's session host hands the mock tool's result over as an outcome, never as an exception (session.test.ts 'a tool that throws is a tool error result; …')
     outcome = { value: value.value, is_error: r?.is_error === true };
   } catch (e) {
     // Stryker disable next-line StringLiteral: equivalent: a failed tool's value is the host's own text (§4.2 pins is_error; AH-CTK-775 pins it and the bracketing)
     outcome = { value: `tool error: ${errorTypeName(e)}`, is_error: true };
   }
+  // Stryker restore BlockStatement
   const sourceLabels = mergeLabels(o?.sourceLabels, pre.labels);
   const post = await emit(h, 'post_tool_call', { tool_call: { id: call.id, name: call.name, args }, tool_result: { value: outcome.value, is_error: outcome.is_error } }, { ...o, sourceLabels });
   // §6.1: a denied result is discarded as if it had errored.
@@ -349,12 +355,13 @@ function responseToWire(response: ModelResponse): { ok: true; value: JsonObject 
   for (const member of ['content', 'tool_calls', 'finish_reason'] as const) {
     let raw: unknown;
     try {
+      // Stryker disable BlockStatement: the catch below (a next-line directive above `} catch` applies to nothing): a response whose own member getter throws: the CTK's mock model puts unprojectable values inside the content, never on the response's members (session.test.ts 'a model response: tool_calls left out is [] in the context; a member whose getter throws is a §10.3 projection failure')
       raw = (response as unknown as Record<string, unknown>)[member];
-    // Stryker disable next-line BlockStatement: a response whose own member getter throws: the CTK's mock model puts unprojectable values inside the content, never on the response's members (session.test.ts 'a model response: tool_calls left out is [] in the context; a member whose getter throws is a §10.3 projection failure')
     } catch (error) {
       // Stryker disable next-line ObjectLiteral,BooleanLiteral,StringLiteral: as above (session.test.ts 'a model response: …')
       return { ok: false, detail: `a property getter raised ${errorTypeName(error)} at response.${member}` };
     }
+    // Stryker restore BlockStatement
     // Stryker disable next-line ConditionalExpression,StringLiteral,ArrayDeclaration: the CTK's mock model always answers with tool_calls, so no response leaves it out (session.test.ts 'a model response: tool_calls left out is [] in the context; …'); the path is only diagnostic text
     const p = projectToWire(raw ?? (member === 'tool_calls' ? [] : null), `response.${member}`);
     // Stryker disable next-line ConditionalExpression: equivalent in enforce, as for !wire.ok above: the undefined member fails the emitter's own context check into the same record
