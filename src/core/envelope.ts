@@ -287,10 +287,11 @@ export function checkBounds(ctx: unknown, bounds: Bounds = {}): { ok: true } | {
   let text: string | undefined;
   // Stryker disable next-line BlockStatement: [bounds] the §12.3 slow path: only the message or the host-tunable size bound changes; envelope.test.ts '§12.3 bounds: depth and size, configurable, fail closed' kills it
   try {
+    // Stryker disable BlockStatement: [bounds] the §12.3 slow path: only the message or the host-tunable size bound changes; envelope.test.ts '§12.3 bounds: depth and size, configurable, fail closed' kills it
     // Stryker disable next-line ArrowFunction: [bounds] the §12.3 slow path: only the message or the host-tunable size bound changes; envelope.test.ts '§12.3 bounds: depth and size, configurable, fail closed' kills it
     text = JSON.stringify(ctx, (_k, v: unknown) => (isLosslessNumberLike(v) ? Number(v.value) : v));
-  // Stryker disable next-line BlockStatement: [bounds] the §12.3 slow path: only the message or the host-tunable size bound changes; envelope.test.ts '§12.3 bounds: depth and size, configurable, fail closed' kills it
   } catch (error) {
+    // Stryker restore BlockStatement
     // Stryker disable next-line BooleanLiteral,ObjectLiteral,StringLiteral: [bounds] the §12.3 slow path: only the message or the host-tunable size bound changes; envelope.test.ts '§12.3 bounds: depth and size, configurable, fail closed' kills it
     return { ok: false, detail: `context cannot be serialized (${(error as Error).message}) (§12.3)` };
   }

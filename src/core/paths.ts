@@ -129,9 +129,10 @@ function parseBracket(inner: string, flavour: 'target' | 'dotted'): PathSegment 
   if (inner.startsWith('"')) {
     let name: unknown;
     try {
+      // Stryker disable BlockStatement: [equivalent] no input behaves differently: see the note at the top of this file
       name = JSON.parse(inner);
-    // Stryker disable next-line BlockStatement: [equivalent] no input behaves differently: see the note at the top of this file
     } catch {
+      // Stryker restore BlockStatement
       // Stryker disable next-line StringLiteral: [equivalent] no input behaves differently: see the note at the top of this file
       return `invalid quoted member ${inner}`;
     }
@@ -280,10 +281,11 @@ export function parseDottedPath(path: string): PathSegment[] {
 export function tryParseDottedPath(path: string): { ok: true; segments: PathSegment[] } | { ok: false; detail: string } {
   // Stryker disable next-line BlockStatement: [dotted] only the CTK's vector path language reaches this: the host parses its own plain field names only (TARGET_FIELD, envelope.ts); paths.test.ts 'dotted paths for match/assert' kills it
   try {
+    // Stryker disable BlockStatement: [dotted] only the CTK's vector path language reaches this: the host parses its own plain field names only (TARGET_FIELD, envelope.ts); paths.test.ts 'dotted paths for match/assert' kills it
     // Stryker disable next-line BooleanLiteral,ObjectLiteral: [dotted] only the CTK's vector path language reaches this: the host parses its own plain field names only (TARGET_FIELD, envelope.ts); paths.test.ts 'dotted paths for match/assert' kills it
     return { ok: true, segments: parseDottedPath(path) };
-  // Stryker disable next-line BlockStatement: [dotted] only the CTK's vector path language reaches this: the host parses its own plain field names only (TARGET_FIELD, envelope.ts); paths.test.ts 'dotted paths for match/assert' kills it
   } catch (error) {
+    // Stryker restore BlockStatement
     // Stryker disable next-line BooleanLiteral,ObjectLiteral: [dotted] only the CTK's vector path language reaches this: the host parses its own plain field names only (TARGET_FIELD, envelope.ts); paths.test.ts 'dotted paths for match/assert' kills it
     return { ok: false, detail: (error as Error).message };
   }

@@ -94,9 +94,10 @@ export function errorTypeName(error: unknown): string {
   if (typeof error !== 'object') return typeof error;
   let ctor: unknown;
   try {
+    // Stryker disable BlockStatement: equivalent: ctor is still undefined when getPrototypeOf throws, the block only says so
     ctor = (Object.getPrototypeOf(error) as { constructor?: unknown } | null)?.constructor;
-  // Stryker disable next-line BlockStatement: equivalent: ctor is still undefined when getPrototypeOf throws, the block only says so
   } catch {
+    // Stryker restore BlockStatement
     ctor = undefined;
   }
   const name = typeof ctor === 'function' ? (ctor as { name?: unknown }).name : undefined;

@@ -70,10 +70,10 @@ export async function mediateIncrementally(stream: AsyncIterable<StreamChunk>, d
     try {
       await it.return?.();
     } catch {
-      // Stryker restore BlockStatement,OptionalChaining
       // the stream is abandoned either way
     }
   };
+  // Stryker restore BlockStatement,OptionalChaining
   /** Rules 3 and 4 share this ending: one post_model_call with stream_incomplete and the self-deny (§12.1). */
   const failClosed = async (): Promise<Mediation> => {
     await stop();

@@ -218,11 +218,11 @@ function release(loop: LoopState, session: SessionState, content: Json | null): 
   // Stryker disable BlockStatement,OptionalChaining: onRelease is a library caller's callback; the harnesses read what was released from the loop's result, never through it (loop.test.ts '§12.1a: the caller callback receives nothing before the output verdict permits, then exactly the verdicted content' and 'the onRelease callback: …')
   try {
     loop.options.onRelease?.(text);
-    // Stryker restore BlockStatement,OptionalChaining
   } catch {
     // A failing caller callback must not change what the host enforces.
   }
 }
+// Stryker restore BlockStatement,OptionalChaining
 
 /** AgentLoop.run: one session, agent_startup first and agent_shutdown last (§3.1). */
 async function runSession(loop: LoopState, inputs: TurnInput[]): Promise<LoopResult> {
@@ -240,13 +240,13 @@ async function runSession(loop: LoopState, inputs: TurnInput[]): Promise<LoopRes
     for (const input of inputs) {
       let turn: TurnResult;
       try {
-        turn = await runTurn(loop, input, session);
         // Stryker disable BlockStatement,ObjectLiteral,StringLiteral,LogicalOperator,OptionalChaining: a safety net for a fault of the loop's own code, which only a HostParts override (the selftest seam) or a bug raises: with the default parts and the CTK's mocks nothing in a turn throws (loop.test.ts '§1.3/§3.1: a fault inside the loop ends the run in error and agent_shutdown is still emitted')
+        turn = await runTurn(loop, input, session);
       } catch (e) {
         // A fault in the loop itself ends the session in error; nothing after it proceeds, shutdown still closes it.
         turn = { status: 'error', error: `loop failure (${(e as Error)?.name ?? typeof e})` };
-        // Stryker restore BlockStatement,ObjectLiteral,StringLiteral,LogicalOperator,OptionalChaining
       }
+      // Stryker restore BlockStatement,ObjectLiteral,StringLiteral,LogicalOperator,OptionalChaining
       if (turn.status === 'completed') {
         result.outputs.push(turn.output);
         result.output_labels.push(turn.labels);
@@ -486,11 +486,11 @@ async function runToolCall(loop: LoopState, tc: { id: string; name: string; args
       const r = await loop.options.tools.invoke({ id: tc.id, name: tc.name, args: deepClone(args) });
       // Stryker disable OptionalChaining,StringLiteral: the CTK's mock tools always return a result object (loop.test.ts 'a tool that returns nothing: a null, non-error result'); the location text is a diagnostic (the detail and location texts are the loop's own diagnostics: §10.3 leaves the OPTIONAL message's wording to the host, asking only that it name a type or path and no content (loop.test.ts '§10.3: a model response whose own getter throws is a host projection failure at post_model_call'))
       const value = projectToWire(r?.value ?? null, 'tool_result.value');
+      // Stryker disable BlockStatement: equivalent: without it a tool that threw reaches post_tool_call through the fallback below, still is_error true, with a null value instead of this text; a failed tool's value is the host's own (§4.2 pins is_error; AH-CTK-775 pins it)
       if (value.ok) result = { value: value.value, is_error: r?.is_error === true };
-      // Stryker restore OptionalChaining,StringLiteral
       else unprojectable = value.detail;
-      // Stryker disable next-line BlockStatement: equivalent: without it a tool that threw reaches post_tool_call through the fallback below, still is_error true, with a null value instead of this text; a failed tool's value is the host's own (§4.2 pins is_error; AH-CTK-775 pins it)
     } catch (e) {
+      // Stryker restore BlockStatement,OptionalChaining,StringLiteral
       // Stryker disable next-line LogicalOperator: equivalent: which type name the host's own error text carries is its choice (AH-CTK-775 pins is_error and the bracketing)
       result = { value: `tool error: ${(e as Error)?.name ?? 'Error'}`, is_error: true };
     }
@@ -552,12 +552,12 @@ function responseToWire(raw: LoopModelResponse): Projection {
   try {
     content = raw?.content;
     calls = raw?.tool_calls;
+    // Stryker disable BlockStatement,ObjectLiteral,BooleanLiteral,StringLiteral: the catch below: the CTK's mock model hands a plain response object (its `unprojectable` member sits inside content, GRAMMAR.md §2), so a getter of the response itself never throws in a CTK run; a framework adapter's can (loop.test.ts '§10.3: a model response whose own getter throws is a host projection failure at post_model_call')
     finish = raw?.finish_reason;
-    // Stryker restore OptionalChaining
-    // Stryker disable next-line BlockStatement,ObjectLiteral,BooleanLiteral,StringLiteral: the CTK's mock model hands a plain response object (its `unprojectable` member sits inside content, GRAMMAR.md §2), so a getter of the response itself never throws in a CTK run; a framework adapter's can (loop.test.ts '§10.3: a model response whose own getter throws is a host projection failure at post_model_call')
   } catch (error) {
     return { ok: false, detail: `a property getter raised ${errorTypeName(error)} at response` };
   }
+  // Stryker restore OptionalChaining,BlockStatement,ObjectLiteral,BooleanLiteral,StringLiteral
   // Stryker disable next-line StringLiteral: the detail and location texts are the loop's own diagnostics: §10.3 leaves the OPTIONAL message's wording to the host, asking only that it name a type or path and no content (loop.test.ts '§10.3: a model response whose own getter throws is a host projection failure at post_model_call')
   const c = projectToWire(content ?? null, 'response.content');
   if (!c.ok) return c;

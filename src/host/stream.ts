@@ -64,9 +64,10 @@ export async function assembleStream(stream: AsyncIterable<StreamChunk>): Promis
       // Stryker disable next-line ConditionalExpression: the CTK's mock streams text chunks only (GRAMMAR.md §9.1) (stream.test.ts 'assembleStream: chunk shapes of a framework adapter (a single tool_call, a structured content chunk, a chunk after finish_reason)')
       if (typeof chunk.content === 'string') {
         text += chunk.content;
+        // Stryker disable ConditionalExpression,EqualityOperator,BlockStatement: the else-if below: the CTK's mock streams text chunks only (GRAMMAR.md §9.1) (stream.test.ts 'assembleStream: chunk shapes of a framework adapter (a single tool_call, a structured content chunk, a chunk after finish_reason)')
         sawText = true;
-        // Stryker disable next-line ConditionalExpression,EqualityOperator,BlockStatement: the CTK's mock streams text chunks only (GRAMMAR.md §9.1) (stream.test.ts 'assembleStream: chunk shapes of a framework adapter (a single tool_call, a structured content chunk, a chunk after finish_reason)')
       } else if (chunk.content !== undefined) {
+        // Stryker restore ConditionalExpression,EqualityOperator,BlockStatement
         object = chunk.content;
       }
       toolCalls.push(...chunkToolCalls(chunk));
