@@ -12,7 +12,9 @@ Declared surface:
                     hang_faults (interceptors and the resolver run under their timeouts),
                     int64_json, bigint_json (Python ints are exact),
                     raw_interceptor_return (an interceptor may return any JSON value; the gate judges it),
-                    result_labels_resurfacing (§5.4), structured_model_content and structured_input_content (model and input content may be JSON objects)
+                    result_labels_resurfacing (§5.4), structured_model_content and structured_input_content (model and input content may be JSON objects),
+                    message_list_transforms, mock_faults (a mock model or tool that fails: an error answer to the host's
+                    model, model_chunk or tool request is that call failing)
   profiles          sequential/first_deny (on_approval stop | resume), sequential/run_all,
                     parallel/strictest (on_transform_conflict deny | approval),
                     parallel/unanimous (on_disagreement deny | approval)
@@ -22,7 +24,7 @@ Declared surface:
                                                --posture stop_approval_fold_truncated=always
   streaming         buffered assembly by default; --incremental mediates streamed responses segment by segment
                     (§12.1 exception) and declares buffered_output false, incremental_output, its exposure bound
-Not declared: projection_faults (in-process hosts only); incremental_output without --incremental.
+Not declared: projection_faults and non_json_verdicts (in-process hosts only); incremental_output without --incremental.
 
 Run it under the CTK:  agent-hooks-ctk run --harness-cmd "python3 examples/python-host/host.py"
 """
@@ -1436,7 +1438,7 @@ SURFACE = {
     "sdk": {"lang": "python", "version": "%d.%d" % sys.version_info[:2]},
     "capabilities": ["model_calls", "tool_calls", "parallel_tool_calls", "multi_turn", "streaming", "hang_faults",
                      "int64_json", "bigint_json", "raw_interceptor_return", "result_labels_resurfacing",
-                     "structured_model_content", "structured_input_content", "message_list_transforms"],
+                     "structured_model_content", "structured_input_content", "message_list_transforms", "mock_faults"],
     "buffered_output": True,
     "profiles": {profile: {knob: list(values) for knob, (_, values) in knobs.items()}
                  for profile, knobs in PROFILE_KNOBS.items()},

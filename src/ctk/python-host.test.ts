@@ -23,7 +23,7 @@ const losslessVectors = ['AH-CTK-381-int64-tool-args-exact.json', 'AH-CTK-382-bi
 // What a configuration leaves undeclared: the other stream discipline (incremental mediation when it buffers,
 // buffered assembly when it mediates incrementally), projection faults (in-process only), the posture value it was
 // not started with.
-const ALLOWED_SKIPS = /^host does not declare (capability incremental_output|buffered stream assembly|capability projection_faults|capability non_json_verdicts|capability mock_faults$|capabilities incremental_output, mock_faults$|posture )|^host declares conversation layout /;
+const ALLOWED_SKIPS = /^host does not declare (capability incremental_output|buffered stream assembly|capability projection_faults|capability non_json_verdicts|posture )|^host declares conversation layout /;
 
 const configurations = [['default', command, 'python-example-host'], ['--posture terminate, always', bothPostures, 'python-example-host'], ['--incremental', incremental, 'python-example-host-incremental']] as const;
 for (const [label, cmd, name] of configurations) {
