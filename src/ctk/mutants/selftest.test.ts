@@ -68,22 +68,29 @@ t.test('every mutant is killed by the project suite and the whole suite passes o
   t.equal(result.mutants.length, MUTANTS.length);
 });
 
-t.test('issue 18: each bug class a framework host had fails the default suite, and the failure says what went wrong', async (t) => {
-  const cases: Array<[mutant: string, vector: string, check: string, message: RegExp]> = [
-    ['tool-value-unwrapped', 'AH-CTK-471', 'expect.run_outcome', /run outcome was "blocked", expected completed/],
-    ['null-answer-errors', 'AH-CTK-483', 'expect.run_outcome', /run outcome was "error", expected completed/],
-    ['tool-error-unprojectable-stringified', 'AH-CTK-485', 'expect.by_posture.cases.continue.records[0].assert', /verdict\.decision differs/],
-    ['parallel-declared-serial', 'AH-CTK-461', 'mock.tools.rendezvous', /declares parallel_tool_calls yet ran these tool calls one after another/],
-    ['host-deny-quotes-target', 'AH-CTK-495', 'expect.records_must_not_contain', /record 5 \(post_tool_call\) contains "LEDGER-ENTRY-77"/],
-  ];
+type FailCase = [mutant: string, vector: string, check: string, message: RegExp];
+type Asserts = Pick<typeof t, 'equal' | 'ok' | 'match'>;
+/** Each mutant fails its vector with a failure of that check whose path or message says what went wrong. */
+async function failAsSaid(t: Asserts, cases: FailCase[]): Promise<void> {
   for (const [id, vector, check, message] of cases) {
     const harness = MUTANTS.find((m) => m.id === id)!.harness();
     const { result } = await runVector(byId(vector), { harness, surface: await harness.describe(), harnessLabel: 'test', timeoutMs: 10_000 });
     t.equal(result.status, 'fail', `${id} fails ${vector}`);
     const f = result.failures.find((x) => x.check.startsWith(check));
     t.ok(f, `${id} on ${vector}: a ${check} failure`);
-    t.match(f?.message, message, `${id} on ${vector}: the failure says what went wrong`);
+    t.match(`${f?.path ?? ''} ${f?.message ?? ''}`, message, `${id} on ${vector}: the failure says what went wrong`);
   }
+}
+
+t.test('issue 18: each bug class a framework host had fails the default suite, and the failure says what went wrong', async (t) => {
+  const cases: FailCase[] = [
+    ['tool-value-unwrapped', 'AH-CTK-471', 'expect.run_outcome', /run outcome was "blocked", expected completed/],
+    ['null-answer-errors', 'AH-CTK-483', 'expect.run_outcome', /run outcome was "error", expected completed/],
+    ['tool-error-unprojectable-stringified', 'AH-CTK-485', 'expect.by_posture.cases.continue.records[0].assert', /verdict\.decision differs/],
+    ['parallel-declared-serial', 'AH-CTK-461', 'mock.tools.rendezvous', /declares parallel_tool_calls yet ran these tool calls one after another/],
+    ['host-deny-quotes-target', 'AH-CTK-495', 'expect.records_must_not_contain', /record 5 \(post_tool_call\) contains "LEDGER-ENTRY-77"/],
+  ];
+  await failAsSaid(t, cases);
 });
 
 t.test('a guard that throws lets the refund run on its mutant, and the incident vector says so', async (t) => {
@@ -142,18 +149,11 @@ t.test('runMarginal: beyond the suite and only-given, for given vectors outside 
 });
 
 t.test('mock_faults: each host that hides a failing mock fails its vector, and the failure says what went wrong', async (t) => {
-  const cases: Array<[mutant: string, vector: string, check: string, message: RegExp]> = [
+  const cases: FailCase[] = [
     ['model-failure-empty-answer', 'AH-CTK-770', 'expect.run_outcome', /run outcome was "blocked", expected error/],
     ['stream-failure-read-as-truncated', 'AH-CTK-771', 'expect.run_outcome', /run outcome was "blocked", expected error/],
     ['stream-failure-kept-as-answer', 'AH-CTK-771', 'expect.run_outcome', /run outcome was "completed", expected error/],
     ['tool-throw-read-as-result', 'AH-CTK-775', 'expect.interceptions', /tool_result\.is_error/],
   ];
-  for (const [id, vector, check, message] of cases) {
-    const harness = MUTANTS.find((m) => m.id === id)!.harness();
-    const { result } = await runVector(byId(vector), { harness, surface: await harness.describe(), harnessLabel: 'test', timeoutMs: 10_000 });
-    t.equal(result.status, 'fail', `${id} fails ${vector}`);
-    const f = result.failures.find((x) => x.check.startsWith(check));
-    t.ok(f, `${id} on ${vector}: a ${check} failure`);
-    t.match(`${f?.path ?? ''} ${f?.message ?? ''}`, message, `${id} on ${vector}: the failure says what went wrong`);
-  }
+  await failAsSaid(t, cases);
 });
