@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CHUNKS, chunkFiles } from './chunks.mjs';
-import { EXPECTED_SKIPS, expectedSkips, expectedTestNames, mutationScore } from './report.mjs';
+import { EXPECTED_SKIPS, expectedSkips, expectedTestNames, mutatedSources, mutationScore } from './report.mjs';
 import { resume } from './resume.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
@@ -59,6 +59,16 @@ export function withCurrentTests(report, current) {
   };
 }
 
+/**
+ * The report with every source Stryker was given, a file in which it found nothing to mutate (re-exports, types
+ * only) listed with no mutants: so the report states what it covered, and a change to such a file shows as stale.
+ */
+export function withEveryMutatedSource(report, sources) {
+  const files = { ...report.files };
+  for (const [file, source] of Object.entries(sources)) files[file] ??= { language: 'typescript', source, mutants: [] };
+  return { ...report, files: Object.fromEntries(Object.entries(files).sort(([a], [b]) => (a < b ? -1 : 1))) };
+}
+
 /** The report as one HTML page, with the report viewer Stryker ships (mutation-testing-elements). */
 function reportHtml(report) {
   const require = createRequire(import.meta.url);
@@ -99,7 +109,7 @@ async function merge() {
   });
   const missing = CHUNKS.filter((c, i) => reports[i] === undefined).map((c) => c.name);
   if (missing.length > 0) throw new Error(`mutation: no report yet for chunk(s) ${missing.join(', ')}: run them (node mutation/run.mjs --chunk NAME)`);
-  const report = withCurrentTests(mergeReports(reports), await expectedTestNames(root));
+  const report = withEveryMutatedSource(withCurrentTests(mergeReports(reports), await expectedTestNames(root)), mutatedSources(root));
   const committed = withoutCoverage(report);
   writeFileSync(path.join(root, OUT_JSON), JSON.stringify(committed));
   writeFileSync(path.join(root, OUT_HTML), reportHtml(committed));

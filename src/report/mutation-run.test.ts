@@ -130,3 +130,12 @@ t.test('what each unmutated host skips, as the suite holds every mutant to it', 
   t.match(of('reference', 'AH-CTK-420'), /^host does not declare capability incremental_output/, 'the buffered reference host skips an incremental_output vector, with its reason');
   t.equal(of('reference-incremental', 'AH-CTK-420'), undefined, 'the incremental one runs it');
 });
+
+t.test('a merged report lists every source it was given, one with nothing to mutate with no mutants', async (t) => {
+  const { withEveryMutatedSource } = await load<{ withEveryMutatedSource(r: Report, sources: Record<string, string>): Report }>('mutation/run.mjs');
+  const report = { files: { 'src/core/x.ts': { language: 'typescript', source: 'X', mutants: [mutant('0', 1, 'Killed')] } }, testFiles: {} };
+  const merged = withEveryMutatedSource(report, { 'src/core/x.ts': 'X', 'src/core/index.ts': "export * from './x.js';" });
+  t.same(Object.keys(merged.files), ['src/core/index.ts', 'src/core/x.ts']);
+  t.same(merged.files['src/core/index.ts'], { language: 'typescript', source: "export * from './x.js';", mutants: [] });
+  t.equal(merged.files['src/core/x.ts']!.mutants.length, 1, 'a file Stryker reported is kept as it was');
+});
