@@ -74,8 +74,10 @@ function parseSegments(path: string, pos: number, flavour: 'target' | 'dotted'):
     if (c === '.') {
       let j = i + 1;
       if (flavour === 'target') while (j < path.length && NAME_CHAR.test(path[j]!)) j++;
-      // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: [dotted] only the CTK's vector path language reaches this: the host parses its own plain field names only (TARGET_FIELD, envelope.ts); paths.test.ts 'dotted paths for match/assert' kills it
-      else while (j < path.length && path[j] !== '.' && path[j] !== '[' && path[j] !== ']') j++;
+      else {
+        // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: [dotted] only the CTK's vector path language reaches this: the host parses its own plain field names only (TARGET_FIELD, envelope.ts); paths.test.ts 'dotted paths for match/assert' kills it
+        while (j < path.length && path[j] !== '.' && path[j] !== '[' && path[j] !== ']') j++;
+      }
       // Stryker disable next-line ObjectLiteral,StringLiteral: [equivalent] the literal without ok is still a failure to the caller, so the path is refused the same; only the message differs
       if (j === i + 1) return { ok: false, detail: `empty or invalid member name at offset ${i + 1}` };
       // Stryker disable next-line BlockStatement,ConditionalExpression,EqualityOperator,StringLiteral: [equivalent] the next turn of the loop refuses any character other than "." and "[" (the else below), so this early refusal changes only the message
@@ -247,15 +249,13 @@ function forbidden(detail: string): TargetPathError {
 // Stryker disable next-line BlockStatement,StringLiteral: [message] diagnostic wording, which the spec leaves to the host
 export function formatPath(segments: readonly PathSegment[], root = '$target'): string {
   let out = root;
-  // Stryker disable next-line BlockStatement: [message] diagnostic wording, which the spec leaves to the host
+  // Stryker disable BlockStatement,ConditionalExpression,EqualityOperator,Regex,StringLiteral: [message] diagnostic wording, which the spec leaves to the host (the whole rendering)
   for (const seg of segments) {
-    // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: [message] diagnostic wording, which the spec leaves to the host
     if (seg.kind === 'index') out += `[${seg.index}]`;
-    // Stryker disable next-line ConditionalExpression,Regex,StringLiteral: [message] diagnostic wording, which the spec leaves to the host
     else if (/^[A-Za-z0-9_-]+$/.test(seg.name)) out += `.${seg.name}`;
-    // Stryker disable next-line StringLiteral: [message] diagnostic wording, which the spec leaves to the host
     else out += `[${JSON.stringify(seg.name)}]`;
   }
+  // Stryker restore BlockStatement,ConditionalExpression,EqualityOperator,Regex,StringLiteral
   return out;
 }
 

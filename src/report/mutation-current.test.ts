@@ -100,7 +100,7 @@ t.test('every Stryker disable comment in src/host and src/core names its mutator
 
 t.test('every Stryker directive in src/host and src/core sits before code it can apply to', async (t) => {
   // Stryker reads a directive only as a leading comment of the code after it: one written just above a `}` (a
-  // `} catch`, `} finally`, or a block's end) attaches to nothing, so its disable never applies, or its restore
+  // `} catch`, `} finally`, or a block's end) or an `else` attaches to nothing, so its disable never applies, or its restore
   // never ends the disable, which then runs on to the end of the file.
   const stranded: string[] = [];
   for (const file of mutatedSources()) {
@@ -109,8 +109,8 @@ t.test('every Stryker directive in src/host and src/core sits before code it can
       if (!/^\s*\/\/\s*Stryker\s+(disable|restore)\b/.test(line)) return;
       let j = i + 1;
       while (j < lines.length && /^\s*\/\//.test(lines[j]!)) j++;
-      if (j < lines.length && /^\s*\}/.test(lines[j]!)) stranded.push(`${file}:${i + 1}: ${line.trim().slice(0, 80)}`);
+      if (j < lines.length && /^\s*(\}|else\b)/.test(lines[j]!)) stranded.push(`${file}:${i + 1}: ${line.trim().slice(0, 80)}`);
     });
   }
-  t.same(stranded, [], 'a directive followed (past comments) by a closing brace: move a disable above the last statement before it, a restore below the brace');
+  t.same(stranded, [], 'a directive followed (past comments) by a closing brace or an else: move a disable above the statement it is for (a block directive around an if/else), a restore below the brace');
 });
