@@ -136,7 +136,7 @@ export const UNPROJECTABLE_KINDS = ['cycle', 'bigint', 'function', 'throwing_get
 export type UnprojectableKind = (typeof UNPROJECTABLE_KINDS)[number];
 
 /** CTK extension (mock_faults, GRAMMAR.md §2): the mock fails natively instead of answering. */
-export type MockFault = 'raise';
+export type MockFaultKind = 'raise';
 
 /**
  * CTK extension (non_json_verdicts, GRAMMAR.md §3): the in-process scripted interceptor returns its `return` verdict
@@ -158,7 +158,7 @@ export interface Scenario {
   input?: { content: Json; role: string };
   /** Extension (multi_turn): several input → … → output cycles in one session. */
   inputs?: Array<{ content: Json; role: string }>;
-  tools?: Array<{ name: string; schema?: Json; behavior: Array<{ when_args?: Json; return: Json; is_error?: boolean; unprojectable?: UnprojectableKind; fault?: MockFault; rendezvous?: Rendezvous }> }>;
+  tools?: Array<{ name: string; schema?: Json; behavior: Array<{ when_args?: Json; return: Json; is_error?: boolean; unprojectable?: UnprojectableKind; fault?: MockFaultKind; rendezvous?: Rendezvous }> }>;
   model_script?: Array<{ respond: JsonObject }>;
   /** Extension (parallel_tool_calls): run a response's tool calls concurrently. */
   parallel_tools?: boolean;
