@@ -1,4 +1,4 @@
-// A plain-JavaScript in-process harness (HARNESS.md §1): no build step, no TypeScript.
+// A plain-JavaScript in-process harness (HARNESS.md, "In-process harness"): no build step, no TypeScript.
 //   npx agent-hooks-ctk run --harness examples/mjs-host/harness.mjs
 // The "framework" under test is the reference host library (agent-hooks-ctk/host); swap in your own SDK's
 // emitter and agent loop. A CommonJS part of the SDK is loaded with createRequire (README.md).
