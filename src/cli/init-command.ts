@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { CliError, EXIT } from './exit.js';
 import { SCAFFOLD_LANGS, scaffoldFiles, type ScaffoldLang } from '../harness/stdio/scaffold.js';
+import { ctkInvocation, shellWord, tsxInvocation } from './invocation.js';
 
 interface InitFlags {
   lang?: string;
@@ -45,13 +46,19 @@ export function register(program: Command): void {
         const why = code === 'ENOTDIR' || code === 'EEXIST' ? 'a parent of it is a file, not a directory' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (error as Error).message;
         throw new CliError(EXIT.badInput, `init could not write into ${dir} (${why}); give a new or empty directory`);
       }
-      const run = lang === 'python' ? 'python3 harness.py' : 'npx tsx harness.ts';
       const rel = path.relative(process.cwd(), path.resolve(dir));
       const where = rel === '' ? '.' : rel.startsWith('..') ? path.resolve(dir) : rel;
       process.stdout.write(
         `Wrote ${targets.map((f) => path.join(where, f.path)).join(', ')}.\n` +
           `Next: fill in describe/setup/run/teardown (see ${path.join(where, 'README.md')}), then\n` +
-          `  cd ${where} && npx agent-hooks-ctk run --harness-cmd "${run}"\n`,
+          `  ${nextCommand(lang, path.resolve(dir), where)}\n`,
       );
     });
+}
+
+/** The line that runs the suite on the new harness, as it works in `dir`: the kit is not on the npm registry, so
+ * `npx agent-hooks-ctk` only where npx finds it installed, else this kit's own bin (invocation.ts). */
+export function nextCommand(lang: ScaffoldLang, dir: string, where: string): string {
+  const run = lang === 'python' ? 'python3 harness.py' : `${tsxInvocation({ cwd: dir })} harness.ts`;
+  return `cd ${shellWord(where)} && ${ctkInvocation({ cwd: dir })} run --harness-cmd "${run}"`;
 }
