@@ -13,9 +13,14 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PACKAGE = "agent_hooks_ctk"
 
 
+def _read(path, mode="r"):
+    with open(path, mode, **({} if "b" in mode else {"encoding": "utf-8"})) as f:
+        return f.read()
+
+
 def _project():
     """The [project] table's scalar members and its scripts (the subset of TOML this pyproject uses)."""
-    text = open(os.path.join(ROOT, "pyproject.toml"), encoding="utf-8").read()
+    text = _read(os.path.join(ROOT, "pyproject.toml"))
     table, project, scripts = None, {}, {}
     for line in text.splitlines():
         line = line.strip()
@@ -45,7 +50,7 @@ def _metadata(project):
     body = ""
     if os.path.exists(readme):
         lines.append("Description-Content-Type: text/markdown")
-        body = "\n" + open(readme, encoding="utf-8").read()
+        body = "\n" + _read(readme)
     return "\n".join(lines) + "\n" + body
 
 
@@ -94,7 +99,7 @@ def _dist_info(project, scripts):
 
 def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
     project, scripts = _project()
-    files = [(arc, open(full, "rb").read()) for full, arc in _package_files()]
+    files = [(arc, _read(full, "rb")) for full, arc in _package_files()]
     return _write_wheel(wheel_directory, files + _dist_info(project, scripts))
 
 
