@@ -1,7 +1,9 @@
 // `init --lang ts|python [DIR]`: scaffolds a stdio harness for a new host (protocol loop written,
 // four methods stubbed, README of next steps). Never overwrites an existing file.
 import { existsSync, mkdirSync, writeFileSync, chmodSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
+import { PACKAGE_ROOT } from '../version.js';
 import type { Command } from 'commander';
 import { CliError, EXIT } from './exit.js';
 import { SCAFFOLD_LANGS, scaffoldFiles, type ScaffoldLang } from '../harness/stdio/scaffold.js';
@@ -50,15 +52,19 @@ export function register(program: Command): void {
       const where = rel === '' ? '.' : rel.startsWith('..') ? path.resolve(dir) : rel;
       process.stdout.write(
         `Wrote ${targets.map((f) => path.join(where, f.path)).join(', ')}.\n` +
-          `Next: fill in describe/setup/run/teardown (see ${path.join(where, 'README.md')}), then\n` +
+          `Next: ${lang === 'python' ? 'fill in surface() and start()' : 'fill in describe/setup/run/teardown'} (see ${path.join(where, 'README.md')}), then\n` +
           `  ${nextCommand(lang, path.resolve(dir), where)}\n`,
       );
     });
 }
 
 /** The line that runs the suite on the new harness, as it works in `dir`: the kit is not on the npm registry, so
- * `npx agent-hooks-ctk` only where npx finds it installed, else this kit's own bin (invocation.ts). */
+ * `npx agent-hooks-ctk` only where npx finds it installed, else this kit's own bin (invocation.ts); for Python, the
+ * kit's install first when python3 there cannot import it. */
 export function nextCommand(lang: ScaffoldLang, dir: string, where: string): string {
-  const run = lang === 'python' ? 'python3 harness.py' : `${tsxInvocation({ cwd: dir })} harness.ts`;
-  return `cd ${shellWord(where)} && ${ctkInvocation({ cwd: dir })} run --harness-cmd "${run}"`;
+  const ctk = ctkInvocation({ cwd: dir });
+  if (lang !== 'python') return `cd ${shellWord(where)} && ${ctk} run --harness-cmd "${tsxInvocation({ cwd: dir })} harness.ts"`;
+  const probe = spawnSync('python3', ['-c', 'import agent_hooks_ctk'], { cwd: dir, stdio: 'ignore' });
+  const install = probe.status === 0 ? '' : ` && python3 -m pip install ${shellWord(path.join(PACKAGE_ROOT, 'python'))}`;
+  return `cd ${shellWord(where)}${install} && ${ctk} run --harness-cmd "python3 harness.py"`;
 }
