@@ -1,4 +1,4 @@
-// The Python example host's jcs-sha256 is a real RFC 8785 implementation: byte-identical to the core
+// The Python kit's jcs-sha256 (python/agent_hooks_ctk/jcs.py, which examples/python-host runs on) is a real RFC 8785 implementation: byte-identical to the core
 // on every golden identity fixture (and rejects every negative one), and on tricky numbers and keys.
 import t from 'tap';
 import { readFileSync } from 'node:fs';
@@ -15,7 +15,7 @@ interface Golden {
 }
 
 async function python(cases: object[]): Promise<Array<{ canonical?: string; identity?: string; rejected?: string }>> {
-  const { stdout } = await execa('python3', [path.join(PACKAGE_ROOT, 'src/harness/stdio/fixtures/jcs-check.py'), path.join(PACKAGE_ROOT, 'examples/python-host')], {
+  const { stdout } = await execa('python3', [path.join(PACKAGE_ROOT, 'src/harness/stdio/fixtures/jcs-check.py'), path.join(PACKAGE_ROOT, 'python')], {
     input: cases.map((c) => JSON.stringify(c)).join('\n') + '\n',
   });
   return stdout.trim().split('\n').map((l) => JSON.parse(l));
