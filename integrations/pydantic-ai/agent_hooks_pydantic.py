@@ -10,8 +10,9 @@ The hook points sit where Pydantic AI lets a cross-cutting concern in:
   tool runs, its result (or its `ToolFailed`) after.
 
 `agent_startup` and `agent_shutdown` bracket the session, which the caller owns (one agent-hooks session across the
-turns of one conversation). The emitter is passed in: anything with `emit(point, fields) -> emission`, where an
-emission has `proceed`, `verdict` and `target` (the target as the action must use it, §4.3).
+turns of one conversation): the Python kit's `HookSession` (agent_hooks_ctk), passed in. A deny raises the kit's
+`AgentHooksBlocked` out of `Agent.run`; a transform the framework cannot hold is refused through the kit's `holds`
+(§5.2: a host_error:transform_invalid deny, never a dropped transform).
 """
 
 import asyncio
@@ -24,15 +25,9 @@ from pydantic_ai.exceptions import ToolFailed, ToolFailedError
 from pydantic_ai.messages import (ModelRequest, ModelResponse, RetryPromptPart, SystemPromptPart, TextPart,
                                   ToolCallPart, ToolReturnPart, UserPromptPart)
 
+from agent_hooks_ctk import holds_text
+
 FRAMEWORK = "pydantic-ai"
-
-
-class AgentHooksBlocked(Exception):
-    """A deny that ends the turn (§6): raised out of `Agent.run` to the caller."""
-
-    def __init__(self, point, verdict):
-        super().__init__("%s denied: %s" % (point, verdict.get("reason", "denied")))
-        self.point, self.verdict = point, verdict
 
 
 class ToolError(ToolFailed):
@@ -41,10 +36,6 @@ class ToolError(ToolFailed):
     def __init__(self, value):
         super().__init__(value if isinstance(value, str) else json.dumps(value, separators=(",", ":")))
         self.value = value
-
-
-def blocked_message(emission):
-    return "blocked: %s" % emission.verdict.get("reason", "denied")
 
 
 def message_content(value):
@@ -147,67 +138,69 @@ def rebuild_response(response, target):
     return replace(response, parts=parts, provider_details=details)
 
 
+def holding(build):
+    """§5.2 `holds` for a target the framework rebuilds: None when `build(target)` works, else why it does not."""
+    def holds(target):
+        try:
+            build(target)
+            return None
+        except (ValueError, TypeError, KeyError, AttributeError) as error:
+            return str(error) or type(error).__name__
+    return holds
+
+
 class AgentHooks(AbstractCapability):
-    """The model and tool points of an agent-hooks session, as a Pydantic AI capability."""
+    """The model and tool points of an agent-hooks session (agent_hooks_ctk.HookSession), as a capability."""
 
-    def __init__(self, emitter, model_id="mock"):
+    def __init__(self, hooks, model_id="mock"):
         super().__init__()
-        self.emitter, self.model_id = emitter, model_id
-
-    async def emit(self, point, fields):
-        # The emitter blocks on its interceptors; off the event loop, so concurrent tool calls stay concurrent.
-        return await asyncio.to_thread(self.emitter.emit, point, fields)
+        self.hooks, self.model_id = hooks, model_id
 
     async def wrap_model_request(self, ctx, *, request_context, handler):
-        messages = project_messages(request_context.messages)
-        pre = await self.emit("pre_model_call", {"model": {"id": self.model_id}, "messages": messages})
-        if not pre.proceed:
-            raise AgentHooksBlocked("pre_model_call", pre.verdict)  # §6: the model is not called
-        if pre.target != messages:  # §4.3: the model gets the messages as the verdict left them
-            request_context = replace(request_context, messages=rewrite_messages(request_context.messages, pre.target))
+        original = request_context.messages
+        messages = project_messages(original)
+        # The session blocks on its interceptors: off the event loop, so concurrent tool calls stay concurrent.
+        target = await asyncio.to_thread(self.hooks.pre_model_call, self.model_id, messages,
+                                         holds=holding(lambda t: rewrite_messages(original, t)))
+        if target != messages:  # §4.3: the model gets the messages as the verdict left them
+            request_context = replace(request_context, messages=rewrite_messages(original, target))
         response = await handler(request_context)
         projected = project_response(response)
-        post = await self.emit("post_model_call", {"model": {"id": self.model_id}, "response": projected})
-        if not post.proceed:
-            raise AgentHooksBlocked("post_model_call", post.verdict)  # §6.1: the response is never incorporated
-        return response if post.target == projected else rebuild_response(response, post.target)
+        target = await asyncio.to_thread(self.hooks.post_model_call, self.model_id, projected,
+                                         holds=holding(lambda t: rebuild_response(response, t)))
+        return response if target == projected else rebuild_response(response, target)
 
     async def wrap_tool_execute(self, ctx, *, call, tool_def, args, handler):
-        pre = await self.emit("pre_tool_call", {"tool_call": {"id": call.tool_call_id, "name": call.tool_name,
-                                                              "args": args}})
-        if not pre.proceed:
-            return blocked_message(pre)  # §6.2: not run; the model gets the block as the tool's result
-        args = pre.target
-        try:
-            value, failure = await handler(args), None
-        except ToolFailedError as error:  # the framework's form of a ToolFailed the tool raised
-            failure = error
-            cause = error.__cause__ or error.__context__
-            value = cause.value if isinstance(cause, ToolError) else error.tool_failed.content
-        post = await self.emit("post_tool_call", {
-            "tool_call": {"id": call.tool_call_id, "name": call.tool_name, "args": args},
-            "tool_result": {"value": value, "is_error": failure is not None}})
-        if not post.proceed:
-            return blocked_message(post)  # §6.1: the result is discarded
-        if failure is not None:
-            raise failure if post.target == value else ToolError(post.target)
-        return post.target
+        loop = asyncio.get_running_loop()
+        failed = {}
+
+        def invoke(args):  # the framework's own execution, on its loop, with the args as the verdict left them
+            try:
+                return {"value": asyncio.run_coroutine_threadsafe(handler(args), loop).result(), "is_error": False}
+            except ToolFailedError as error:  # the framework's form of a ToolFailed the tool raised
+                failed["error"] = error
+                cause = error.__cause__ or error.__context__
+                return {"value": cause.value if isinstance(cause, ToolError) else error.tool_failed.content,
+                        "is_error": True}
+
+        result = await asyncio.to_thread(self.hooks.tool_call, {"id": call.tool_call_id, "name": call.tool_name,
+                                                                "args": args}, invoke)
+        if result["kind"] == "blocked":
+            return result["message"]  # §6.2: not run (or its result discarded); the model gets the block as the result
+        if "error" in failed:
+            raise failed["error"] if not result["transformed"] else ToolError(result["value"])
+        return result["value"]
 
 
-async def run_turn(agent, emitter, user_input, history, **run_options):
+async def run_turn(agent, hooks, user_input, history, **run_options):
     """One input → output cycle around `Agent.run`: `input` before the run, `output` over its result. Returns
     (output, messages of the conversation so far); raises AgentHooksBlocked when a deny ended the turn."""
-    inp = await asyncio.to_thread(emitter.emit, "input", {"input": {"content": user_input["content"],
-                                                                      "role": user_input["role"]}})
-    if not inp.proceed:
-        raise AgentHooksBlocked("input", inp.verdict)  # §6: the turn never begins
-    role, content = inp.target["role"], inp.target["content"]
+    inp = await asyncio.to_thread(hooks.input, user_input["content"], user_input["role"], holds=holds_text("input"))
+    role, content = inp["role"], inp["content"]
     if role == "system":  # Pydantic AI's system messages are request parts of their own
         result = await agent.run(None, message_history=list(history) + [ModelRequest(parts=[SystemPromptPart(content)])],
                                  **run_options)
     else:
         result = await agent.run(content, message_history=list(history) or None, **run_options)
-    out = await asyncio.to_thread(emitter.emit, "output", {"output": {"content": copy.deepcopy(result.output)}})
-    if not out.proceed:
-        raise AgentHooksBlocked("output", out.verdict)  # §6, §12.1a: never released
-    return out.target["content"], result.all_messages()
+    output = await asyncio.to_thread(hooks.output, copy.deepcopy(result.output), holds=holds_text("output"))
+    return output, result.all_messages()
