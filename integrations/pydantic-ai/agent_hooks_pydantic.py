@@ -164,7 +164,12 @@ class AgentHooks(AbstractCapability):
                                          holds=holding(lambda t: rewrite_messages(original, t)))
         if target != messages:  # §4.3: the model gets the messages as the verdict left them
             request_context = replace(request_context, messages=rewrite_messages(original, target))
-        response = await handler(request_context)
+        try:
+            response = await handler(request_context)
+        except Exception:
+            # §3.1: the failed call still gets its one post_model_call (never incorporated); the run fails as it does.
+            await asyncio.to_thread(self.hooks.model_call_failed, self.model_id)
+            raise
         projected = project_response(response)
         target = await asyncio.to_thread(self.hooks.post_model_call, self.model_id, projected,
                                          holds=holding(lambda t: rebuild_response(response, t)))

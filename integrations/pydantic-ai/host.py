@@ -28,6 +28,7 @@ from pydantic_ai.messages import ModelMessagesTypeAdapter, ModelResponse, TextPa
 from pydantic_ai.models.function import FunctionModel  # noqa: E402
 from pydantic_ai.profiles import ModelProfile  # noqa: E402
 from pydantic_ai.tools import Tool  # noqa: E402
+from pydantic_ai.usage import RequestUsage  # noqa: E402
 
 from agent_hooks_pydantic import FRAMEWORK, AgentHooks, ToolError, project_messages, run_turn  # noqa: E402
 
@@ -71,7 +72,10 @@ def model_of(ctk):
         parts = [TextPart(reply["content"])] if isinstance(reply.get("content"), str) else []
         parts += [ToolCallPart(c["name"], c.get("args") or {}, tool_call_id=c["id"]) for c in reply["tool_calls"]]
         raw = reply["finish_reason"]
-        return ModelResponse(parts=parts, finish_reason=FINISH.get(raw), provider_details={"finish_reason": raw})
+        # Usage as a provider reports it: without it FunctionModel estimates tokens from the JSON of the answer, which
+        # raises on a value JSON cannot encode (a lone surrogate) before the hooks see the response.
+        return ModelResponse(parts=parts, finish_reason=FINISH.get(raw), provider_details={"finish_reason": raw},
+                             usage=RequestUsage(input_tokens=1, output_tokens=1))
 
     return FunctionModel(answer, model_name=MODEL_ID, profile=PROFILE)
 
@@ -97,11 +101,10 @@ def start(run):
     tools = tools_of(run.ctk, run.scenario)
     agent = Agent(model_of(run.ctk), tools=tools, capabilities=[AgentHooks(hooks, MODEL_ID)])
     hooks.start([t.name for t in tools])
-    loop = asyncio.new_event_loop()
     state = {"history": [], "released": []}
 
     def turn(user_input):
-        output, state["history"] = loop.run_until_complete(run_turn(agent, hooks, user_input, state["history"]))
+        output, state["history"] = asyncio.run(run_turn(agent, hooks, user_input, state["history"]))
         if isinstance(output, str):
             state["released"].append(output)  # §12.1a: what the caller got, after the output verdict
         return output
