@@ -208,4 +208,15 @@ async def run_turn(agent, hooks, user_input, history, **run_options):
     else:
         result = await agent.run(content, message_history=list(history) or None, **run_options)
     output = await asyncio.to_thread(hooks.output, copy.deepcopy(result.output), holds=holds_text("output"))
-    return output, result.all_messages()
+    messages = result.all_messages()
+    if output != result.output:  # §4.3: the conversation goes on from the answer the caller got
+        messages = with_answer(messages, output)
+    return output, messages
+
+
+def with_answer(messages, answer):
+    """The conversation with its last response's text replaced by `answer` (an output transform written back)."""
+    last = max(i for i, m in enumerate(messages) if isinstance(m, ModelResponse))
+    response = messages[last]
+    parts = [TextPart(answer)] + [p for p in response.parts if not isinstance(p, TextPart)]
+    return messages[:last] + [replace(response, parts=parts)] + messages[last + 1:]
