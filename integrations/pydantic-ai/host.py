@@ -46,7 +46,7 @@ AGENT = {"id": "ctk-agent", "framework": FRAMEWORK}  # §4.1
 SURFACE = framework_surface(
     FRAMEWORK, FRAMEWORK_VERSION,
     ["model_calls", "tool_calls", "parallel_tool_calls", "multi_turn", "hang_faults", "int64_json", "bigint_json",
-     "raw_interceptor_return"],
+     "raw_interceptor_return", "mock_faults"],
     # The conversation layout (HARNESS.md, "The conversation layout"): Pydantic AI's message history, a response
     # (one assistant message) before its tool returns, earlier turns whole (message_history), inputs of role
     # external as user prompts, a failed tool's result as its ToolFailed message text.
@@ -60,7 +60,6 @@ SURFACE = framework_surface(
         "result_labels_resurfacing": "the capability keeps no verdict result_labels with the data (§5.4)",
         "message_list_transforms": "a pre_model_call transform is written back one for one into the request's parts",
         "incremental_output": "no streaming",
-        "mock_faults": "a failed model call's post_model_call is a contested reading (READINGS.md)",
     })
 
 
