@@ -54,7 +54,8 @@ SURFACE = framework_surface(
             "pre_model_transform": "request", "assistant_message": "content_or_tool_calls",
             "external_input": "user", "tool_error_content": "text", "user_placeholder": None},
     not_declared={
-        "streaming": "not yet carried: the capability would have to hold a streamed response whole before release",
+        "streaming": "a streamed run (Agent.run_stream) hands the response's parts to the caller as they arrive, "
+                     "ahead of the whole response wrap_model_request sees: this integration mediates whole responses",
         "structured_model_content": "a ModelResponse carries text parts and tool calls, not a JSON object",
         "structured_input_content": "Agent.run takes a text prompt; an input cannot be a JSON object",
         "result_labels_resurfacing": "the capability keeps no verdict result_labels with the data (§5.4)",
