@@ -32,6 +32,7 @@ from pydantic_ai.usage import RequestUsage  # noqa: E402
 
 from agent_hooks_pydantic import FRAMEWORK, AgentHooks, ToolError, project_messages, run_turn  # noqa: E402
 
+ADAPTER_VERSION = "0.1.0"  # agent_hooks_pydantic.py
 FRAMEWORK_VERSION = version("pydantic-ai-slim")
 MODEL_ID = "mock"
 PERMISSIVE = {"type": "object", "properties": {}, "additionalProperties": True}  # the mock tools take any args
@@ -44,7 +45,7 @@ FINISH = {"stop": "stop", "length": "length", "content_filter": "content_filter"
 
 AGENT = {"id": "ctk-agent", "framework": FRAMEWORK}  # §4.1
 SURFACE = framework_surface(
-    FRAMEWORK, FRAMEWORK_VERSION,
+    FRAMEWORK, "%s (pydantic-ai-slim@%s)" % (ADAPTER_VERSION, FRAMEWORK_VERSION),
     ["model_calls", "tool_calls", "parallel_tool_calls", "multi_turn", "hang_faults", "int64_json", "bigint_json",
      "raw_interceptor_return", "mock_faults"],
     # The conversation layout (HARNESS.md, "The conversation layout"): Pydantic AI's message history, a response
