@@ -9,4 +9,4 @@ node bin/agent-hooks-ctk.js run --harness-cmd ".venv-hosts/bin/python integratio
   --reporter json,markdown --out "$out" > /dev/null
 status=$?
 if [ "$status" -gt 1 ]; then exit "$status"; fi  # 1 is the failing vectors; 2 and 3 are not a report
-node integrations/microsoft-agent-framework/claims-row.mjs "$out/report.json" CLAIMS.md
+node scripts/no-claim-row.mjs "$out/report.json" CLAIMS.md

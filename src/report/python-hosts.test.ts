@@ -1,11 +1,11 @@
-// The two Python hosts over the stdio protocol: the canonical Python SDK (examples/agent-hooks-sdk-python) and
-// Microsoft Agent Framework (integrations/microsoft-agent-framework), each run on the whole suite and on the published
-// samples. Neither passes everything, so each keeps its known failures in expected-failures.yaml beside it, and this
-// test runs them as a framework's CI would: `agent-hooks-ctk run --expected-failures FILE`, which exits 0 only when
-// every failure is one the file lists (as listed: the one check, when it names one) and every listed vector still
-// fails (no stale entry); a listed id the suite does not have is exit 2. The committed Agent Framework report
-// (reports/claims/microsoft-agent-framework) must be current. The hosts run in the virtualenv
-// `.ci/setup-python-hosts.sh` makes; without it the test skips.
+// The Python hosts over the stdio protocol: the canonical Python SDK (examples/agent-hooks-sdk-python), Microsoft
+// Agent Framework (integrations/microsoft-agent-framework) and Pydantic AI (integrations/pydantic-ai), each run on the
+// whole suite and on the published samples. None passes everything, so each keeps its known failures in
+// expected-failures.yaml beside it, and this test runs them as a framework's CI would: `agent-hooks-ctk run
+// --expected-failures FILE`, which exits 0 only when every failure is one the file lists (as listed: the one check,
+// when it names one) and every listed vector still fails (no stale entry); a listed id the suite does not have is
+// exit 2. The committed framework reports (reports/claims/microsoft-agent-framework, reports/claims/pydantic-ai) must
+// be current. The hosts run in the virtualenv `.ci/setup-python-hosts.sh` makes; without it the test skips.
 import t from 'tap';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,6 +26,7 @@ const ENV = Object.fromEntries(Object.entries({ ...process.env, NO_COLOR: '1' })
 const hosts = [
   { dir: 'examples/agent-hooks-sdk-python', name: 'agent-hooks-sdk-python', claim: undefined },
   { dir: 'integrations/microsoft-agent-framework', name: 'microsoft-agent-framework', claim: 'microsoft-agent-framework' },
+  { dir: 'integrations/pydantic-ai', name: 'pydantic-ai', claim: 'pydantic-ai' },
 ];
 
 /** What a run disagrees with its baseline on: a failure it does not expect (unlisted, or beyond the listed check), a stale entry. */

@@ -1,6 +1,6 @@
-// Puts the Agent Framework's row into CLAIMS.md from a report that `claim` refuses (it has failures): the claim
+// Puts a framework's row into CLAIMS.md from a report that `claim` refuses (it has failures): the claim
 // tuple and disclosures, the Result cell saying there is no claim and why, a link to the run's report.md.
-// Run by report.sh after `npm run build`.
+// Run by the report.sh of integrations/microsoft-agent-framework and integrations/pydantic-ai after `npm run build`.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { noClaimRow, upsertClaimRow } from 'agent-hooks-ctk';
