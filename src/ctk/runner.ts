@@ -18,7 +18,8 @@ import { createScriptedInterceptors, createScriptedResolver, type ResolverLog } 
 import { skipOf } from './skip.js';
 import { checkStreamConsumption } from './stream-checks.js';
 import { writeTrace, type VectorTrace } from './trace.js';
-import type { LoadedVector, Vector } from './vector.js';
+import { faultingModelCalls, type LoadedVector, type Vector } from './vector.js';
+import { declaredReadingValue } from './posture-cases.js';
 
 export type ProgressEvent =
   | { kind: 'start'; total: number }
@@ -159,7 +160,9 @@ export async function runVector(lv: LoadedVector, opts: RunOptions): Promise<{ r
       // §12.1 exception: a host declaring incremental_output may emit several post_model_call per streamed response.
       const incremental = opts.surface.capabilities.includes('incremental_output');
       const segmentedCalls = new Set(incremental ? mocks.streams.map((s) => s.call) : []);
-      failures.push(...checkInvariants({ vector: v, report, recording, segmentedCalls }));
+      // The reading errored_model_call=none: a model call scripted to fail may go without its post_model_call.
+      const unpairedCalls = new Set(declaredReadingValue(opts.surface, 'errored_model_call') === 'none' ? faultingModelCalls(v) : []);
+      failures.push(...checkInvariants({ vector: v, report, recording, segmentedCalls, unpairedCalls }));
       if (incremental) failures.push(...checkStreamConsumption(report.records as JsonObject[], mocks.streams));
       failures.push(...checkExpectations({ vector: v, surface: opts.surface, report, recording, mocks }));
     } catch (error) {

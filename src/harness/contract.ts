@@ -13,6 +13,7 @@ import type {
   Profile,
 } from '../core/types.js';
 import type { Postures } from '../core/postures.js';
+import type { Readings } from '../core/readings.js';
 import type { ModelRequest, ModelResponse, RunOutcome, ToolCall, ToolCallRequest, ToolCallResult } from '../core/agent-io.js';
 import type { ConversationLayout } from '../host/loop.js';
 
@@ -80,6 +81,11 @@ export interface HostSurface {
    * (surface.ts, stdio validate.ts) fills every default in and rejects an unknown name or value.
    */
   postures: Partial<Postures>;
+  /**
+   * The contested readings the host takes (src/core/readings.ts; READINGS.md): this kit's declared choices where real
+   * hosts read the text two ways. A reading left out means its registry default; validation fills every one in.
+   */
+  readings?: Partial<Readings>;
   /**
    * How the host lays out the messages of its model requests (layout.ts; HARNESS.md, *The conversation layout*): §4.2
    * leaves it to the host. Left out: the reference loop's layout. Validation fills every member in.
