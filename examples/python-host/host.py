@@ -1438,7 +1438,7 @@ SURFACE = {
     "sdk": {"lang": "python", "version": "%d.%d" % sys.version_info[:2]},
     "capabilities": ["model_calls", "tool_calls", "parallel_tool_calls", "multi_turn", "streaming", "hang_faults",
                      "int64_json", "bigint_json", "raw_interceptor_return", "result_labels_resurfacing",
-                     "structured_model_content", "structured_input_content", "message_list_transforms", "mock_faults"],
+                     "structured_model_content", "structured_input_content", "message_list_transforms", "mock_faults", "tool_error_values"],
     "buffered_output": True,
     "profiles": {profile: {knob: list(values) for knob, (_, values) in knobs.items()}
                  for profile, knobs in PROFILE_KNOBS.items()},

@@ -103,7 +103,7 @@ function withCase(plain: Expect, chosen: PostureCase): Expect {
 export function byPostureProblem(vector: Pick<Vector, 'expect' | 'postures' | 'readings'>): string | undefined {
   const { expect } = vector;
   const selections = (['by_posture', 'by_reading', 'run_outcome_by_posture'] as const).filter((m) => expect[m] !== undefined);
-  if (selections.length > 1) return `/expect/${selections[1]}: give one of ${selections.join(', ')}, not both (one selection per vector)`;
+  if (selections.length > 1) return `/expect/${selections[0]}: give ${selections[0]} or ${selections[1]}, not both (one selection per vector)`;
   const selection = postureSelection(expect);
   if (selection === undefined || selection.member === 'run_outcome_by_posture') return undefined;
   const { choice, name, cases } = selection;

@@ -48,6 +48,9 @@ export const CAPABILITIES = [
   // The CTK's mock model and tools fail natively (a rejected call, a stream that throws, a tool that throws) and the
   // host lets the failure reach its loop (§3.1 bracketing of failed calls, §12.1 errored model calls).
   'mock_faults',
+  // A failing tool's error value (is_error true) is carried as the tool returned it, whatever its JSON type, and is its
+  // post_tool_call value (§4.2, §4.3): a framework whose tools fail only by raising has no such value to carry.
+  'tool_error_values',
 ] as const;
 export type Capability = (typeof CAPABILITIES)[number];
 

@@ -60,7 +60,7 @@ export function referenceSurface(postures?: Partial<Postures>, layout?: Partial<
     sdk: { lang: 'typescript', version: CTK_VERSION },
     capabilities: [
       'model_calls', 'tool_calls', 'parallel_tool_calls', 'streaming', 'multi_turn', 'raw_interceptor_return', 'hang_faults',
-      'result_labels_resurfacing', 'projection_faults', 'non_json_verdicts', 'structured_model_content', 'structured_input_content', 'message_list_transforms', 'mock_faults',
+      'result_labels_resurfacing', 'projection_faults', 'non_json_verdicts', 'structured_model_content', 'structured_input_content', 'message_list_transforms', 'mock_faults', 'tool_error_values',
     ],
     buffered_output: true,
     profiles: everyProfileAndKnob(),
