@@ -10,6 +10,7 @@ import { judgeResult, type ResolvedBaseline } from '../results/expected-failures
 import { CTK_NAME, CTK_VERSION } from '../version.js';
 import { checkExpectations } from './assertions.js';
 import { checkInvariants } from './invariants.js';
+import { failClosedFailure } from './fail-closed.js';
 import { citeRequirements, foldRepeatedFailures, repeatNote } from './failures.js';
 import { deepClone } from '../core/json.js';
 import { display } from './load.js';
@@ -121,7 +122,9 @@ export async function executeVector(v: Vector, opts: ExecuteOptions): Promise<Ex
     );
   } catch (error) {
     execution.timedOut = error instanceof VectorTimeout;
-    failures.push({ clause: '13.2', check: execution.timedOut ? 'timeout' : 'harness', message: execution.timedOut ? errText(error) : `the harness threw during setup/run: ${errText(error)}` });
+    // §1.3, §6.3: a host_error the host's own core raised instead of recording its deny is the host's defect.
+    const failedOpen = execution.timedOut ? undefined : failClosedFailure(errText(error));
+    failures.push(failedOpen ?? { clause: '13.2', check: execution.timedOut ? 'timeout' : 'harness', message: execution.timedOut ? errText(error) : `the harness threw during setup/run: ${errText(error)}` });
   }
   try {
     await withTimeout(Promise.resolve().then(() => opts.harness.teardown()), Math.min(opts.timeoutMs, 10_000), `teardown of ${v.id}`);
