@@ -40,7 +40,7 @@ export const HOSTS = {
   reference: () => createReferenceHarness(),
   'reference-incremental': () => createReferenceHarness({ streaming: 'incremental' }),
   session: () => createSessionHost(),
-  'reference-postures': () => createReferenceHarness({ postures: { tool_seam_host_error: 'terminate', stop_approval_fold_truncated: 'always' } }),
+  'reference-postures': () => createReferenceHarness({ postures: { tool_seam_host_error: 'terminate', stop_approval_fold_truncated: 'always' }, readings: { errored_model_call: 'none' } }),
   'reference-layout': (vector) => createReferenceHarness({ layout: layoutFor(vector) }),
 };
 

@@ -12,14 +12,15 @@ export const HOST_NAMES = ['reference', 'reference-incremental', 'session', 'ref
 
 /**
  * Whether a host runs a vector at all: every host runs every vector (skipping what its surface does not cover),
- * except `reference-postures`, the reference host under the non-default value of every posture, which runs only the
- * vectors whose expectations depend on a posture (a `postures` gate, `by_posture`, `run_outcome_by_posture`): on every
- * other vector it is the `reference` host again.
+ * except `reference-postures`, the reference host under the non-default value of every posture and every contested
+ * reading (src/core/readings.ts), which runs only the vectors whose expectations depend on one (a `postures` or
+ * `readings` gate, `by_posture`, `by_reading`, `run_outcome_by_posture`): on every other vector it is the `reference`
+ * host again.
  */
 export function runsOn(host, file) {
   if (host !== 'reference-postures') return true;
   const v = JSON.parse(readFileSync(file, 'utf8').replace(/^\uFEFF/, ''));
-  return v.postures !== undefined || v.expect?.by_posture !== undefined || v.expect?.run_outcome_by_posture !== undefined;
+  return v.postures !== undefined || v.readings !== undefined || v.expect?.by_posture !== undefined || v.expect?.by_reading !== undefined || v.expect?.run_outcome_by_posture !== undefined;
 }
 
 /** The modules the suite starts from (mutation/suite.mjs's imports, as sources). */

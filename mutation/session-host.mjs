@@ -26,7 +26,7 @@ export function sessionHostSurface() {
     version: '0.1.0',
     capabilities: [
       'model_calls', 'tool_calls', 'parallel_tool_calls', 'streaming', 'multi_turn', 'raw_interceptor_return', 'hang_faults',
-      'result_labels_resurfacing', 'projection_faults', 'non_json_verdicts', 'structured_model_content', 'structured_input_content', 'mock_faults',
+      'result_labels_resurfacing', 'projection_faults', 'non_json_verdicts', 'structured_model_content', 'structured_input_content', 'mock_faults', 'tool_error_values',
     ],
     not_declared: { incremental_output: 'the session host buffers: nothing is released before the output verdict (§12.1a)' },
   });

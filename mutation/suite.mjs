@@ -3,8 +3,8 @@
 //   reference              the reference host, buffered (the default configuration)
 //   reference-incremental  the reference host mediating streams incrementally (--reference incremental)
 //   session                a host built on the hook session (session-host.mjs), as every framework integration is
-//   reference-postures     the reference host under the non-default value of every posture, on the vectors that
-//                          depend on a posture (names.mjs runsOn)
+//   reference-postures     the reference host under the non-default value of every posture and contested reading, on
+//                          the vectors that depend on one (names.mjs runsOn)
 //   reference-layout       the reference host under a conversation layout whose members are at non-default values
 //                          (HARNESS.md, *The conversation layout*; the suite passes under any declared layout), and
 //                          under the values a vector's `layout` gate names, so that every layout-gated vector runs

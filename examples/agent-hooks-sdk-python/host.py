@@ -26,11 +26,13 @@ SURFACE = {
     "name": "agent-hooks-sdk-python", "version": SDK_VERSION, "sdk": {"lang": "python", "version": SDK_VERSION},
     "capabilities": ["model_calls", "tool_calls", "parallel_tool_calls", "multi_turn", "streaming", "hang_faults",
                      "int64_json", "bigint_json", "raw_interceptor_return", "structured_model_content",
-                     "structured_input_content", "message_list_transforms"],
+                     "structured_input_content", "message_list_transforms", "mock_faults", "tool_error_values"],
     "profiles": ALL_PROFILES,
     "identity_providers": ["jcs-sha256", None, CTK_FAULT],
     "modes": ["enforce", "evaluate_only"],
     "postures": POSTURES,
+    # The contested reading (READINGS.md): the SDK's. A model call that errored gets no post_model_call (§12.1).
+    "readings": {"errored_model_call": "none"},
     # The conversation layout (HARNESS.md, "The conversation layout"): this host's loop is the reference loop's.
     "layout": {"assistant_turn": "after_tool_results", "history": "turn", "host_messages": [],
                "pre_model_transform": "request", "assistant_message": "content_or_tool_calls",
@@ -150,7 +152,10 @@ class Session:
             args = await self.emit(self.b.pre_tool_call(call_id=call["id"], name=call["name"], args=call["args"]))
         except InterceptionBlocked as blocked:
             return self.blocked_tool(blocked)  # §6.2: not invoked, no post_tool_call
-        result = await self.rpc.call("tool", {"id": call["id"], "name": call["name"], "args": args})
+        try:
+            result = await self.rpc.call("tool", {"id": call["id"], "name": call["name"], "args": args})
+        except RemoteFailure as failed:  # a tool that throws is a tool error, and the loop goes on (§3.1, §4.2)
+            result = {"value": "tool error: %s" % type(failed).__name__, "is_error": True}
         try:
             value = await self.emit(self.b.post_tool_call(call_id=call["id"], name=call["name"], args=args,
                                                           value=result.get("value"), is_error=result.get("is_error") is True))

@@ -38,12 +38,15 @@ SURFACE = {
     "name": "microsoft-agent-framework", "version": "%s (agent-hooks-sdk %s)" % (FRAMEWORK_VERSION, SDK_VERSION),
     "sdk": {"lang": "python", "version": SDK_VERSION},
     "capabilities": ["model_calls", "tool_calls", "parallel_tool_calls", "multi_turn", "streaming", "hang_faults",
-                     "int64_json", "bigint_json", "raw_interceptor_return", "message_list_transforms"],
+                     "int64_json", "bigint_json", "raw_interceptor_return", "message_list_transforms", "mock_faults"],
     "profiles": ALL_PROFILES,
     "identity_providers": ["jcs-sha256", None, CTK_FAULT],
     "modes": ["enforce", "evaluate_only"],
     # §6.2, §13.1: a host_error:* deny at the tool seam halts the run (the framework raises the block to the caller).
     "postures": {"tool_seam_host_error": "terminate"},
+    # The contested reading (READINGS.md): the SDK's, which the framework's middleware follows: a model call that
+    # errored gets no post_model_call (§12.1).
+    "readings": {"errored_model_call": "none"},
     # The conversation layout (HARNESS.md, "The conversation layout"): the framework's thread, its function-call
     # message before its results, earlier turns carried.
     "layout": {"assistant_turn": "before_tool_results", "history": "session", "host_messages": [],
@@ -56,6 +59,8 @@ SURFACE = {
         "result_labels_resurfacing": "the middleware keeps no verdict result_labels with the data it lets through, "
                                      "so none resurface on later points (§5.4)",
         "incremental_output": "streamed runs are buffered: nothing egresses before the verdict (§12.1a)",
+        "tool_error_values": "the framework's tools fail by raising: a failing tool's result is what it raised, "
+                             "never an error value of its own type (AH-CTK-477)",
     },
 }
 

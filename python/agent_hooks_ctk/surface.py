@@ -12,7 +12,8 @@ SDK = {"lang": "python", "version": KIT_VERSION}  # the claim's sdk field: this 
 # (the --incremental discipline adds it).
 LOOP_CAPABILITIES = ["model_calls", "tool_calls", "parallel_tool_calls", "multi_turn", "streaming", "hang_faults",
                      "int64_json", "bigint_json", "raw_interceptor_return", "result_labels_resurfacing",
-                     "structured_model_content", "structured_input_content", "message_list_transforms", "mock_faults"]
+                     "structured_model_content", "structured_input_content", "message_list_transforms", "mock_faults",
+                     "tool_error_values"]
 EXPOSURE_BOUND = "none: a segment is released only after the verdict covering it permits"  # §12.1a
 BOUNDS = {"max_context_bytes": 5 * 1024 * 1024, "max_depth": 128}  # §12.3 defaults (envelope.py)
 

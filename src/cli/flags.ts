@@ -1,5 +1,6 @@
 // Flag checks shared by the commands: each turns a bad value into a CliError(EXIT.badInput) naming the flag.
 import { mkdirSync, statSync } from 'node:fs';
+import { resolveReadings } from '../core/readings.js';
 import { CliError, EXIT } from './exit.js';
 import { defaultVectorPaths, display, loadVectors, selectVectors, VectorLoadError } from '../ctk/load.js';
 import type { LoadedVector } from '../ctk/vector.js';
@@ -52,16 +53,33 @@ export function prepareOutputDir(dir: string, flag: string): void {
 
 /** The harness flags of `run` and `fuzz` as a choice for connectHarness (host log lines to stderr with --verbose). */
 export function harnessChoice(
-  flags: { harness?: string; harnessCmd?: string; reference?: string; surface?: string; verbose?: boolean },
+  flags: { harness?: string; harnessCmd?: string; reference?: string; surface?: string; reading?: string[]; verbose?: boolean },
   timeoutMs: number,
 ): HarnessChoice {
   const choice: HarnessChoice = { timeoutMs };
+  if (flags.reading !== undefined) choice.readings = readingFlags(flags.reading);
   if (flags.harness !== undefined) choice.module = flags.harness;
   if (flags.harnessCmd !== undefined) choice.command = flags.harnessCmd;
   if (flags.reference !== undefined) choice.reference = flags.reference;
   if (flags.surface !== undefined) choice.surfaceFile = flags.surface;
   if (flags.verbose) choice.onLog = (line: string) => process.stderr.write(`[host] ${line}\n`);
   return choice;
+}
+
+/**
+ * `--reading NAME=VALUE` (repeatable): the contested readings (src/core/readings.ts) the built-in reference host runs
+ * under. A malformed pair, an unknown reading or value is exit 2 naming it.
+ */
+export function readingFlags(pairs: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const pair of pairs) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) throw new CliError(EXIT.badInput, `--reading ${JSON.stringify(pair)}: give NAME=VALUE, e.g. --reading errored_model_call=none (READINGS.md)`);
+    out[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+  const checked = resolveReadings(out);
+  if (!checked.ok) throw new CliError(EXIT.badInput, `--reading ${checked.name}: ${checked.problem}`);
+  return out;
 }
 
 /** Loads the `--vectors` paths (default: the package suite); load problems are exit 2, listing at most `shown` of them (validate lists all). */

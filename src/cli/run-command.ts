@@ -19,6 +19,7 @@ interface RunFlags {
   harnessCmd?: string;
   reference?: string;
   surface?: string;
+  reading?: string[];
   vectors?: string[];
   grep?: string;
   part?: string[];
@@ -43,6 +44,7 @@ export function register(program: Command): void {
     .option('--harness-cmd <cmd>', 'a host speaking the stdio protocol (HARNESS.md), started as a subprocess')
     .option('--reference <configuration>', 'which built-in reference host configuration: buffered (default) or incremental (§12.1 exception)')
     .option('--surface <file>', 'YAML/JSON declared surface overriding what the harness describes')
+    .option('--reading <name=value...>', 'a contested reading the built-in reference host runs under, e.g. errored_model_call=none (READINGS.md)')
     .option('--vectors <paths...>', 'vector files or directories (repeatable; default: the package vectors/)')
     .option('--grep <regex>', 'only vectors whose id or title matches')
     .option('--part <part...>', 'only vectors of this part (or a sub-part: "composition" matches "composition/…")')

@@ -14,4 +14,5 @@ export * from './schemas.js';
 export * from './json-text.js';
 export * from './number-domain.js';
 export * from './postures.js';
+export * from './readings.js';
 export * from './utf8.js';

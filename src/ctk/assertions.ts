@@ -38,13 +38,13 @@ export function checkExpectations(input: AssertionInput): Failure[] {
   }
   const failures = checkWith(selection.expect);
   const selected = selection.selected;
-  if (selected === undefined || selected.member !== 'by_posture') return failures;
+  if (selected === undefined || selected.member === 'run_outcome_by_posture') return failures;
   // `expect.final_output` → `expect.by_posture.cases.terminate.final_output` when the case stated final_output.
   const fromCase = new Set(selected.caseMembers);
   return failures.map((f) => {
     const member = /^expect\.([a-z_]+)/.exec(f.check)?.[1];
     if (member === undefined || !fromCase.has(member)) return f;
-    return { ...f, check: `expect.by_posture.cases.${selected.value}${f.check.slice('expect'.length)}`, message: `${f.message} (the case for ${selected.posture}=${selected.value})` };
+    return { ...f, check: `expect.${selected.member}.cases.${selected.value}${f.check.slice('expect'.length)}`, message: `${f.message} (the case for ${selected.name}=${selected.value})` };
   });
 }
 

@@ -71,6 +71,8 @@ const BY_CHECK: ReadonlyArray<[check: string, message: RegExp | null, requiremen
   ['invariant.identity_provider', null, 'REQ-10.1-null-provider-stated'],
   ['invariant.fold_truncated', null, 'REQ-10.3-fold-truncated'],
   ['invariant.payload_free', null, 'REQ-10.3-payload-free'],
+  ['host.fail_closed', /host_error:context_invalid/, 'REQ-6.3-context-invalid-no-dispatch'],
+  ['host.fail_closed', null, 'REQ-1.3-fail-closed-context'],
   ['stream.terminated', null, 'REQ-12.1-incremental-deny-terminates'],
   ['stream.consumption', null, 'REQ-12.1-incremental-deny-terminates'],
 ];

@@ -116,3 +116,14 @@ t.test('§10.3 fold_truncated: absent means false; true must be present when int
   const undispatched = rec('agent_startup', 'deny', { composition: firstDeny, interceptors_registered: 0, fold_truncated: true });
   t.match(messages(checkFoldTruncated([undispatched])), /yet no interceptor is registered, so none was skipped/, 'none registered, rejected before dispatch (no verdicts): still judged');
 });
+
+t.test('§3.1 ordering under errored_model_call=none: only a call the script made fail may go without its post_model_call', async (t) => {
+  seq = 0;
+  const unpaired = [rec('agent_startup'), rec('input'), rec('pre_model_call'), rec('agent_shutdown')];
+  t.same(checkOrdering(unpaired, [], new Set(), new Set([0])), [], 'model call 0 failed: its pre_model_call stands alone');
+  t.match(messages(checkOrdering(unpaired, [], new Set(), new Set([1]))), /pre_model_call at record 2 was not blocked but no post_model_call followed it/, 'another call failing excuses nothing');
+  seq = 0;
+  const secondUnpaired = [rec('agent_startup'), rec('input'), rec('pre_model_call'), rec('pre_model_call'), rec('post_model_call'), rec('agent_shutdown')];
+  t.same(checkOrdering(secondUnpaired, [], new Set(), new Set([0])), [], 'a failed call followed by the next call');
+  t.match(messages(checkOrdering(secondUnpaired, [], new Set(), new Set([1]))), /pre_model_call at record 2 was not blocked/);
+});

@@ -18,6 +18,11 @@ export interface Observation {
    * declaring incremental_output (§12.1 exception). Empty: exactly one post_model_call per unblocked pre_model_call.
    */
   segmentedCalls?: ReadonlySet<number>;
+  /**
+   * Model calls (by index) that errored on a host taking the reading errored_model_call=none (src/core/readings.ts):
+   * their pre_model_call may go without a post_model_call. Empty: every unblocked pre_model_call is paired (§3.1).
+   */
+  unpairedCalls?: ReadonlySet<number>;
 }
 
 function obj(v: unknown): JsonObject | undefined {
@@ -35,7 +40,7 @@ const isBlocked = (rec: JsonObject) => obj(rec.verdict)?.decision === 'deny' && 
 export function checkInvariants(o: Observation): Failure[] {
   const records = (Array.isArray(o.report.records) ? o.report.records : []) as JsonObject[];
   return [
-    ...checkOrdering(records, o.recording, o.segmentedCalls),
+    ...checkOrdering(records, o.recording, o.segmentedCalls, o.unpairedCalls),
     ...checkSequence(records, o.recording, o.vector.scenario.parallel_tools === true),
     ...checkOneRecordPerEmission(records, o.recording, interceptorRuleLists(o.vector).length, o.report, o.vector.scenario.parallel_tools === true),
     ...checkContextsValid(o.recording),
@@ -53,7 +58,7 @@ const CLOSED_POINTS: ReadonlySet<unknown> = new Set(INTERCEPTION_POINTS);
  * §3.1 ordering, §6.1a, §6.2: from the records (the emission list), pairing tool calls by tool_call.id from the recording.
  * One pass over the records; each kind of failure is kept in its own list, so they are reported in the order of the checks.
  */
-export function checkOrdering(records: JsonObject[], recording: JsonObject[], segmentedCalls: ReadonlySet<number> = new Set()): Failure[] {
+export function checkOrdering(records: JsonObject[], recording: JsonObject[], segmentedCalls: ReadonlySet<number> = new Set(), unpairedCalls: ReadonlySet<number> = new Set()): Failure[] {
   const failure = (message: string, path?: string, expected?: unknown, got?: unknown): Failure =>
     ({ clause: '3.1', check: 'invariant.ordering', message, ...(path ? { path } : {}), ...(expected !== undefined ? { expected } : {}), ...(got !== undefined ? { got } : {}) });
   if (records.length === 0) return [failure('the host reported no interception records; agent_startup and agent_shutdown are always emitted')];
@@ -94,7 +99,7 @@ export function checkOrdering(records: JsonObject[], recording: JsonObject[], se
     if (!CLOSED_POINTS.has(p)) closedSet.push(failure(`record ${i} names an interception point outside the closed §3 set`, `records[${i}].interception_point`, undefined, p));
     if ((p === 'pre_model_call' || p === 'pre_tool_call' || p === 'output') && !seenInput) beforeInput.push(failure(`${p} at record ${i} does not result from any earlier input`, `records[${i}].interception_point`));
     if (p === 'pre_model_call') {
-      if (openModel !== undefined) model.push(failure(`pre_model_call at record ${openModel} was not blocked but no post_model_call followed it`, `records[${openModel}]`));
+      if (openModel !== undefined && !unpairedCalls.has(call)) model.push(failure(`pre_model_call at record ${openModel} was not blocked but no post_model_call followed it`, `records[${openModel}]`));
       segmented = false;
       openModel = isBlocked(rec) ? undefined : i;
       if (openModel !== undefined) call++;
@@ -117,7 +122,7 @@ export function checkOrdering(records: JsonObject[], recording: JsonObject[], se
       } else open.splice(k, 1);
     }
   }
-  if (openModel !== undefined) model.push(failure(`pre_model_call at record ${openModel} was not blocked but no post_model_call followed it`, `records[${openModel}]`));
+  if (openModel !== undefined && !unpairedCalls.has(call)) model.push(failure(`pre_model_call at record ${openModel} was not blocked but no post_model_call followed it`, `records[${openModel}]`));
   for (const o of open)
     tool.push(failure(`pre_tool_call at record ${o.index}${o.id !== undefined ? ` (tool_call.id ${JSON.stringify(o.id)})` : ''} was not blocked but no post_tool_call followed it`, `records[${o.index}]`));
 

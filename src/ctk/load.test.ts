@@ -349,3 +349,18 @@ t.test('mock_faults: a failing response or tool clause, and the members it canno
   t.match(checkVector(tool({ fault: 'raise', is_error: true })), /\/scenario\/tools\/0\/behavior\/0\/is_error: a tool that fails \(fault\) returns no result/);
   t.match(checkVector(tool({ fault: 'raise', return: {}, unprojectable: 'cycle' })), /\/scenario\/tools\/0\/behavior\/0\/fault: a tool that fails returns no value, so it cannot also be unprojectable/);
 });
+
+t.test('readings: a vector-level gate and expect.by_reading name registered readings and values only', async (t) => {
+  const v = baseVector();
+  t.equal(checkVector({ ...v, readings: { errored_model_call: 'none' } }), undefined);
+  t.match(checkVector({ ...v, readings: { colour: 'blue' } }), /\/readings\/colour: unknown reading \(known: errored_model_call\)/);
+  t.match(checkVector({ ...v, readings: { errored_model_call: 'skip' } }), /\/readings\/errored_model_call: "skip" is not one of post_model_call, none \(§3\.1, §12\.1\)/);
+  const byReading = (cases: Record<string, unknown>, reading = 'errored_model_call', extra: Record<string, unknown> = {}) => ({ ...v, ...extra, expect: { ...(v.expect as object), by_reading: { reading, cases } } });
+  const both = { post_model_call: { record_count: 7 }, none: { record_count: 6 } };
+  t.equal(checkVector(byReading(both)), undefined, 'one case per value loads');
+  t.match(checkVector(byReading(both, 'colour')), /^\/expect\/by_reading\/reading: unknown reading "colour" \(known: errored_model_call\)/);
+  t.match(checkVector(byReading({ none: {} })), /^\/expect\/by_reading\/cases: no case for errored_model_call=post_model_call; every value of the reading needs one/);
+  t.match(checkVector(byReading(both, 'errored_model_call', { readings: { errored_model_call: 'none' } })), /^\/expect\/by_reading\/reading: the vector is gated to errored_model_call=none/);
+  const twice = { ...byReading(both), expect: { ...byReading(both).expect, by_posture: { posture: 'tool_seam_host_error', cases: { continue: {}, terminate: {} } } } };
+  t.match(checkVector(twice), /^\/expect\/by_posture: give by_posture or by_reading, not both \(one selection per vector\)/);
+});

@@ -2,6 +2,7 @@
 // against schema/vectors.schema.json, the semantic rules a schema cannot state, duplicate ids.
 // Every problem names the file and the JSON pointer; the CLI turns VectorLoadError into exit 2.
 import { POSTURES, POSTURE_NAMES, isPostureName } from '../core/postures.js';
+import { READINGS, READING_NAMES, isReadingName } from '../core/readings.js';
 import { readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { ErrorObject } from 'ajv';
@@ -297,6 +298,12 @@ function semanticProblem(v: Vector): string | undefined {
     const values: readonly string[] = POSTURES[name].values;
     if (!values.includes(value)) return `/postures/${name}: ${JSON.stringify(value)} is not one of ${values.join(', ')} (${POSTURES[name].clause})`;
   }
+  // A reading gate names registered contested readings (src/core/readings.ts) and their values only.
+  for (const [name, value] of Object.entries(v.readings ?? {})) {
+    if (!isReadingName(name)) return `/readings/${name}: unknown reading (known: ${READING_NAMES.join(', ')})`;
+    const values: readonly string[] = READINGS[name].values;
+    if (!values.includes(value)) return `/readings/${name}: ${JSON.stringify(value)} is not one of ${values.join(', ')} (${READINGS[name].clause})`;
+  }
   // §6.3: what no record may contain must not be something a scripted verdict or resolution could put there itself.
   const scripts = stringifyLossless([v.interceptor_script ?? null, v.interceptor_scripts ?? null, v.approval_script ?? null]);
   for (const [i, s] of (v.expect.records_must_not_contain ?? []).entries()) {
@@ -318,8 +325,9 @@ function outputsProblem(v: Vector, outputs: unknown[] | undefined, ptr: string):
 
 /** A by_posture case's members obey the rules of the same top-level members. */
 function postureCaseMemberProblem(v: Vector): string | undefined {
-  for (const [value, c] of Object.entries(v.expect.by_posture?.cases ?? {})) {
-    const ptr = `/expect/by_posture/cases/${value}`;
+  const member = v.expect.by_reading !== undefined ? 'by_reading' : 'by_posture';
+  for (const [value, c] of Object.entries(v.expect[member]?.cases ?? {})) {
+    const ptr = `/expect/${member}/cases/${value}`;
     const p =
       outputsProblem(v, c.outputs, `${ptr}/outputs`) ??
       interceptionPathProblem(c.interceptions ?? [], `${ptr}/interceptions`) ??

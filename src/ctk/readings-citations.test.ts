@@ -50,7 +50,7 @@ function sections(md: string): Section[] {
 function posturesUsed(v: Vector): string[] {
   const names = new Set(Object.keys(v.postures ?? {}));
   const selection = postureSelection(v.expect);
-  if (selection !== undefined) names.add(selection.posture);
+  if (selection !== undefined) names.add(selection.name);
   return [...names];
 }
 

@@ -3,6 +3,7 @@
 import t from 'tap';
 import path from 'node:path';
 import { POSTURES, POSTURE_NAMES, type Postures } from '../core/postures.js';
+import { READINGS } from '../core/readings.js';
 import { loadVectors } from './load.js';
 import { runSuite } from './runner.js';
 import { createReferenceHarness } from '../harness/reference-harness.js';
@@ -39,4 +40,25 @@ t.test('a host declaring terminate that still continues fails the terminate vect
 
 t.test('an unknown posture is refused at construction', async (t) => {
   t.throws(() => createReferenceHarness({ postures: { tool_seam_host_error: 'retry' } as never }), /tool_seam_host_error: must be one of/);
+});
+
+t.test('the reference host under each contested reading passes every applicable vector, each by_reading case judged', async (t) => {
+  for (const value of READINGS.errored_model_call.values) {
+    const harness = createReferenceHarness({ readings: { errored_model_call: value } });
+    t.equal((await harness.describe()).readings?.errored_model_call, value, 'describe() declares the reading it runs under');
+    const report = await runUnder(harness);
+    t.equal(report.summary.failed, 0, report.results.filter((r) => r.status === 'fail').map((r) => `${r.id}: ${r.reason}`).join('\n'));
+    const selecting = suite.filter((lv) => lv.vector.expect.by_reading?.reading === 'errored_model_call').map((lv) => lv.vector.id);
+    t.ok(selecting.length >= 6, `${selecting.length} vectors state both cases`);
+    for (const id of selecting) t.equal(report.results.find((r) => r.id === id)?.status, 'pass', `${id} passed under errored_model_call=${value}`);
+  }
+});
+
+t.test('a host declaring errored_model_call=none that still emits the post_model_call fails the none cases', async (t) => {
+  const emitting = createReferenceHarness();
+  const liar: Harness = { ...emitting, describe: async () => ({ ...(await emitting.describe()), readings: { errored_model_call: 'none' } }) };
+  const report = await runUnder(liar);
+  const failed = report.results.filter((r) => r.status === 'fail').map((r) => r.id);
+  t.ok(failed.includes('AH-CTK-770-model-call-fails-bracketed'), failed.join(', '));
+  t.ok(failed.includes('AH-CTK-777-model-failure-after-tool-round'));
 });

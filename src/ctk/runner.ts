@@ -10,6 +10,7 @@ import { judgeResult, type ResolvedBaseline } from '../results/expected-failures
 import { CTK_NAME, CTK_VERSION } from '../version.js';
 import { checkExpectations } from './assertions.js';
 import { checkInvariants } from './invariants.js';
+import { failClosedFailure } from './fail-closed.js';
 import { citeRequirements, foldRepeatedFailures, repeatNote } from './failures.js';
 import { deepClone } from '../core/json.js';
 import { display } from './load.js';
@@ -18,7 +19,8 @@ import { createScriptedInterceptors, createScriptedResolver, type ResolverLog } 
 import { skipOf } from './skip.js';
 import { checkStreamConsumption } from './stream-checks.js';
 import { writeTrace, type VectorTrace } from './trace.js';
-import type { LoadedVector, Vector } from './vector.js';
+import { faultingModelCalls, type LoadedVector, type Vector } from './vector.js';
+import { declaredReadingValue } from './posture-cases.js';
 
 export type ProgressEvent =
   | { kind: 'start'; total: number }
@@ -120,7 +122,9 @@ export async function executeVector(v: Vector, opts: ExecuteOptions): Promise<Ex
     );
   } catch (error) {
     execution.timedOut = error instanceof VectorTimeout;
-    failures.push({ clause: '13.2', check: execution.timedOut ? 'timeout' : 'harness', message: execution.timedOut ? errText(error) : `the harness threw during setup/run: ${errText(error)}` });
+    // §1.3, §6.3: a host_error the host's own core raised instead of recording its deny is the host's defect.
+    const failedOpen = execution.timedOut ? undefined : failClosedFailure(errText(error));
+    failures.push(failedOpen ?? { clause: '13.2', check: execution.timedOut ? 'timeout' : 'harness', message: execution.timedOut ? errText(error) : `the harness threw during setup/run: ${errText(error)}` });
   }
   try {
     await withTimeout(Promise.resolve().then(() => opts.harness.teardown()), Math.min(opts.timeoutMs, 10_000), `teardown of ${v.id}`);
@@ -159,7 +163,9 @@ export async function runVector(lv: LoadedVector, opts: RunOptions): Promise<{ r
       // §12.1 exception: a host declaring incremental_output may emit several post_model_call per streamed response.
       const incremental = opts.surface.capabilities.includes('incremental_output');
       const segmentedCalls = new Set(incremental ? mocks.streams.map((s) => s.call) : []);
-      failures.push(...checkInvariants({ vector: v, report, recording, segmentedCalls }));
+      // The reading errored_model_call=none: a model call scripted to fail may go without its post_model_call.
+      const unpairedCalls = new Set(declaredReadingValue(opts.surface, 'errored_model_call') === 'none' ? faultingModelCalls(v) : []);
+      failures.push(...checkInvariants({ vector: v, report, recording, segmentedCalls, unpairedCalls }));
       if (incremental) failures.push(...checkStreamConsumption(report.records as JsonObject[], mocks.streams));
       failures.push(...checkExpectations({ vector: v, surface: opts.surface, report, recording, mocks }));
     } catch (error) {

@@ -52,3 +52,10 @@ t.test('§13.1 postures: a posture-gated vector runs only on a host declaring ex
   t.equal(skipReason(always, { ...surface, postures: {} }), 'host does not declare posture stop_approval_fold_truncated=always (it declares stop_approval_fold_truncated=when_skipped)', 'an undeclared posture is its registry default');
   t.equal(skipReason(loaded(baseVector({ postures: { stop_approval_fold_truncated: 'when_skipped' } })), { ...surface, postures: {} }), undefined);
 });
+
+t.test('readings: a reading-gated vector runs only on a host taking exactly that reading (undeclared: the default)', async (t) => {
+  const none = loaded(baseVector({ readings: { errored_model_call: 'none' } }));
+  t.same(skipOf(none, surface), { kind: 'reading', member: 'errored_model_call', reason: 'host does not declare reading errored_model_call=none (it declares errored_model_call=post_model_call)' });
+  t.equal(skipReason(none, { ...surface, readings: { errored_model_call: 'none' } }), undefined);
+  t.equal(skipReason(loaded(baseVector({ readings: { errored_model_call: 'post_model_call' } })), surface), undefined);
+});

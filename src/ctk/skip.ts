@@ -1,7 +1,7 @@
 // Skips by the whole declared surface (§13.1): capabilities, profile and every knob value,
 // identity provider, mode, posture. A skip always names exactly what the host did not declare.
 import { KNOB_DEFAULTS, PROFILE_KNOBS, type Knob, type Profile } from '../core/types.js';
-import { declaredPostureValue } from './posture-cases.js';
+import { declaredPostureValue, declaredReadingValue } from './posture-cases.js';
 import type { HostSurface } from '../harness/contract.js';
 import { layoutSkip } from '../harness/layout.js';
 import { usesStream, type LoadedVector } from './vector.js';
@@ -9,7 +9,7 @@ import { usesStream, type LoadedVector } from './vector.js';
 const DEFAULT_PROFILE: Profile = 'sequential/first_deny';
 
 /** What a skip names as undeclared (§13.1): one member of the declared surface. */
-export type SkipKind = 'capability' | 'stream_assembly' | 'profile' | 'knob' | 'identity_provider' | 'mode' | 'posture' | 'layout';
+export type SkipKind = 'capability' | 'stream_assembly' | 'profile' | 'knob' | 'identity_provider' | 'mode' | 'posture' | 'reading' | 'layout';
 
 /**
  * Why a vector does not apply to a surface, as data: `kind` and `member` say what the surface lacks (a capability
@@ -70,6 +70,11 @@ export function skipOf(lv: LoadedVector, surface: HostSurface): Skip | undefined
   for (const [name, value] of Object.entries(v.postures ?? {})) {
     const declared = declaredPostureValue(surface, name);
     if (declared !== value) return { kind: 'posture', member: name, reason: `host does not declare posture ${name}=${value} (it declares ${name}=${declared ?? '(none)'})` };
+  }
+  // A reading-gated vector runs only on a host taking exactly that contested reading (undeclared = the default).
+  for (const [name, value] of Object.entries(v.readings ?? {})) {
+    const declared = declaredReadingValue(surface, name);
+    if (declared !== value) return { kind: 'reading', member: name, reason: `host does not declare reading ${name}=${value} (it declares ${name}=${declared ?? '(none)'})` };
   }
   // A vector that depends on how the model requests are laid out runs only under that layout (GRAMMAR.md §1).
   const layout = layoutSkip(v.layout, surface.layout);

@@ -59,6 +59,8 @@ export interface Expect {
   run_outcome_by_posture?: { posture: string; outcomes: Record<string, RunOutcome> };
   /** Extension (§13.1): the expectations a posture changes, one case per value of the posture. */
   by_posture?: { posture: string; cases: Record<string, PostureCase> };
+  /** Extension (src/core/readings.ts): the expectations a contested reading changes, one case per value. */
+  by_reading?: { reading: string; cases: Record<string, PostureCase> };
   final_output?: Json;
   /** Extension (multi_turn): per-turn outputs. */
   outputs?: Json[];
@@ -93,6 +95,8 @@ export interface Vector {
   approval_script?: ApprovalRule[];
   /** Extension (§13.1 postures): applies only to a host declaring exactly these values; others skip it. */
   postures?: Record<string, string>;
+  /** Extension (src/core/readings.ts): applies only to a host declaring exactly these contested readings; others skip it. */
+  readings?: Record<string, string>;
   /** Extension (the declared conversation layout, harness/layout.ts): applies only to a host whose layout has these values. */
   layout?: Partial<Record<'assistant_turn' | 'history' | 'host_messages' | 'pre_model_transform' | 'assistant_message' | 'external_input' | 'tool_error_content' | 'user_placeholder' | 'null_answer', string>>;
   /** Extensions (hang_faults): per-vector timeouts handed to the host. */
@@ -201,6 +205,11 @@ export type PostureCaseMember = (typeof POSTURE_CASE_MEMBERS)[number];
 
 /** One posture value's expectations, checked exactly like the same top-level `expect` members. */
 export type PostureCase = Partial<Pick<Expect, PostureCaseMember>>;
+
+/** The model calls (by index in the run) the script makes fail natively (mock_faults: `respond.fault`). */
+export function faultingModelCalls(vector: Vector): number[] {
+  return (vector.scenario.model_script ?? []).flatMap((entry, i) => ((entry.respond as { fault?: unknown }).fault === 'raise' ? [i] : []));
+}
 
 /** Does any tool clause wait at a `rendezvous` (the §12.2 concurrency probe, GRAMMAR.md §2)? */
 export function usesRendezvous(vector: Vector): boolean {

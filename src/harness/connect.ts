@@ -2,6 +2,7 @@
 // or the built-in reference host (in one of its configurations); then asking it for its declared surface and, after
 // the last vector, closing it. Every command that drives a host goes through here; the CLI only maps the errors.
 import { resolvePostures } from '../core/postures.js';
+import { resolveReadings } from '../core/readings.js';
 import type { StreamMediation } from '../host/loop.js';
 import type { Harness, HostSurface } from './contract.js';
 import { HarnessLoadError, loadInProcessHarness } from './in-process.js';
@@ -23,6 +24,8 @@ export interface HarnessChoice {
   reference?: string;
   /** A declared-surface file (`--surface`): the reference host runs under the postures and the layout it declares. */
   surfaceFile?: string;
+  /** The contested readings the reference host runs under (`--reading`; src/core/readings.ts). */
+  readings?: Record<string, string>;
   /** Deadline for the stdio host's requests (ms; the client's default when absent). */
   timeoutMs?: number;
   /** Receives the stdio host's log lines (stderr). */
@@ -40,6 +43,8 @@ export async function connectHarness(choice: HarnessChoice): Promise<ConnectedHa
   if (choice.module !== undefined && choice.command !== undefined) throw new HarnessChoiceError('give either --harness or --harness-cmd, not both');
   if (choice.reference !== undefined && (choice.module !== undefined || choice.command !== undefined))
     throw new HarnessChoiceError('--reference picks a configuration of the built-in reference host; it cannot be combined with --harness or --harness-cmd');
+  if (choice.readings !== undefined && (choice.module !== undefined || choice.command !== undefined))
+    throw new HarnessChoiceError('--reading picks a contested reading of the built-in reference host; a host given by --harness or --harness-cmd declares its readings in describe()');
   if (choice.module !== undefined) {
     try {
       return { harness: await loadInProcessHarness(choice.module), label: `in-process:${choice.module}` };
@@ -72,11 +77,15 @@ export async function connectHarness(choice: HarnessChoice): Promise<ConnectedHa
   if (declared !== undefined) {
     const checked = resolvePostures(declared.postures);
     if (!checked.ok) throw new HarnessChoiceError(`invalid declared surface: ${choice.surfaceFile}: /postures${checked.name ? '/' + checked.name : ''}: ${checked.problem}`);
+    const readings = resolveReadings({ ...((declared.readings as Record<string, unknown> | undefined) ?? {}), ...(choice.readings ?? {}) });
+    if (!readings.ok) throw new HarnessChoiceError(`invalid declared surface: ${choice.surfaceFile}: /readings${readings.name ? '/' + readings.name : ''}: ${readings.problem}`);
     const layout = resolveLayout(declared.layout);
     if (!layout.ok) throw new HarnessChoiceError(`invalid declared surface: ${choice.surfaceFile}: /layout${layout.member ? '/' + layout.member : ''}: ${layout.problem}`);
-    return { harness: createReferenceHarness({ postures: checked.postures, streaming, layout: layout.layout }), label };
+    return { harness: createReferenceHarness({ postures: checked.postures, readings: readings.readings, streaming, layout: layout.layout }), label };
   }
-  return { harness: createReferenceHarness({ streaming }), label };
+  const readings = resolveReadings(choice.readings ?? {});
+  if (!readings.ok) throw new HarnessChoiceError(`--reading ${readings.name}: ${readings.problem}`);
+  return { harness: createReferenceHarness({ streaming, readings: readings.readings }), label };
 }
 
 let stdioModule: typeof StdioClient | undefined;

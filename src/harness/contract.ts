@@ -13,6 +13,7 @@ import type {
   Profile,
 } from '../core/types.js';
 import type { Postures } from '../core/postures.js';
+import type { Readings } from '../core/readings.js';
 import type { ModelRequest, ModelResponse, RunOutcome, ToolCall, ToolCallRequest, ToolCallResult } from '../core/agent-io.js';
 import type { ConversationLayout } from '../host/loop.js';
 
@@ -47,6 +48,9 @@ export const CAPABILITIES = [
   // The CTK's mock model and tools fail natively (a rejected call, a stream that throws, a tool that throws) and the
   // host lets the failure reach its loop (§3.1 bracketing of failed calls, §12.1 errored model calls).
   'mock_faults',
+  // A failing tool's error value (is_error true) is carried as the tool returned it, whatever its JSON type, and is its
+  // post_tool_call value (§4.2, §4.3): a framework whose tools fail only by raising has no such value to carry.
+  'tool_error_values',
 ] as const;
 export type Capability = (typeof CAPABILITIES)[number];
 
@@ -80,6 +84,11 @@ export interface HostSurface {
    * (surface.ts, stdio validate.ts) fills every default in and rejects an unknown name or value.
    */
   postures: Partial<Postures>;
+  /**
+   * The contested readings the host takes (src/core/readings.ts; READINGS.md): this kit's declared choices where real
+   * hosts read the text two ways. A reading left out means its registry default; validation fills every one in.
+   */
+  readings?: Partial<Readings>;
   /**
    * How the host lays out the messages of its model requests (layout.ts; HARNESS.md, *The conversation layout*): §4.2
    * leaves it to the host. Left out: the reference loop's layout. Validation fills every member in.

@@ -2,6 +2,7 @@
 // CTK's scripted interceptors, resolver, mock model and tools, carrying each scripted action out natively.
 import { MODES, DEFAULT_MAX_DEPTH, DEFAULT_MAX_BYTES } from '../core/index.js';
 import { resolvePostures, type Postures } from '../core/postures.js';
+import { resolveReadings, type Readings } from '../core/readings.js';
 import { createAgentLoop, type ConversationLayout, type StreamMediation, type TurnInput } from '../host/loop.js';
 import { WATERMARK_EXPOSURE_BOUND } from '../host/incremental.js';
 import { createEmitter } from '../host/emitter.js';
@@ -25,6 +26,11 @@ export interface ReferenceHarnessOptions {
    */
   postures?: Partial<Postures>;
   /**
+   * The contested readings to run under (src/core/readings.ts); left out: the registry default. The reference host
+   * honours every value, and describe() declares the one it runs under.
+   */
+  readings?: Partial<Readings>;
+  /**
    * Which configuration: `buffered` (default: streams assembled before one post_model_call, output released after its
    * verdict) or `incremental` (buffered_output: false, incremental_output, exposure bound "none: release is
    * watermark-gated": the §12.1 exception).
@@ -41,9 +47,11 @@ export interface ReferenceHarnessOptions {
 export const STREAMING_CONFIGURATIONS: readonly StreamMediation[] = ['buffered', 'incremental'];
 
 /** §13.1: the full declared surface of the reference host, under the given postures and layout (its defaults otherwise). */
-export function referenceSurface(postures?: Partial<Postures>, layout?: Partial<ConversationLayout>): HostSurface {
+export function referenceSurface(postures?: Partial<Postures>, layout?: Partial<ConversationLayout>, readings?: Partial<Readings>): HostSurface {
   const declared = resolvePostures(postures ?? {});
   if (!declared.ok) throw new Error(`reference host postures: ${declared.name}: ${declared.problem}`);
+  const read = resolveReadings(readings ?? {});
+  if (!read.ok) throw new Error(`reference host readings: ${read.name}: ${read.problem}`);
   const laidOut = resolveLayout(layout);
   if (!laidOut.ok) throw new Error(`reference host layout: ${laidOut.member}: ${laidOut.problem}`);
   return {
@@ -52,13 +60,14 @@ export function referenceSurface(postures?: Partial<Postures>, layout?: Partial<
     sdk: { lang: 'typescript', version: CTK_VERSION },
     capabilities: [
       'model_calls', 'tool_calls', 'parallel_tool_calls', 'streaming', 'multi_turn', 'raw_interceptor_return', 'hang_faults',
-      'result_labels_resurfacing', 'projection_faults', 'non_json_verdicts', 'structured_model_content', 'structured_input_content', 'message_list_transforms', 'mock_faults',
+      'result_labels_resurfacing', 'projection_faults', 'non_json_verdicts', 'structured_model_content', 'structured_input_content', 'message_list_transforms', 'mock_faults', 'tool_error_values',
     ],
     buffered_output: true,
     profiles: everyProfileAndKnob(),
     identity_providers: ['jcs-sha256', null, CTK_FAULT_PROVIDER],
     modes: [...MODES],
     postures: declared.postures,
+    readings: read.readings,
     layout: laidOut.layout,
     bounds: { max_context_bytes: DEFAULT_MAX_BYTES, max_depth: DEFAULT_MAX_DEPTH },
   };
@@ -79,9 +88,10 @@ export function withIncrementalStreaming(surface: HostSurface): HostSurface {
 }
 
 export function createReferenceHarness(options: ReferenceHarnessOptions = {}): Harness {
-  const surface = referenceSurface(options.postures, options.layout); // validates the postures and the layout up front
+  const surface = referenceSurface(options.postures, options.layout, options.readings); // validates the choices and the layout up front
   const layout = effectiveLayout(surface.layout);
   const postures = surface.postures as Postures;
+  const readings = surface.readings as Readings;
   const streaming: StreamMediation = options.streaming ?? 'buffered';
   if (!STREAMING_CONFIGURATIONS.includes(streaming)) throw new Error(`streaming must be one of ${STREAMING_CONFIGURATIONS.join(', ')}, got ${JSON.stringify(streaming)}`);
   let current: RunSetup | null = null;
@@ -118,6 +128,7 @@ export function createReferenceHarness(options: ReferenceHarnessOptions = {}): H
         modelId: 'mock',
         parallelTools: scenario.parallel_tools === true,
         toolSeamHostError: postures.tool_seam_host_error,
+        erroredModelCall: readings.errored_model_call,
         streamMediation: streaming,
         layout,
       });

@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import { isPlainObject } from '../core/json.js';
 import { KNOB_VALUES, PROFILE_KNOBS, PROFILES, MODES, type Knob, type Profile } from '../core/types.js';
 import { resolvePostures } from '../core/postures.js';
+import { resolveReadings } from '../core/readings.js';
 import { CAPABILITIES, type HostSurface } from './contract.js';
 import { resolveLayout } from './layout.js';
 import { decodeUtf8, Utf8Error } from '../core/utf8.js';
@@ -50,7 +51,7 @@ export function validateSurface(value: unknown, source: string): HostSurface {
     throw new SurfaceError(source, `${path}: ${what}`);
   };
   if (!isPlainObject(value)) return bad('/', 'the surface must be an object');
-  const known = new Set(['name', 'version', 'protocol', 'sdk', 'capabilities', 'buffered_output', 'exposure_bound', 'profiles', 'identity_providers', 'modes', 'postures', 'layout', 'bounds', 'not_declared']);
+  const known = new Set(['name', 'version', 'protocol', 'sdk', 'capabilities', 'buffered_output', 'exposure_bound', 'profiles', 'identity_providers', 'modes', 'postures', 'readings', 'layout', 'bounds', 'not_declared']);
   for (const key of Object.keys(value)) if (!known.has(key)) bad(`/${key}`, `unknown member (allowed: ${[...known].join(', ')})`);
   if (typeof value.name !== 'string' || value.name === '') bad('/name', 'must be a non-empty string');
   if (typeof value.version !== 'string' || value.version === '') bad('/version', 'must be a non-empty string');
@@ -99,6 +100,9 @@ export function validateSurface(value: unknown, source: string): HostSurface {
   // §13.1: postures are the registry's (src/core/postures.ts); an unknown name or value is a surface error.
   const postures = resolvePostures(value.postures);
   if (!postures.ok) return bad(postures.name === '' ? '/postures' : `/postures/${postures.name}`, postures.problem);
+  // The contested readings (src/core/readings.ts): the registry's names and values, defaults filled in.
+  const readings = resolveReadings(value.readings);
+  if (!readings.ok) return bad(readings.name === '' ? '/readings' : `/readings/${readings.name}`, readings.problem);
   // The conversation layout (layout.ts): the reference loop's where a member is left out.
   const layout = resolveLayout(value.layout);
   if (!layout.ok) return bad(layout.member === '' ? '/layout' : `/layout/${layout.member}`, layout.problem);
@@ -118,6 +122,7 @@ export function validateSurface(value: unknown, source: string): HostSurface {
     identity_providers: providers as Array<string | null>,
     modes: modes as HostSurface['modes'],
     postures: postures.postures,
+    readings: readings.readings,
     layout: layout.layout,
   };
   if (value.protocol !== undefined) surface.protocol = value.protocol as string;

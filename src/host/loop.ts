@@ -12,6 +12,7 @@ import { projectToWire, type Projection } from './wire.js';
 import type { Emission, LabelSet } from './types.js';
 import type { ModelRequest, ModelResponse, RunOutcome, ToolCallRequest, ToolCallResult } from '../core/agent-io.js';
 import { POSTURES, type ToolSeamPosture } from '../core/postures.js';
+import { READINGS, type ErroredModelCallReading } from '../core/readings.js';
 
 /** finish_reason of the post_model_call a host emits for a model call that failed without a response (§3.1). */
 // Stryker disable next-line StringLiteral: equivalent: the finish_reason of a failed call's post_model_call is the host's own (§12.1: that emission is not the vehicle for the provider's error; no clause pins the value); AH-CTK-770-774 pin the emission itself, its empty tool_calls and the outcome
@@ -97,6 +98,12 @@ export interface AgentLoopOptions {
    * (no further tool call of that response, no model call, no output): the run is blocked.
    */
   toolSeamHostError?: ToolSeamPosture;
+  /**
+   * Contested reading errored_model_call (§3.1, §12.1; READINGS.md): "post_model_call" (default) gives a model call
+   * that errored its one post_model_call, an empty error response never incorporated; "none" emits none for it.
+   * Either way the session ends in error and nothing of the call proceeds.
+   */
+  erroredModelCall?: ErroredModelCallReading;
   /** Bound on model calls per turn (default 32): a model that never answers ends the run in error. */
   maxModelCallsPerTurn?: number;
   /** §12.1 / §12.1 exception: how streamed responses are mediated (default "buffered"). */
@@ -160,6 +167,7 @@ interface LoopState {
   readonly parts: HostParts;
   readonly modelId: string;
   readonly posture: ToolSeamPosture;
+  readonly erroredModelCall: ErroredModelCallReading;
   readonly maxCalls: number;
   readonly mediation: StreamMediation;
   readonly layout: ConversationLayout;
@@ -195,6 +203,7 @@ export function createAgentLoop(options: AgentLoopOptions): AgentLoop {
     // Stryker disable next-line StringLiteral: a library default; the reference harness always passes modelId and streamMediation, so no CTK run reaches it (loop.test.ts 'createAgentLoop defaults: model id "mock", buffered stream mediation, at most 32 model calls per turn')
     modelId: options.modelId ?? 'mock',
     posture: options.toolSeamHostError ?? POSTURES.tool_seam_host_error.default,
+    erroredModelCall: options.erroredModelCall ?? READINGS.errored_model_call.default,
     maxCalls: options.maxModelCallsPerTurn ?? 32,
     // Stryker disable next-line StringLiteral: a library default the reference harness never leaves to the loop (loop.test.ts 'createAgentLoop defaults: model id "mock", buffered stream mediation, at most 32 model calls per turn')
     mediation: options.streamMediation ?? 'buffered',
@@ -441,10 +450,11 @@ async function buffered(loop: LoopState, raw: LoopModelResponse | AsyncIterable<
 /**
  * §3.1: every unblocked pre_model_call gets exactly one post_model_call — for a failed call an empty error response
  * (§4.2 shape), recorded for the audit trail and never incorporated: the session ends in error. A stream whose
- * provider failed is such a call too (§12.1), whatever segments were emitted before.
+ * provider failed is such a call too (§12.1), whatever segments were emitted before. Under the reading
+ * errored_model_call=none (§12.1 "not the vehicle"), no post_model_call is emitted for it at all.
  */
 async function modelFailed(loop: LoopState, consumed: LabelSet, errorType: string, emitPost = true): Promise<TurnResult> {
-  if (emitPost) await emit(loop, 'post_model_call', { model: { id: loop.modelId }, response: { content: null, tool_calls: [], finish_reason: MODEL_ERROR } }, consumed);
+  if (emitPost && loop.erroredModelCall === 'post_model_call') await emit(loop, 'post_model_call', { model: { id: loop.modelId }, response: { content: null, tool_calls: [], finish_reason: MODEL_ERROR } }, consumed);
   // Stryker disable next-line StringLiteral: equivalent: the error text is the loop's own diagnostic (no clause pins it), and a status other than completed or blocked ends the session in error all the same (AH-CTK-770-774 pin the outcome)
   return { status: 'error', error: `model call failed (${errorType})` };
 }

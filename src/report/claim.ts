@@ -4,10 +4,11 @@
 // A claim is refused unless 100% of the applicable vectors passed (§13.2) and every skip is the host
 // not declaring something (§13.1).
 import { POSTURES, nonDefaultPostures, type PostureSpec } from '../core/postures.js';
+import { READINGS, nonDefaultReadings } from '../core/readings.js';
 import type { HostSurface } from '../harness/contract.js';
 import type { ConformanceReport, VectorResult } from '../results/model.js';
 import { suiteDigest } from '../results/digest.js';
-import { postureText, profilesText, providerText, selectionText, specVersion } from './format.js';
+import { postureText, readingText, profilesText, providerText, selectionText, specVersion } from './format.js';
 import { groupByPart, isExpectedFailure, isStale, partName, tally } from '../results/tally.js';
 import { mdCode, mdText, renderPartTable } from './markdown.js';
 import { CTK_FAULT_PROVIDER } from '../harness/scripted.js';
@@ -236,6 +237,14 @@ export function claimDisclosures(surface: HostSurface): Disclosure[] {
       text: `Non-default posture \`${name}: ${value}\` (${spec.clause}): ${spec.disclosure[value] ?? spec.reading}`,
     });
   }
+  // A contested reading other than the default is named (src/core/readings.ts; READINGS.md), like a posture.
+  for (const { name, value } of nonDefaultReadings(surface.readings)) {
+    const spec: PostureSpec = READINGS[name];
+    out.push({
+      short: `reading ${name}=${value}`,
+      text: `Contested reading \`${name}: ${value}\` (${spec.clause}; READINGS.md, a declared choice of this kit): ${spec.disclosure[value] ?? spec.reading}`,
+    });
+  }
   // §14: evaluate_only MUST NOT be presented as enforcement.
   if ((surface.modes ?? []).includes('evaluate_only')) {
     out.push({
@@ -354,7 +363,8 @@ function renderClaimReport(report: ConformanceReport, tuple: ClaimTuple, disclos
   out.push(`| Identity provider | ${mdText(tuple.identity_providers.join(', ') || 'none')} |`);
   out.push(`| SDK | ${mdText(tuple.sdk)} |`);
   out.push(`| Modes | ${mdText((report.host.surface.modes ?? []).join(', ') || 'none')} |`);
-  out.push(`| Postures | ${mdText(postureText(report.host.surface))} |`, '');
+  out.push(`| Postures | ${mdText(postureText(report.host.surface))} |`);
+  out.push(`| Readings | ${mdText(readingText(report.host.surface))} |`, '');
   out.push('## Disclosures', '');
   if (disclosures.length === 0) out.push('- None beyond the tuple.');
   for (const d of disclosures) out.push(`- ${d.text}`);

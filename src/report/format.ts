@@ -2,6 +2,7 @@
 import { stringify } from 'lossless-json';
 import type { HostSurface } from '../harness/contract.js';
 import { POSTURES, type PostureName } from '../core/postures.js';
+import { READINGS, type ReadingName } from '../core/readings.js';
 import type { ConformanceReport, VectorResult } from '../results/model.js';
 
 /** "--part a b (12 of 160 loaded vectors ran)" when filters narrowed the run, else undefined. */
@@ -64,6 +65,7 @@ export function surfaceSummary(surface: HostSurface): Array<[string, string]> {
   rows.push(['Identity providers (§10.1)', listOrNone((surface.identity_providers ?? []).map(providerText))]);
   rows.push(['Modes (§8)', listOrNone(surface.modes ?? [])]);
   rows.push(['Postures', postureText(surface)]);
+  if (surface.readings !== undefined) rows.push(['Readings', readingText(surface)]);
   if (surface.sdk) rows.push(['SDK', `${surface.sdk.lang}@${surface.sdk.version}`]);
   if (surface.bounds) {
     const b = surface.bounds;
@@ -96,6 +98,13 @@ export function postureText(surface: HostSurface): string {
   const entries = Object.entries(surface.postures ?? {});
   if (entries.length === 0) return 'defaults';
   return entries.map(([k, v]) => `${k}: ${v}${POSTURES[k as PostureName]?.default === v ? ' (default)' : ''}`).join(', ');
+}
+
+/** "errored_model_call: none": each declared contested reading (src/core/readings.ts), marked when it is the default. */
+export function readingText(surface: HostSurface): string {
+  const entries = Object.entries(surface.readings ?? {});
+  if (entries.length === 0) return 'defaults';
+  return entries.map(([k, v]) => `${k}: ${v}${READINGS[k as ReadingName]?.default === v ? ' (default)' : ''}`).join(', ');
 }
 
 function listOrNone(items: readonly string[]): string {

@@ -4,6 +4,7 @@ import { isPlainObject } from '../../core/json.js';
 import { CAPABILITIES, IN_PROCESS_ONLY_CAPABILITIES, type HostSurface, type RunReport } from '../contract.js';
 import { PROFILES, PROFILE_KNOBS, MODES, KNOB_VALUES, type Knob, type Profile } from '../../core/types.js';
 import { resolvePostures } from '../../core/postures.js';
+import { resolveReadings } from '../../core/readings.js';
 import { knobNotConsulted } from '../surface.js';
 import { resolveLayout } from '../layout.js';
 import { HARNESS_PROTOCOL } from '../contract.js';
@@ -61,6 +62,9 @@ export function checkSurface(v: unknown): Result<HostSurface> {
   // §13.1: the posture registry (src/core/postures.ts) decides names and values.
   const postures = resolvePostures(v.postures);
   if (!postures.ok) return { ok: false, problem: `describe.postures${postures.name === '' ? '' : '.' + postures.name} ${postures.problem}` };
+  // The contested readings (src/core/readings.ts; READINGS.md) the host takes.
+  const readings = resolveReadings(v.readings);
+  if (!readings.ok) return { ok: false, problem: `describe.readings${readings.name === '' ? '' : '.' + readings.name} ${readings.problem}` };
   const layout = resolveLayout(v.layout);
   if (!layout.ok) return { ok: false, problem: `describe.layout${layout.member === '' ? '' : '.' + layout.member.replace('/', '[') + (layout.member.includes('/') ? ']' : '')} ${layout.problem}` };
   if (v.sdk !== undefined && (!isPlainObject(v.sdk) || typeof v.sdk.lang !== 'string' || typeof v.sdk.version !== 'string')) {
@@ -70,6 +74,7 @@ export function checkSurface(v: unknown): Result<HostSurface> {
     ...v,
     buffered_output: v.buffered_output ?? true,
     postures: postures.postures,
+    readings: readings.readings,
     layout: layout.layout,
   } as unknown as HostSurface;
   return { ok: true, value: surface };
