@@ -11,6 +11,7 @@ import { CTK_NAME, CTK_VERSION } from '../version.js';
 import { checkExpectations } from './assertions.js';
 import { checkInvariants } from './invariants.js';
 import { failClosedFailure } from './fail-closed.js';
+import { checkCrossCheck } from './crosscheck.js';
 import { citeRequirements, foldRepeatedFailures, repeatNote } from './failures.js';
 import { deepClone } from '../core/json.js';
 import { display } from './load.js';
@@ -108,6 +109,8 @@ export async function executeVector(v: Vector, opts: ExecuteOptions): Promise<Ex
   };
   if (v.interceptor_timeout_ms !== undefined) setup.interceptor_timeout_ms = v.interceptor_timeout_ms;
   if (v.resolver_timeout_ms !== undefined) setup.resolver_timeout_ms = v.resolver_timeout_ms;
+  // The emission clock the mocks log their calls on, so the cross-check can pair them with the recording (crosscheck.ts).
+  mocks.clock = () => recording.length;
   const execution: Execution = { setup, recording, received, mocks, resolverLog, failures, timedOut: false };
 
   let report: RunReport | undefined;
@@ -166,6 +169,7 @@ export async function runVector(lv: LoadedVector, opts: RunOptions): Promise<{ r
       // The reading errored_model_call=none: a model call scripted to fail may go without its post_model_call.
       const unpairedCalls = new Set(declaredReadingValue(opts.surface, 'errored_model_call') === 'none' ? faultingModelCalls(v) : []);
       failures.push(...checkInvariants({ vector: v, report, recording, segmentedCalls, unpairedCalls }));
+      failures.push(...checkCrossCheck({ vector: v, report, recording, mocks, segmentedCalls }));
       if (incremental) failures.push(...checkStreamConsumption(report.records as JsonObject[], mocks.streams));
       failures.push(...checkExpectations({ vector: v, surface: opts.surface, report, recording, mocks }));
     } catch (error) {
