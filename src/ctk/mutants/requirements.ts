@@ -173,6 +173,9 @@ export const MUTANT_REQUIREMENTS: Readonly<Record<string, string | readonly [str
   'labels-not-at-output': 'REQ-5.4-labels-persist',
   'domain-left-to-provider': ['REQ-4.4-no-nonfinite', 'REQ-6.3-context-invalid-no-dispatch'],
   'failed-tool-transform-ignored': ['REQ-6-transform-applied', 'REQ-4.3-target-observable'],
+  'input-role-by-text': 'REQ-4.2-messages-own-role',
+  'answer-output-labels-not-carried': ['REQ-5.4-labels-carried-with-answer', 'REQ-5.4-labels-persist'],
+  'labels-keyed-by-text': 'REQ-5.4-labels-own-data',
 };
 
 /** The requirements a mutant's row names, its own first ([] for a mutant without a row). */
