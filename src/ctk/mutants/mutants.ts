@@ -5,6 +5,7 @@
 import { EVIDENCE_MAX_BYTES, HOST_ERROR, TARGET_FIELD, canonicalize, deepEqual, getDotted, isLosslessNumberLike, isPlainObject, parseDottedPath, setPath, type InterceptionPoint, type InterceptionRecord, type Json, type JsonObject, type Verdict } from '../../core/index.js';
 import { DEFAULT_PARTS, type HostParts, type HostPartsOverride } from '../../host/parts.js';
 import { mergeLabels } from '../../host/labels.js';
+import { LosslessNumber } from 'lossless-json';
 import type { ComposeEnv, ComposeResult } from '../../host/profiles.js';
 import type { Slot } from '../../host/dispatch.js';
 import { createReferenceHarness } from '../../harness/reference-harness.js';
@@ -972,10 +973,46 @@ export const MUTANTS: readonly Mutant[] = [
   // Issue 30: defects a framework host had that only later turns show.
   laidOut('input-role-by-text', '4.2', "the host remembers an input's role by its text: an earlier turn's message with the same content is sent with the later turn's role", { history: 'session' }, (s) => ({ ...s, model: rolesByText(s) })),
   laidOutParts('answer-output-labels-not-carried', '5.4', "the labels an output verdict puts on an answer are not persisted with it, so they never resurface where later turns carry the answer", { history: 'answers' }, { answerLabels: (response) => response }),
+  configured('lookalike-read-as-number', '10.2', 'the host reads a plain object shaped like the lossless number wrapper ({"isLosslessNumber": true, "value": "12"}) in tool args and results as the number it spells', (s) => ({
+    ...s,
+    model: async (request) => {
+      const r = await s.model(request);
+      return isModelStream(r) ? r : { ...r, tool_calls: r.tool_calls.map((c) => ({ ...c, args: numbersFromLookalikes(c.args) as JsonObject })) };
+    },
+    tools: async (call) => {
+      const r = await s.tools(call);
+      return { ...r, value: numbersFromLookalikes(r.value) };
+    },
+  })),
   parts('labels-keyed-by-text', '5.4', 'result_labels are kept by message text: a later message with the same text as labelled data carries its labels', {
     messageLabels: (message, own, history, historyLabels) => mergeLabels(own, ...history.map((h, i) => (deepEqual(h.content, message.content) ? historyLabels[i] : undefined))),
   }),
 ];
+
+/** §10.2 mutant: every plain object of the wrapper's shape becomes the number it spells (what a duck-typed check did). */
+function numbersFromLookalikes(v: Json): Json {
+  try {
+    return holdsLookalike(v, new Set()) ? rewriteLookalikes(v) : v;
+  } catch {
+    return v; // a value no JSON walk can read (a throwing getter): handed on as it is
+  }
+}
+
+const isLookalike = (v: unknown): boolean => isPlainObject(v) && (v as { isLosslessNumber?: unknown }).isLosslessNumber === true && typeof (v as { value?: unknown }).value === 'string' && Object.keys(v).length === 2;
+
+function holdsLookalike(v: unknown, seen: Set<unknown>): boolean {
+  if (v === null || typeof v !== 'object' || seen.has(v)) return false;
+  seen.add(v);
+  if (isLookalike(v)) return true;
+  return Array.isArray(v) ? v.some((x) => holdsLookalike(x, seen)) : isPlainObject(v) && Object.values(v).some((x) => holdsLookalike(x, seen));
+}
+
+function rewriteLookalikes(v: Json): Json {
+  if (Array.isArray(v)) return v.map(rewriteLookalikes);
+  if (!isPlainObject(v)) return v;
+  if (isLookalike(v)) return new LosslessNumber((v as { value: string }).value) as unknown as Json;
+  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, rewriteLookalikes(x)])) as JsonObject;
+}
 
 /** A mutant of the reference host laid out as `layout` whose run setup (its model adapter) is altered. */
 function laidOut(id: string, clause: string, description: string, layout: Partial<ConversationLayout>, alter: (s: RunSetup) => RunSetup): Mutant {
