@@ -10,7 +10,7 @@ import { selectMutants } from './mutant-flags.js';
 import { renderMarginal, renderSelftest, runMarginal, runSelftest, type MutantResult } from '../ctk/mutants/selftest.js';
 import { requirementOfMutant, requirementsOfMutant } from '../ctk/mutants/requirements.js';
 import { defaultVectorPaths } from '../ctk/load.js';
-import type { Mutant } from '../ctk/mutants/mutants.js';
+import { configurationKey, type Mutant } from '../ctk/mutants/mutants.js';
 
 interface SelftestFlags {
   mutants?: boolean;
@@ -79,7 +79,7 @@ const withRequirement = (m: MutantResult) => ({ ...m, requirement: requirementOf
 function list(mutants: readonly Mutant[], flags: SelftestFlags): void {
   const rows = mutants.map((m) => {
     const [requirement = null, ...also] = requirementsOfMutant(m.id);
-    return { id: m.id, clause: m.clause, requirement, also_breaks: also, configuration: m.streaming ?? 'buffered', description: m.description };
+    return { id: m.id, clause: m.clause, requirement, also_breaks: also, configuration: configurationKey(m), description: m.description };
   });
   if (flags.json) process.stdout.write(`${JSON.stringify({ mutants: rows }, null, 2)}\n`);
   else {
@@ -91,7 +91,7 @@ function list(mutants: readonly Mutant[], flags: SelftestFlags): void {
       const also = r.also_breaks.length > 0 ? ` (also breaks ${r.also_breaks.join(', ')})` : '';
       process.stdout.write(`${r.id.padEnd(idW)}  §${r.clause.padEnd(6)} ${(r.requirement ?? '-').padEnd(reqW)}  ${r.description}${config}${also}\n`);
     }
-    const incremental = rows.filter((r) => r.configuration !== 'buffered').length;
+    const incremental = rows.filter((r) => r.configuration.startsWith('incremental')).length;
     process.stdout.write(`${rows.length} mutant${rows.length === 1 ? '' : 's'} (${incremental} of the incremental configuration); coverage --requirements shows them per requirement\n`);
   }
   process.exitCode = EXIT.ok;

@@ -1,6 +1,7 @@
 // The rejection path of canonicalize (src/core/canonical.ts): what the error names. A host never shows this text (it
 // writes its own payload-free message, §6.3), so it is pinned here, for the library's callers.
 import tap from 'tap';
+import { forgedLosslessNumber } from './fixtures.test.util.js';
 const t = tap;
 import { LosslessNumber } from 'lossless-json';
 import { canonicalize, hasLoneSurrogate, toCanonicalDomain } from './canonical.js';
@@ -24,7 +25,7 @@ t.test('each rejection names its kind and its location', async (t) => {
   rejects(t, Number.NaN, /^host_error:context_invalid: non-finite number NaN at the root;/, 'NaN at the root');
   rejects(t, { n: new LosslessNumber('9007199254740993') }, /^host_error:context_invalid: integer 9007199254740993 at n exceeds/, 'an unsafe integer token');
   rejects(t, { n: new LosslessNumber('1e400') }, /^host_error:context_invalid: non-finite number 1e400 at n;/, 'a token beyond the doubles');
-  rejects(t, { n: { isLosslessNumber: true, value: 'ten' } }, /^host_error:context_invalid: "ten" at n is not a JSON number token;/, 'a token that is not a JSON number');
+  rejects(t, { n: forgedLosslessNumber('ten') }, /^host_error:context_invalid: "ten" at n is not a JSON number token;/, 'a token that is not a JSON number');
   rejects(t, { 'x y': ['ok', 'a\ud800'] }, /^host_error:context_invalid: lone Unicode surrogate in the string at \["x y"\]\[1\];/, 'a lone surrogate in a string');
   rejects(t, { a: { ['k\udc00']: 1 } }, /^host_error:context_invalid: lone Unicode surrogate in a member name at a;/, 'a lone surrogate in a member name');
   rejects(t, { 'a.b': { c: Number.NaN } }, /^host_error:context_invalid: non-finite number NaN at \["a\.b"\]\.c;/, 'a member name that is not an identifier');

@@ -1,6 +1,7 @@
 // The pre-dispatch fast scan must say "not clean" for everything the detailed §4.4/§12.3 checks reject,
 // and its size figure must never be below the real serialized size.
 import t from 'tap';
+import { LosslessNumber } from 'lossless-json';
 import { scanJsonDomain } from './domain-scan.js';
 
 t.test('clean JSON, with a size bound at or above the real UTF-8 length', async (t) => {
@@ -32,7 +33,7 @@ t.test('everything JSON cannot carry is not clean (§4.4)', async (t) => {
 t.test('depth bound (§12.3) and lossless numbers', async (t) => {
   t.ok(scanJsonDomain({ a: { b: {} } }, 3).clean, 'depth 3 within 3');
   t.notOk(scanJsonDomain({ a: { b: { c: {} } } }, 3).clean, 'depth 4 over 3');
-  const scan = scanJsonDomain({ n: { isLosslessNumber: true, value: '9223372036854775807' } }, 128);
+  const scan = scanJsonDomain({ n: new LosslessNumber('9223372036854775807') }, 128);
   t.ok(scan.clean);
   t.ok(scan.lossless, 'a LosslessNumber is noticed');
   t.ok(scan.maxBytes >= '{"n":9223372036854775807}'.length);

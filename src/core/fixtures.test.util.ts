@@ -1,3 +1,4 @@
+import { LosslessNumber } from 'lossless-json';
 // Valid contexts for every interception point, shared by the core's tests (not a test file itself).
 import type { InterceptionPoint, JsonObject } from './types.js';
 
@@ -27,4 +28,12 @@ export function validContext(point: InterceptionPoint): JsonObject {
     agent_shutdown: () => ({ ...core(point, 7), summary: { reason: 'completed' }, target: { reason: 'completed' } }),
   };
   return build[point]();
+}
+
+/**
+ * A LosslessNumber holding any text, even one that is not a JSON number token (the constructor would refuse it): the
+ * brand of the real class, for tests of what core does with a malformed token a buggy parser might hand over.
+ */
+export function forgedLosslessNumber(value: string): LosslessNumber {
+  return Object.assign(Object.create(LosslessNumber.prototype) as LosslessNumber, { value, isLosslessNumber: true });
 }

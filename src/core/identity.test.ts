@@ -7,7 +7,7 @@ import { projectForIdentity, jcsSha256, canonicalProjection, sha256Hex } from '.
 import { ContextInvalidError, IdentityDomainError } from './errors.js';
 import { parseJsonText } from './json-text.js';
 import { INTERCEPTION_POINTS, type JsonObject } from './types.js';
-import { validContext } from './fixtures.test.util.js';
+import { forgedLosslessNumber, validContext } from './fixtures.test.util.js';
 
 function rejection(fn: () => unknown): ContextInvalidError | undefined {
   try {
@@ -144,7 +144,7 @@ t.test('rejects, never normalizes (§10.2, §4.4)', async (t) => {
     ['LosslessNumber 1e400', new LosslessNumber('1e400'), /non-finite/],
     ['LosslessNumber 2^53 (integer token)', new LosslessNumber('9007199254740992'), /integer 9007199254740992 .*exceeds/],
     ['LosslessNumber 1e21 written as an integer token', new LosslessNumber('1000000000000000000000'), /integer 1000000000000000000000 .*exceeds/],
-    ['a LosslessNumber that is not a JSON number token', { isLosslessNumber: true, value: '+1' }, /not a JSON number token/],
+    ['a LosslessNumber that is not a JSON number token', forgedLosslessNumber('+1'), /not a JSON number token/],
     ['NaN', Number.NaN, /non-finite/],
     ['Infinity', Number.POSITIVE_INFINITY, /non-finite/],
     ['-Infinity', [Number.NEGATIVE_INFINITY], /non-finite/],

@@ -52,7 +52,7 @@ t.test('isPlainObject and jsonTypeOf', async (t) => {
 });
 
 t.test('deepEqual compares lossless numbers exactly, never through a rounded double', async (t) => {
-  const big = (value: string) => ({ isLosslessNumber: true as const, value });
+  const big = (value: string) => new LosslessNumber(value);
   t.notOk(deepEqual(big('9007199254740993'), big('9007199254740992')), '2^53+1 ≠ 2^53');
   t.notOk(deepEqual(big('9007199254740993'), 9007199254740992), 'a LosslessNumber is not its rounded double');
   t.ok(deepEqual(big('1.0'), 1), '1.0 = 1');
@@ -79,7 +79,9 @@ t.test('deepEqual, case by case: numbers, NaN, LosslessNumbers, null, arrays aga
     [L('1'), 1, true, 'a LosslessNumber and its number'],
     [1, L('1.0'), true, 'a number and a LosslessNumber written otherwise'],
     [L('9007199254740993'), L('9007199254740992'), false, 'two LosslessNumbers one double holds both of'],
-    [L('9007199254740993'), { isLosslessNumber: true, value: '9007199254740993' }, true, 'a LosslessNumber and its duck type'],
+    [L('9007199254740993'), { isLosslessNumber: true, value: '9007199254740993' }, false, 'a LosslessNumber and a plain object shaped like one'],
+    [{ isLosslessNumber: true, value: '12' }, 12, false, 'an object shaped like a LosslessNumber is not the number'],
+    [{ isLosslessNumber: true, value: '12' }, { value: '12', isLosslessNumber: true }, true, 'two such objects are equal objects'],
     [L('2'), 'x', false, 'a LosslessNumber and a string'],
     ['x', L('2'), false, 'a string and a LosslessNumber'],
     [L('2'), { value: '2' }, false, 'a LosslessNumber and an object with a value'],
@@ -114,8 +116,11 @@ t.test('deepEqual, case by case: numbers, NaN, LosslessNumbers, null, arrays aga
   for (const [a, b, want, what] of cases) t.equal(deepEqual(a, b), want, what);
 });
 
-t.test('isLosslessNumberLike needs an object with isLosslessNumber true and a string value', async (t) => {
+t.test('isLosslessNumberLike needs a real LosslessNumber (its brand), never an object of its shape (§10.2)', async (t) => {
   t.equal(isLosslessNumberLike(new LosslessNumber('1')), true);
+  t.equal(isLosslessNumberLike({ isLosslessNumber: true, value: '1' }), false, 'a plain object of its shape');
+  t.equal(isLosslessNumberLike(JSON.parse(JSON.stringify({ n: new LosslessNumber('1') })).n), false, 'a LosslessNumber after a JSON round trip is a plain object');
+  t.equal(isLosslessNumberLike(Object.assign(Object.create(null) as object, { isLosslessNumber: true, value: '1' })), false, 'a null-prototype object of its shape');
   t.equal(isLosslessNumberLike(Object.assign(() => 1, { isLosslessNumber: true, value: '1' })), false, 'a function');
   t.equal(isLosslessNumberLike({ isLosslessNumber: true, value: 1 }), false, 'a number value');
   t.equal(isLosslessNumberLike({ isLosslessNumber: 'yes', value: '1' }), false, 'a flag that is not true');

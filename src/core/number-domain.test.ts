@@ -4,7 +4,7 @@ import { LosslessNumber } from 'lossless-json';
 import { canonicalNumberToken, handOverNumber, isIntegerToken, nativeNumberProblem, numberTokenProblem } from './number-domain.js';
 import { parseJsonText } from './json-text.js';
 import { canonicalize } from './canonical.js';
-import { deepEqual } from './json.js';
+import { deepEqual, isLosslessNumberLike } from './json.js';
 
 t.test('the token rule: integer tokens beyond ±(2^53−1) are rejected, finite float tokens are in domain', async (t) => {
   const cases: Array<[string, string | null, string?]> = [
@@ -87,4 +87,20 @@ t.test('parseJsonText hands numbers over by that rule, and canonicalization agre
   t.equal(canonicalize(parseJsonText('[1e20,1e21,1.0,-0,2e0]')), '[100000000000000000000,1e+21,1,0,2]');
   t.throws(() => canonicalize(parseJsonText('[9007199254740992]')), /integer 9007199254740992 at \[0\] exceeds/);
   t.throws(() => canonicalize(parseJsonText('{"a":[1000000000000000000000]}')), /integer 1000000000000000000000 at a\[0\] exceeds/);
+});
+
+t.test('issue 30: a handed-over exact number survives a framework\'s JSON round trip as a number, never as the wrapper object', async (t) => {
+  const hasRaw = typeof (JSON as { rawJSON?: unknown }).rawJSON === 'function';
+  for (const token of ['9007199254740993', '9223372036854775807', '-9223372036854775808']) {
+    const handed = handOverNumber(token);
+    t.ok(handed instanceof LosslessNumber && isLosslessNumberLike(handed), `${token}: handed over as a LosslessNumber`);
+    const text = JSON.stringify({ args: { n: handed, list: [handed] } });
+    t.notMatch(text, /isLosslessNumber/, `${token}: JSON.stringify writes no wrapper object`);
+    if (hasRaw) t.equal(text, `{"args":{"n":${token},"list":[${token}]}}`, `${token}: JSON.rawJSON writes the exact token`);
+    const copy = JSON.parse(text) as { args: { n: unknown; list: unknown[] } };
+    t.type(copy.args.n, 'number', `${token}: the copy holds a number`);
+    t.equal(nativeNumberProblem(copy.args.n as number), numberTokenProblem(token), `${token}: §10.2 judges the copy's double as it judges the token`);
+    if (hasRaw) t.same(parseJsonText(text), { args: { n: handed, list: [handed] } }, `${token}: the CTK's reader reads the exact token back`);
+  }
+  t.type(handOverNumber('12'), 'number', 'a number a double holds is handed over as one');
 });

@@ -83,15 +83,31 @@ export function numberProblemMessage(problem: NumberProblem, literal: string, at
  * more (a double would print it in exponent form, which §10.2 accepts), and a float token whose double is an
  * integer in [2^53, 1e21) such as 1e20 (§10.2 accepts the token; the double prints as an integer it rejects).
  */
+/**
+ * The exact number the CTK's JSON reader hands over: a LosslessNumber (core tells it by the library's brand, never by
+ * its shape) whose native JSON text is its own token. A framework that copies values with
+ * `JSON.parse(JSON.stringify(v))`, or writes them into a model's text, so writes the number exactly where the runtime
+ * has `JSON.rawJSON` (Node 21 and later), its double before that; never the wrapper object `{"isLosslessNumber":…}`,
+ * which would read back as an object. What the copy parses back is the runtime's double, which §10.2 judges as it
+ * judges the token for every integer beyond ±(2^53−1).
+ */
+export class HandedNumber extends LosslessNumber {
+  toJSON(): unknown {
+    const raw = (JSON as { rawJSON?: (text: string) => unknown }).rawJSON;
+    // Stryker disable next-line ConditionalExpression: which branch runs is the Node version's (json-text.test.ts checks both forms)
+    return typeof raw === 'function' ? raw(this.value) : Number(this.value);
+  }
+}
+
 // Stryker disable next-line BlockStatement: CTK-side: how the CTK's JSON parser hands numbers over (vectors, golden files, the stdio wire's reader); no host built on this code parses text; number-domain.test.ts pins it
 export function handOverNumber(text: string): number | LosslessNumber {
   const n = Number(text);
   // Stryker disable next-line BooleanLiteral,ConditionalExpression: CTK-side: how the CTK's JSON parser hands numbers over (vectors, golden files, the stdio wire's reader); no host built on this code parses text; number-domain.test.ts pins it
-  if (!Number.isFinite(n)) return new LosslessNumber(text);
+  if (!Number.isFinite(n)) return new HandedNumber(text);
   const printed = JSON.stringify(n);
   // Stryker disable next-line ConditionalExpression,EqualityOperator,LogicalOperator: CTK-side: how the CTK's JSON parser hands numbers over (vectors, golden files, the stdio wire's reader); no host built on this code parses text; number-domain.test.ts pins it
-  if (printed !== text && numericKeyOfText(printed) !== numericKeyOfText(text)) return new LosslessNumber(text);
+  if (printed !== text && numericKeyOfText(printed) !== numericKeyOfText(text)) return new HandedNumber(text);
   // Stryker disable next-line ConditionalExpression,EqualityOperator: CTK-side: how the CTK's JSON parser hands numbers over (vectors, golden files, the stdio wire's reader); no host built on this code parses text; number-domain.test.ts pins it
-  if (numberTokenProblem(text) !== nativeNumberProblem(n)) return new LosslessNumber(text);
+  if (numberTokenProblem(text) !== nativeNumberProblem(n)) return new HandedNumber(text);
   return n;
 }

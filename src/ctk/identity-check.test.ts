@@ -7,6 +7,8 @@ import { PACKAGE_ROOT } from '../version.js';
 import { parseLossless } from './json.js';
 import { checkInputIdentities, independentIdentity } from './identity-check.js';
 import type { JsonObject } from '../core/types.js';
+import { LosslessNumber } from 'lossless-json';
+import { jcsSha256 } from '../core/index.js';
 
 const golden = parseLossless(readFileSync(path.join(PACKAGE_ROOT, 'golden', 'identity.json'), 'utf8')) as { fixtures: Array<{ id: string; ctx: unknown; expect: { context_identity?: string; error?: string } }> };
 
@@ -46,4 +48,19 @@ t.test('a member named "__proto__" is part of what the independent identity hash
   t.not(withProto, without, 'the "__proto__" member is not dropped from the hashed copy');
   const { jcsSha256 } = await import('../core/identity.js');
   t.equal(withProto, jcsSha256(ctx('{"__proto__":{"amount":5},"b":1}')), 'and the identity is the one the core computes for the same context');
+});
+
+t.test('issue 30: an object shaped like the lossless number wrapper hashes as the object it is, in the CTK check and in core alike (§10.2)', async (t) => {
+  const base = { spec: 'agent-hooks/0.1', interception_point: 'output', timestamp: '2026-01-01T00:00:00.000Z', sequence: 3, agent: { id: 'a', framework: 'f' }, session: { id: 's' } };
+  const at = (content: unknown) => ({ ...base, target: { content }, output: { content } });
+  const lookalike = { isLosslessNumber: true, value: '12' };
+  const asObject = independentIdentity(at(lookalike));
+  t.type(asObject, 'string');
+  t.not(asObject, independentIdentity(at(12)), 'not the identity of the number 12');
+  t.equal(independentIdentity(at(new LosslessNumber('12'))), independentIdentity(at(12)), 'a real LosslessNumber is its number');
+  t.equal(independentIdentity(at({ isLosslessNumber: true, value: '1e400' })), independentIdentity(at({ value: '1e400', isLosslessNumber: true })), 'a lookalike of a non-finite token is an object, in the domain');
+  // core's provider agrees with the CTK's on each of them
+  for (const content of [lookalike, { isLosslessNumber: true, value: '1e400' }, { list: [{ value: '-0', isLosslessNumber: true }] }, { n: new LosslessNumber('12') }]) {
+    t.equal(jcsSha256(at(content) as unknown as JsonObject), independentIdentity(at(content)), `core and the CTK agree on ${JSON.stringify(content)}`);
+  }
 });

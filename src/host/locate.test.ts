@@ -1,5 +1,6 @@
 // §6.3 payload-free locations: spec vocabulary and indexes are kept, payload member names are masked.
 import t from 'tap';
+import { forgedLosslessNumber } from '../core/fixtures.test.util.js';
 import { findDomainViolation, MASKED_MEMBER } from './locate.js';
 
 t.test('§6.3 locations: vocabulary kept down to the payload field, member names below it masked', async (t) => {
@@ -18,7 +19,7 @@ t.test('§4.4/§10.2: unsafe integers only when asked; clean contexts report not
 });
 
 t.test('§4.4 token numbers: an overflowing token is non-finite, a malformed one is not JSON, an unsafe integer only when asked; holes in a list are not JSON', async (t) => {
-  const token = (value: string) => ({ isLosslessNumber: true, value });
+  const token = (value: string) => forgedLosslessNumber(value);
   t.same(findDomainViolation({ tool_result: { value: { n: token('1e400') }, is_error: false } }), { kind: 'a non-finite number', at: `context.tool_result.value.${MASKED_MEMBER}` });
   t.same(findDomainViolation({ tool_result: { value: [token('0x1F')], is_error: false } }), { kind: 'a value that is not JSON', at: 'context.tool_result.value[0]' });
   t.equal(findDomainViolation({ tool_result: { value: token('9007199254740993'), is_error: false } }), undefined);

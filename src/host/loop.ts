@@ -303,7 +303,7 @@ async function runTurn(loop: LoopState, input: TurnInput, session: SessionState)
   };
   const carriedBefore = turn.messages.length;
   const role = accepted.role === 'external' && loop.layout.external_input === 'user' ? 'user' : (accepted.role as string);
-  incorporate(turn, { role, content: accepted.content! }, inEm.labels);
+  incorporate(turn, { role, content: accepted.content! }, inEm.labels, loop.parts);
   // Stryker disable next-line UpdateOperator: the count only feeds the loop's own bound on model calls (loop.test.ts 'createAgentLoop defaults: model id "mock", buffered stream mediation, at most 32 model calls per turn')
   for (let call = 0; ; call++) {
     // Stryker disable next-line ConditionalExpression,EqualityOperator,ObjectLiteral,StringLiteral: the bound is the loop's own guard against a model that never answers, which no spec clause pins (a CTK model script is finite and says what each call answers); loop.test.ts 'createAgentLoop defaults: model id "mock", buffered stream mediation, at most 32 model calls per turn'
@@ -327,7 +327,8 @@ async function runTurn(loop: LoopState, input: TurnInput, session: SessionState)
 }
 
 /** §6.1: a message enters agent state (the turn's messages and the session's durable history). */
-function incorporate(turn: TurnState, m: Message, labels: LabelSet): void {
+function incorporate(turn: TurnState, m: Message, own: LabelSet, parts: HostParts): void {
+  const labels = parts.messageLabels(m, own, turn.session.history, turn.session.historyLabels);
   turn.messages.push(m);
   turn.messageLabels.push(labels);
   turn.session.history.push(m);
@@ -365,7 +366,7 @@ async function modelRound(loop: LoopState, turn: TurnState): Promise<TurnResult 
   const assistantFirst = loop.layout.assistant_turn === 'before_tool_results';
   const assistant = (): void => {
     for (const content of assistantMessages(acted, loop.layout)) {
-      incorporate(turn, { role: 'assistant', content }, responseLabels);
+      incorporate(turn, { role: 'assistant', content }, responseLabels, parts);
     }
   };
   if (assistantFirst) assistant();
@@ -373,7 +374,7 @@ async function modelRound(loop: LoopState, turn: TurnState): Promise<TurnResult 
     ? await Promise.all(toolCalls.map((tc) => runToolCall(loop, tc, responseLabels)))
     : await sequentially(toolCalls, (tc) => runToolCall(loop, tc, responseLabels), (o) => o.terminate);
   for (const o of outcomes) {
-    incorporate(turn, { role: 'tool', content: o.content }, o.labels);
+    incorporate(turn, { role: 'tool', content: o.content }, o.labels, parts);
   }
   if (outcomes.some((o) => o.terminate)) return { status: 'blocked' };
   if (!assistantFirst) assistant();
@@ -477,7 +478,7 @@ async function finishTurn(loop: LoopState, session: SessionState, answer: Json, 
   const content = (out.target as JsonObject).content ?? null;
   // §12.1a: the verdicted content is released (a streamed answer already went out segment by segment).
   if (!alreadyReleased) release(loop, session, loop.parts.releaseOutput(out, answer));
-  const outputLabels = mergeLabels(labels, out.labels);
+  const outputLabels = loop.parts.answerLabels(labels, out.labels);
   session.history.push({ role: 'assistant', content });
   session.historyLabels.push(outputLabels);
   return { status: 'completed', output: content, labels: outputLabels };

@@ -12,7 +12,8 @@ import { applyTransform } from './transform.js';
 import { assembleStream } from './stream.js';
 import { segmentRelease, type IncrementalParts } from './incremental.js';
 import { HOST_ERROR } from '../core/index.js';
-import type { Emission } from './types.js';
+import type { Emission, LabelSet } from './types.js';
+import { mergeLabels } from './labels.js';
 
 export interface HostParts extends IncrementalParts {
   // §3.1 / §12.2: strictly increasing, atomically assigned (synchronously, before any await).
@@ -53,6 +54,10 @@ export interface HostParts extends IncrementalParts {
   keepLabels(verdict: Verdict, mode: Mode): boolean;
   /** §10.3 enforced_identity: recompute after composition? (never in evaluate_only; only if a transform changed the context). */
   enforcedIdentityNeedsRecompute(mode: Mode, changed: boolean): boolean;
+  /** §5.4: the labels an answer is persisted with: its response's and its output verdict's (later turns carry them). */
+  answerLabels(response: LabelSet, output: LabelSet): LabelSet;
+  /** §5.4: the labels a message entering agent state carries: its own, never those of other data with the same text. */
+  messageLabels(message: { role: string; content: Json }, own: LabelSet, history: ReadonlyArray<{ role: string; content: Json }>, historyLabels: readonly LabelSet[]): LabelSet;
   // §10.3
   truncateMessage: typeof truncateMessage;
   projectVerdict: typeof projectVerdict;
@@ -125,6 +130,8 @@ export const DEFAULT_PARTS: Readonly<HostParts> = Object.freeze({
   // §8: evaluate_only proceeds as if allow, so the data it produces keeps its labels (§5.4, §7.3).
   keepLabels: (verdict: Verdict, mode: Mode) => mode === 'evaluate_only' || verdict.decision !== 'deny',
   enforcedIdentityNeedsRecompute: (mode: Mode, changed: boolean) => mode === 'enforce' && changed,
+  answerLabels: (response: LabelSet, output: LabelSet) => mergeLabels(response, output),
+  messageLabels: (_message: { role: string; content: Json }, own: LabelSet) => own,
   truncateMessage,
   projectVerdict,
   buildRecord,

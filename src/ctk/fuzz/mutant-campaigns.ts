@@ -6,8 +6,7 @@
 // configuration declares the incremental surface and is compared with the incremental oracle (§12.1 exception),
 // exactly as a host declaring incremental_output would be.
 import type { HostSurface } from '../../harness/contract.js';
-import type { StreamMediation } from '../../host/loop.js';
-import type { Mutant } from '../mutants/mutants.js';
+import { configurationKey, type Mutant } from '../mutants/mutants.js';
 import { referenceSurface, withIncrementalStreaming } from '../../harness/reference-harness.js';
 import { runCampaign, type ShrunkDivergence } from './fuzz.js';
 import { createOracle, type Oracle } from './oracle.js';
@@ -30,10 +29,13 @@ export const DEFAULT_MUTANT_BUDGET = 2000;
 
 export async function fuzzMutants(opts: MutantsOptions): Promise<{ rows: MutantDetection[]; vectors: Map<string, ShrunkDivergence> }> {
   // A broken host declares the correct host's surface (as in selftest), for the configuration it breaks.
-  const configurations = new Map<StreamMediation, { surface: HostSurface; oracle: Oracle }>();
-  for (const streaming of new Set(opts.mutants.map(configurationOf))) {
-    const surface = streaming === 'incremental' ? withIncrementalStreaming(referenceSurface()) : referenceSurface();
-    configurations.set(streaming, { surface, oracle: await createOracle(surface) });
+  const configurations = new Map<string, { surface: HostSurface; oracle: Oracle }>();
+  for (const m of opts.mutants) {
+    const key = configurationOf(m);
+    if (configurations.has(key)) continue;
+    const laidOut = referenceSurface(undefined, m.layout);
+    const surface = m.streaming === 'incremental' ? withIncrementalStreaming(laidOut) : laidOut;
+    configurations.set(key, { surface, oracle: await createOracle(surface) });
   }
   const budget = opts.budget ?? DEFAULT_MUTANT_BUDGET;
   const rows: MutantDetection[] = new Array(opts.mutants.length);
@@ -76,7 +78,7 @@ export async function fuzzMutants(opts: MutantsOptions): Promise<{ rows: MutantD
   return { rows, vectors };
 }
 
-/** The reference configuration a mutant breaks (selftest's rule: buffered unless it says otherwise). */
-export function configurationOf(m: Mutant): StreamMediation {
-  return m.streaming ?? 'buffered';
+/** The reference configuration a mutant breaks (selftest's rule: buffered unless it says otherwise, under its layout). */
+export function configurationOf(m: Mutant): string {
+  return configurationKey(m);
 }

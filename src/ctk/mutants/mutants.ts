@@ -2,8 +2,10 @@
 // (a HostParts entry, src/host/parts.ts) replaced by a version that violates exactly one MUST of the spec.
 // A few obligations live outside the parts table (the loop's unconditional shutdown, knob defaults); those
 // mutants wrap the reference harness so that the HOST misbehaves — never the CTK.
-import { EVIDENCE_MAX_BYTES, HOST_ERROR, TARGET_FIELD, canonicalize, getDotted, isLosslessNumberLike, isPlainObject, parseDottedPath, setPath, type InterceptionPoint, type InterceptionRecord, type Json, type JsonObject, type Verdict } from '../../core/index.js';
+import { EVIDENCE_MAX_BYTES, HOST_ERROR, TARGET_FIELD, canonicalize, deepEqual, getDotted, isLosslessNumberLike, isPlainObject, parseDottedPath, setPath, type InterceptionPoint, type InterceptionRecord, type Json, type JsonObject, type Verdict } from '../../core/index.js';
 import { DEFAULT_PARTS, type HostParts, type HostPartsOverride } from '../../host/parts.js';
+import { mergeLabels } from '../../host/labels.js';
+import { LosslessNumber } from 'lossless-json';
 import type { ComposeEnv, ComposeResult } from '../../host/profiles.js';
 import type { Slot } from '../../host/dispatch.js';
 import { createReferenceHarness } from '../../harness/reference-harness.js';
@@ -12,6 +14,7 @@ import { isModelStream, type Harness, type ModelStream, type RunReport, type Run
 import type { ModelRequest, ModelResponse, ToolCallRequest, ToolCallResult } from '../../core/agent-io.js';
 import type { StreamMediation } from '../../host/loop.js';
 import type { StreamChunk } from '../../host/stream.js';
+import type { ConversationLayout } from '../../host/loop.js';
 
 export interface Mutant {
   /** kebab-case, unique. */
@@ -24,6 +27,18 @@ export interface Mutant {
   harness(): Harness;
   /** The reference host configuration the mutant breaks (default buffered); it is scored against that configuration's surface. */
   streaming?: StreamMediation;
+  /**
+   * The conversation layout the broken host runs under (default the reference loop's): a defect only a layout that
+   * carries history can show is scored against the correct reference host laid out the same way.
+   */
+  layout?: Partial<ConversationLayout>;
+}
+
+/** A mutant's reference configuration: its stream mediation, and its conversation layout when it names one. */
+export function configurationKey(m: Pick<Mutant, 'streaming' | 'layout'>): string {
+  const streaming = m.streaming ?? 'buffered';
+  const layout = m.layout && Object.keys(m.layout).length > 0 ? Object.entries(m.layout).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(',') : '';
+  return layout === '' ? streaming : `${streaming} layout ${layout}`;
 }
 
 const D: HostParts = DEFAULT_PARTS;
@@ -970,6 +985,23 @@ export const MUTANTS: readonly Mutant[] = [
     },
   })),
   rawAnswerReturned(),
+  // Issue 30: defects a framework host had that only later turns show.
+  laidOut('input-role-by-text', '4.2', "the host remembers an input's role by its text: an earlier turn's message with the same content is sent with the later turn's role", { history: 'session' }, (s) => ({ ...s, model: rolesByText(s) })),
+  laidOutParts('answer-output-labels-not-carried', '5.4', "the labels an output verdict puts on an answer are not persisted with it, so they never resurface where later turns carry the answer", { history: 'answers' }, { answerLabels: (response) => response }),
+  configured('lookalike-read-as-number', '10.2', 'the host reads a plain object shaped like the lossless number wrapper ({"isLosslessNumber": true, "value": "12"}) in tool args and results as the number it spells', (s) => ({
+    ...s,
+    model: async (request) => {
+      const r = await s.model(request);
+      return isModelStream(r) ? r : { ...r, tool_calls: r.tool_calls.map((c) => ({ ...c, args: numbersFromLookalikes(c.args) as JsonObject })) };
+    },
+    tools: async (call) => {
+      const r = await s.tools(call);
+      return { ...r, value: numbersFromLookalikes(r.value) };
+    },
+  })),
+  parts('labels-keyed-by-text', '5.4', 'result_labels are kept by message text: a later message with the same text as labelled data carries its labels', {
+    messageLabels: (message, own, history, historyLabels) => mergeLabels(own, ...history.map((h, i) => (deepEqual(h.content, message.content) ? historyLabels[i] : undefined))),
+  }),
 ];
 
 // --- issue 30 mutants' helpers ---
@@ -1229,4 +1261,63 @@ function projectedWithout(member: 'evidence' | 'warnings' | 'result_labels'): Ho
     },
   };
 }
+/** §10.2 mutant: every plain object of the wrapper's shape becomes the number it spells (what a duck-typed check did). */
+function numbersFromLookalikes(v: Json): Json {
+  try {
+    return holdsLookalike(v, new Set()) ? rewriteLookalikes(v) : v;
+  } catch {
+    return v; // a value no JSON walk can read (a throwing getter): handed on as it is
+  }
+}
 
+const isLookalike = (v: unknown): boolean => isPlainObject(v) && (v as { isLosslessNumber?: unknown }).isLosslessNumber === true && typeof (v as { value?: unknown }).value === 'string' && Object.keys(v).length === 2;
+
+function holdsLookalike(v: unknown, seen: Set<unknown>): boolean {
+  if (v === null || typeof v !== 'object' || seen.has(v)) return false;
+  seen.add(v);
+  if (isLookalike(v)) return true;
+  return Array.isArray(v) ? v.some((x) => holdsLookalike(x, seen)) : isPlainObject(v) && Object.values(v).some((x) => holdsLookalike(x, seen));
+}
+
+function rewriteLookalikes(v: Json): Json {
+  if (Array.isArray(v)) return v.map(rewriteLookalikes);
+  if (!isPlainObject(v)) return v;
+  if (isLookalike(v)) return new LosslessNumber((v as { value: string }).value) as unknown as Json;
+  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, rewriteLookalikes(x)])) as JsonObject;
+}
+
+/** A mutant of the reference host laid out as `layout` whose run setup (its model adapter) is altered. */
+function laidOut(id: string, clause: string, description: string, layout: Partial<ConversationLayout>, alter: (s: RunSetup) => RunSetup): Mutant {
+  return {
+    id,
+    clause,
+    description,
+    layout,
+    harness: () => {
+      const inner = createReferenceHarness({ layout });
+      return { ...inner, setup: (s: RunSetup) => inner.setup(alter(s)) };
+    },
+  };
+}
+
+/** A HostParts mutant of the reference host laid out as `layout` (a defect only history a layout carries shows). */
+function laidOutParts(id: string, clause: string, description: string, layout: Partial<ConversationLayout>, override: HostPartsOverride): Mutant {
+  return { id, clause, description, layout, harness: () => createReferenceHarness({ parts: override, layout }) };
+}
+
+/**
+ * §4.2 mutant: the model adapter keeps one role per input text, the role of the latest message holding it, and
+ * sends every message with that text under that role (an earlier turn's `user` message becomes `system`).
+ */
+function rolesByText(s: RunSetup): RunSetup['model'] {
+  const inputs = s.scenario.inputs ?? (s.scenario.input ? [s.scenario.input] : []);
+  const texts = new Set(inputs.map((i) => JSON.stringify(i.content)));
+  return (request) => {
+    if (!Array.isArray(request.messages)) return s.model(request);
+    const list = request.messages as JsonObject[];
+    const roleOf = new Map<string, Json>();
+    for (const m of list) if (m && typeof m === 'object' && texts.has(JSON.stringify(m.content))) roleOf.set(JSON.stringify(m.content), m.role ?? null);
+    const messages = list.map((m) => (m && typeof m === 'object' && roleOf.has(JSON.stringify(m.content)) ? { ...m, role: roleOf.get(JSON.stringify(m.content))! } : m));
+    return s.model({ ...request, messages } as typeof request);
+  };
+}

@@ -177,6 +177,10 @@ export const MUTANT_REQUIREMENTS: Readonly<Record<string, string | readonly [str
   'tool-called-with-untransformed-args': ['REQ-4.2-post-args-reflect', 'REQ-6-transform-applied'],
   'response-altered-before-post-model': 'REQ-4.2-conditional-fields',
   'turn-returns-raw-answer': ['REQ-12.1a-verdicted-content', 'REQ-6-transform-applied'],
+  'input-role-by-text': 'REQ-4.2-messages-own-role',
+  'answer-output-labels-not-carried': ['REQ-5.4-labels-carried-with-answer', 'REQ-5.4-labels-persist'],
+  'labels-keyed-by-text': 'REQ-5.4-labels-own-data',
+  'lookalike-read-as-number': 'REQ-10.2-lookalike-objects',
 };
 
 /** The requirements a mutant's row names, its own first ([] for a mutant without a row). */

@@ -6,7 +6,7 @@ import { createReferenceHarness } from '../../harness/reference-harness.js';
 import type { StreamMediation } from '../../host/loop.js';
 import { runVector } from '../runner.js';
 import type { LoadedVector } from '../vector.js';
-import type { Mutant } from './mutants.js';
+import { configurationKey, type Mutant } from './mutants.js';
 import { compareClauses, requirementsById } from '../coverage.js';
 import { requirementOfMutant } from './requirements.js';
 
@@ -31,7 +31,10 @@ export interface SelftestResult {
   baseline: Baseline;
   /** The same for the incremental configuration, when a scored mutant breaks that one. */
   baseline_incremental?: Baseline;
+  /** The same for each conversation layout a scored mutant runs under (keyed as configurationKey names them). */
+  baseline_layouts?: Record<string, Baseline>;
 }
+
 
 export interface SelftestOptions {
   vectors: readonly LoadedVector[];
@@ -94,15 +97,22 @@ export async function runSelftest(opts: SelftestOptions): Promise<SelftestResult
     buffered: opts.baseline ?? (() => createReferenceHarness()),
     incremental: opts.baselineIncremental ?? (() => createReferenceHarness({ streaming: 'incremental' })),
   };
-  const configurations = new Set<StreamMediation>(['buffered', ...opts.mutants.map((m) => m.streaming ?? 'buffered')]);
-  const runs = new Map<StreamMediation, Awaited<ReturnType<typeof runBaseline>>>();
-  for (const c of configurations) runs.set(c, await runBaseline(correct[c](), opts.vectors, timeoutMs));
+  // One baseline per configuration a mutant breaks; a laid-out one is the correct host under that layout.
+  const configurations = new Map<string, () => Harness>([['buffered', correct.buffered]]);
+  for (const m of opts.mutants) {
+    const key = configurationKey(m);
+    if (configurations.has(key)) continue;
+    const streaming = m.streaming ?? 'buffered';
+    configurations.set(key, m.layout ? () => createReferenceHarness({ streaming, layout: m.layout }) : correct[streaming]);
+  }
+  const runs = new Map<string, Awaited<ReturnType<typeof runBaseline>>>();
+  for (const [key, make] of configurations) runs.set(key, await runBaseline(make(), opts.vectors, timeoutMs));
   const baseline = runs.get('buffered')!.baseline;
   opts.onProgress?.({ kind: 'baseline', passed: baseline.passed.length, total: opts.vectors.length });
 
   const results: MutantResult[] = new Array(opts.mutants.length);
   const score = async (mutant: Mutant): Promise<MutantResult> => {
-    const { surface, killers } = runs.get(mutant.streaming ?? 'buffered')!;
+    const { surface, killers } = runs.get(configurationKey(mutant))!;
     const harness = mutant.harness();
     const killed_by: string[] = [];
     // Fast mode tries first the vectors that pin the mutant's requirement in the catalogue, then those citing its
@@ -141,13 +151,15 @@ export async function runSelftest(opts: SelftestOptions): Promise<SelftestResult
   const result: SelftestResult = { mutants: results, survived: results.filter((r) => r.killed_by.length === 0).length, baseline };
   const inc = runs.get('incremental');
   if (inc) result.baseline_incremental = inc.baseline;
+  const laidOut = [...runs.entries()].filter(([key]) => key !== 'buffered' && key !== 'incremental');
+  if (laidOut.length > 0) result.baseline_layouts = Object.fromEntries(laidOut.map(([key, run]) => [key, run.baseline]));
   return result;
 }
 
 /** Survivors listed one per line up to this many; beyond it they are summarised by clause. */
 const SURVIVORS_LISTED = 5;
 
-function baselineLines(r: { baseline: Baseline; baseline_incremental?: Baseline }): string[] {
+function baselineLines(r: { baseline: Baseline; baseline_incremental?: Baseline; baseline_layouts?: Record<string, Baseline> }): string[] {
   const lines: string[] = [];
   lines.push(`baseline: ${r.baseline.passed.length} vectors pass on the reference host, ${r.baseline.failed.length} fail, ${r.baseline.skipped.length} skipped`);
   if (r.baseline.failed.length > 0) lines.push(`  failing on the correct host (cannot kill): ${r.baseline.failed.join(', ')}`);
@@ -155,6 +167,10 @@ function baselineLines(r: { baseline: Baseline; baseline_incremental?: Baseline 
   if (inc) {
     lines.push(`baseline (incremental configuration): ${inc.passed.length} pass, ${inc.failed.length} fail, ${inc.skipped.length} skipped`);
     if (inc.failed.length > 0) lines.push(`  failing on the correct incremental host (cannot kill): ${inc.failed.join(', ')}`);
+  }
+  for (const [key, b] of Object.entries(r.baseline_layouts ?? {})) {
+    lines.push(`baseline (${key}): ${b.passed.length} pass, ${b.failed.length} fail, ${b.skipped.length} skipped`);
+    if (b.failed.length > 0) lines.push(`  failing on the correct host under that layout (cannot kill): ${b.failed.join(', ')}`);
   }
   return lines;
 }
