@@ -20,13 +20,17 @@ const FRAMEWORK = { id: 'ctk-session-host', title: 'the CTK session host' };
 const MODEL_ID = 'mock';
 const MAX_MODEL_CALLS = 32;
 
-export function sessionHostSurface() {
+/**
+ * What the host declares. `textOnlyInput`: its input seam holds text only (text_only_input, in place of
+ * structured_input_content), and it tells the session so through `holds` (§5.2), as a text-prompt framework does.
+ */
+export function sessionHostSurface({ textOnlyInput = false } = {}) {
   return frameworkSurface({
     name: 'ctk-session-host',
     version: '0.1.0',
     capabilities: [
       'model_calls', 'tool_calls', 'parallel_tool_calls', 'streaming', 'multi_turn', 'raw_interceptor_return', 'hang_faults',
-      'result_labels_resurfacing', 'projection_faults', 'non_json_verdicts', 'structured_model_content', 'structured_input_content', 'mock_faults',
+      'result_labels_resurfacing', 'projection_faults', 'non_json_verdicts', 'structured_model_content', textOnlyInput ? 'text_only_input' : 'structured_input_content', 'mock_faults',
     ],
     not_declared: { incremental_output: 'the session host buffers: nothing is released before the output verdict (§12.1a)' },
   });
@@ -120,12 +124,15 @@ async function toolCall(hooks, run, tc, labels) {
   }
 }
 
+/** §5.2: a text-only input seam cannot hold object content. */
+const holdsTextInput = (target) => (typeof target?.content === 'string' ? null : 'the CTK session host holds text in the input message');
+
 /** One turn through the "framework": input → (model → tools)* → output. */
-async function turn(hooks, run, input, state) {
+async function turn(hooks, run, input, state, textOnlyInput) {
   let inputLabels = {};
   let accepted;
   try {
-    accepted = await hooks.input(input, { labelled: (l) => (inputLabels = l) });
+    accepted = await hooks.input(input, { labelled: (l) => (inputLabels = l), ...(textOnlyInput ? { holds: holdsTextInput } : {}) });
   } catch (error) {
     throw new Error('the input was not accepted', { cause: error });
   }
@@ -163,15 +170,16 @@ async function turn(hooks, run, input, state) {
   throw new Error(`the model made more than ${MAX_MODEL_CALLS} calls in one turn without answering`);
 }
 
-export function createHarness() {
+export function createHarness(options = {}) {
+  const textOnlyInput = options.textOnlyInput === true;
   return createSessionHarness({
-    surface: sessionHostSurface,
+    surface: () => sessionHostSurface({ textOnlyInput }),
     async start(run, options) {
       const tools = (run.scenario.tools ?? []).map((t) => t.name);
       const state = { released: '', history: [] };
       const agentHooks = frameworkHooks(FRAMEWORK, { agent: { id: 'ctk-session-agent' }, ...options }, (hooks) => ({
         hooks,
-        turn: (input) => turn(hooks, run, input, state),
+        turn: (input) => turn(hooks, run, input, state, textOnlyInput),
         released: () => state.released,
         persisted: () => JSON.stringify(state.history),
       }));
