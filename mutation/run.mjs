@@ -4,6 +4,9 @@
 //   node mutation/run.mjs                  every chunk, then the merge
 //   node mutation/run.mjs --chunk NAME     that chunk only (repeatable), then the merge
 //   node mutation/run.mjs --merge          the merge only
+//   node mutation/run.mjs --audit FILES... [--audit-out NAME]
+//                                          FILES with their Stryker directives ignored: each disabled mutant the suite
+//                                          kills (mutation/audit.mjs; reports/mutation/NAME.json/.md, default audit)
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -12,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { CHUNKS, chunkFiles } from './chunks.mjs';
 import { EXPECTED_SKIPS, expectedSkips, expectedTestNames, mutatedSources, mutationScore } from './report.mjs';
 import { resume } from './resume.mjs';
+import { runAudit } from './audit.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const OUT_JSON = 'reports/mutation/mutation.json';
@@ -120,6 +124,14 @@ async function merge() {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const args = process.argv.slice(2);
   try {
+    if (args.includes('--audit')) {
+      const out = args[args.indexOf('--audit-out') + 1];
+      const files = args.slice(args.indexOf('--audit') + 1).filter((a, i, all) => !a.startsWith('--') && all[i - 1] !== '--audit-out');
+      if (files.length === 0) throw new Error('mutation --audit: name the files to audit (e.g. src/host/verdict.ts)');
+      writeFileSync(path.join(root, EXPECTED_SKIPS), JSON.stringify(await expectedSkips(root), null, 1) + '\n');
+      runAudit(root, files, args.includes('--audit-out') ? out : undefined);
+      process.exit(0);
+    }
     if (!args.includes('--merge')) {
       // What each unmutated host skips, for the suite to hold every mutant to (the sandbox copies it).
       writeFileSync(path.join(root, EXPECTED_SKIPS), JSON.stringify(await expectedSkips(root), null, 1) + '\n');

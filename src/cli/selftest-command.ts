@@ -10,7 +10,7 @@ import { selectMutants } from './mutant-flags.js';
 import { renderMarginal, renderSelftest, runMarginal, runSelftest, type MutantResult } from '../ctk/mutants/selftest.js';
 import { requirementOfMutant, requirementsOfMutant } from '../ctk/mutants/requirements.js';
 import { defaultVectorPaths } from '../ctk/load.js';
-import type { Mutant } from '../ctk/mutants/mutants.js';
+import { configurationOf, type Mutant } from '../ctk/mutants/mutants.js';
 
 interface SelftestFlags {
   mutants?: boolean;
@@ -79,7 +79,7 @@ const withRequirement = (m: MutantResult) => ({ ...m, requirement: requirementOf
 function list(mutants: readonly Mutant[], flags: SelftestFlags): void {
   const rows = mutants.map((m) => {
     const [requirement = null, ...also] = requirementsOfMutant(m.id);
-    return { id: m.id, clause: m.clause, requirement, also_breaks: also, configuration: m.streaming ?? 'buffered', description: m.description };
+    return { id: m.id, clause: m.clause, requirement, also_breaks: also, configuration: configurationOf(m), description: m.description };
   });
   if (flags.json) process.stdout.write(`${JSON.stringify({ mutants: rows }, null, 2)}\n`);
   else {

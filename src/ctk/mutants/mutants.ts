@@ -7,6 +7,8 @@ import { DEFAULT_PARTS, type HostParts, type HostPartsOverride } from '../../hos
 import type { ComposeEnv, ComposeResult } from '../../host/profiles.js';
 import type { Slot } from '../../host/dispatch.js';
 import { createReferenceHarness } from '../../harness/reference-harness.js';
+import { createCtkSessionHost } from '../../harness/ctk-session-host.js';
+import type { HookSession } from '../../host/session.js';
 import type { Postures } from '../../core/postures.js';
 import { isModelStream, type Harness, type ModelStream, type RunReport, type RunSetup, type ScriptedInterceptor } from '../../harness/contract.js';
 import type { ModelRequest, ModelResponse, ToolCallRequest, ToolCallResult } from '../../core/agent-io.js';
@@ -24,6 +26,20 @@ export interface Mutant {
   harness(): Harness;
   /** The reference host configuration the mutant breaks (default buffered); it is scored against that configuration's surface. */
   streaming?: StreamMediation;
+  /** A mutant of the CTK's session host (a host built on the hook session, holding text at input) in place of the reference host. */
+  session?: true;
+}
+
+/** The host configuration a mutant breaks, which its baseline and surface are those of. */
+export type MutantConfiguration = StreamMediation | 'session';
+export const configurationOf = (m: Mutant): MutantConfiguration => (m.session ? 'session' : (m.streaming ?? 'buffered'));
+
+/** The correct CTK session host the session mutants break: its input seam holds text only (text_only_input). */
+export const correctSessionHost = (): Harness => createCtkSessionHost({ textOnlyInput: true });
+
+/** A session-host mutant: the framework's loop calls `wire(hooks)` in place of the hook session. */
+function sessionWired(id: string, clause: string, description: string, wire: (hooks: HookSession) => HookSession): Mutant {
+  return { id, clause, description, session: true, harness: () => createCtkSessionHost({ textOnlyInput: true, wire }) };
 }
 
 const D: HostParts = DEFAULT_PARTS;
@@ -953,6 +969,21 @@ export const MUTANTS: readonly Mutant[] = [
       const input = s.scenario.input;
       const messages = Array.isArray(request.messages) && input ? request.messages.map((m) => (m && typeof m === 'object' && (m as { content?: unknown }).content === input.content ? { ...m, role: input.role } : m)) : request.messages;
       return s.model({ ...request, messages } as typeof request);
+    },
+  })),
+  // --- the hook session's own obligations, on the CTK's session host (issue 34) ---
+  sessionWired('session-startup-guard-missing', '6.1a', "after a denied agent_startup the hook session lets a framework's turn through (its guard never refuses): input is emitted and the turn runs", (hooks) => ({
+    ...hooks,
+    input: (input, o) => {
+      hooks.state.startupDenied = false;
+      return hooks.input(input, o);
+    },
+  })),
+  sessionWired('session-holds-ignored', '5.2', 'a framework whose input seam holds text only passes no holds: an input transform to object content is applied instead of failing as transform_invalid', (hooks) => ({
+    ...hooks,
+    input: (input, o) => {
+      const { holds: _dropped, ...rest } = o ?? {};
+      return hooks.input(input, rest);
     },
   })),
 ];

@@ -6,7 +6,7 @@ import { createReferenceHarness } from '../../harness/reference-harness.js';
 import type { StreamMediation } from '../../host/loop.js';
 import { runVector } from '../runner.js';
 import type { LoadedVector } from '../vector.js';
-import type { Mutant } from './mutants.js';
+import { configurationOf, correctSessionHost, type Mutant, type MutantConfiguration } from './mutants.js';
 import { compareClauses, requirementsById } from '../coverage.js';
 import { requirementOfMutant } from './requirements.js';
 
@@ -31,6 +31,8 @@ export interface SelftestResult {
   baseline: Baseline;
   /** The same for the incremental configuration, when a scored mutant breaks that one. */
   baseline_incremental?: Baseline;
+  /** The same for the CTK's session host, when a scored mutant breaks that one. */
+  baseline_session?: Baseline;
 }
 
 export interface SelftestOptions {
@@ -90,19 +92,20 @@ async function runBaseline(harness: Harness, vectors: readonly LoadedVector[], t
 
 export async function runSelftest(opts: SelftestOptions): Promise<SelftestResult> {
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const correct: Record<StreamMediation, () => Harness> = {
+  const correct: Record<MutantConfiguration, () => Harness> = {
     buffered: opts.baseline ?? (() => createReferenceHarness()),
     incremental: opts.baselineIncremental ?? (() => createReferenceHarness({ streaming: 'incremental' })),
+    session: correctSessionHost,
   };
-  const configurations = new Set<StreamMediation>(['buffered', ...opts.mutants.map((m) => m.streaming ?? 'buffered')]);
-  const runs = new Map<StreamMediation, Awaited<ReturnType<typeof runBaseline>>>();
+  const configurations = new Set<MutantConfiguration>(['buffered', ...opts.mutants.map(configurationOf)]);
+  const runs = new Map<MutantConfiguration, Awaited<ReturnType<typeof runBaseline>>>();
   for (const c of configurations) runs.set(c, await runBaseline(correct[c](), opts.vectors, timeoutMs));
   const baseline = runs.get('buffered')!.baseline;
   opts.onProgress?.({ kind: 'baseline', passed: baseline.passed.length, total: opts.vectors.length });
 
   const results: MutantResult[] = new Array(opts.mutants.length);
   const score = async (mutant: Mutant): Promise<MutantResult> => {
-    const { surface, killers } = runs.get(mutant.streaming ?? 'buffered')!;
+    const { surface, killers } = runs.get(configurationOf(mutant))!;
     const harness = mutant.harness();
     const killed_by: string[] = [];
     // Fast mode tries first the vectors that pin the mutant's requirement in the catalogue, then those citing its
@@ -141,13 +144,15 @@ export async function runSelftest(opts: SelftestOptions): Promise<SelftestResult
   const result: SelftestResult = { mutants: results, survived: results.filter((r) => r.killed_by.length === 0).length, baseline };
   const inc = runs.get('incremental');
   if (inc) result.baseline_incremental = inc.baseline;
+  const session = runs.get('session');
+  if (session) result.baseline_session = session.baseline;
   return result;
 }
 
 /** Survivors listed one per line up to this many; beyond it they are summarised by clause. */
 const SURVIVORS_LISTED = 5;
 
-function baselineLines(r: { baseline: Baseline; baseline_incremental?: Baseline }): string[] {
+function baselineLines(r: { baseline: Baseline; baseline_incremental?: Baseline; baseline_session?: Baseline }): string[] {
   const lines: string[] = [];
   lines.push(`baseline: ${r.baseline.passed.length} vectors pass on the reference host, ${r.baseline.failed.length} fail, ${r.baseline.skipped.length} skipped`);
   if (r.baseline.failed.length > 0) lines.push(`  failing on the correct host (cannot kill): ${r.baseline.failed.join(', ')}`);
@@ -155,6 +160,11 @@ function baselineLines(r: { baseline: Baseline; baseline_incremental?: Baseline 
   if (inc) {
     lines.push(`baseline (incremental configuration): ${inc.passed.length} pass, ${inc.failed.length} fail, ${inc.skipped.length} skipped`);
     if (inc.failed.length > 0) lines.push(`  failing on the correct incremental host (cannot kill): ${inc.failed.join(', ')}`);
+  }
+  const session = r.baseline_session;
+  if (session) {
+    lines.push(`baseline (the CTK session host): ${session.passed.length} pass, ${session.failed.length} fail, ${session.skipped.length} skipped`);
+    if (session.failed.length > 0) lines.push(`  failing on the correct session host (cannot kill): ${session.failed.join(', ')}`);
   }
   return lines;
 }

@@ -1,0 +1,125 @@
+// npm run mutation -- --audit FILES: every `// Stryker disable|restore` directive of FILES re-checked against a run
+// without it. Stryker runs over FILES in a copy of this checkout whose FILES have their directives blanked (each
+// directive line keeps its place, so every mutant keeps its location), and each mutant the directives would have
+// disabled is listed with what the suite did to it: a disabled mutant the suite kills is a wrong disable.
+// Output: reports/mutation/audit.json and audit.md (or --audit-out NAME: reports/mutation/NAME.json/.md).
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { mutationScore } from './report.mjs';
+
+/** Stryker's directive grammar (a line comment): disable|restore, optionally next-line, `all` or mutator names, a reason. */
+const DIRECTIVE = /\/\/\s?Stryker (disable|restore)(?: (next-line))? ([A-Za-z, ]+?)(?::|$)/;
+
+/** The directives of a source, in order: line (1-based), kind, next-line or not, the mutator names (lower case). */
+export function directivesOf(source) {
+  const out = [];
+  const lines = source.split('\n');
+  lines.forEach((text, i) => {
+    const m = DIRECTIVE.exec(text);
+    if (!m) return;
+    // A next-line directive is a leading comment of the node after it: it covers that node's line, past further comment lines.
+    let target = i + 1;
+    while (target < lines.length && /^\s*\/\//.test(lines[target])) target++;
+    out.push({ line: i + 1, target: target + 1, kind: m[1], nextLine: m[2] !== undefined, mutators: m[3].split(',').map((s) => s.trim().toLowerCase()).filter(Boolean), text: text.trim() });
+  });
+  return out;
+}
+
+/** The source with every directive blanked in place (its line stays, so no mutant moves). */
+export function withoutDirectives(source) {
+  return source
+    .split('\n')
+    .map((text) => (DIRECTIVE.test(text) ? text.replace(/\/\/\s?Stryker .*$/, '// (a Stryker directive, ignored by the audit)') : text))
+    .join('\n');
+}
+
+/**
+ * The directive that disables a mutant (Stryker's reading: a next-line directive covers the mutants starting on the
+ * line after it; a block one, every mutant starting after it until a restore naming the mutator or `all`), or
+ * undefined when none does.
+ */
+export function disablingDirective(directives, mutant) {
+  const { line } = mutant.location.start;
+  const name = mutant.mutatorName.toLowerCase();
+  const names = (d) => d.mutators.includes('all') || d.mutators.includes(name);
+  let by;
+  for (const d of directives) {
+    if (d.nextLine || d.line >= line || !names(d)) continue;
+    by = d.kind === 'disable' ? d : undefined;
+  }
+  for (const d of directives) if (d.nextLine && d.target === line && names(d)) by = d.kind === 'disable' ? d : undefined;
+  return by;
+}
+
+const detected = (m) => m.status === 'Killed' || m.status === 'Timeout';
+
+/** The audit of a directive-free run: per file, the score, and every disabled mutant with its status. */
+export function auditOf(report, sources) {
+  const files = {};
+  for (const [file, f] of Object.entries(report.files)) {
+    const directives = directivesOf(sources[file]);
+    const disabled = [];
+    for (const m of f.mutants) {
+      const d = disablingDirective(directives, m);
+      if (d) disabled.push({ line: m.location.start.line, column: m.location.start.column, mutator: m.mutatorName, replacement: m.replacement, status: m.status, ...(m.killedBy?.length ? { killed_by: m.killedBy } : {}), directive_line: d.line, directive: d.text });
+    }
+    const score = mutationScore({ files: { [file]: f } });
+    files[file] = {
+      score: Number(score.score.toFixed(1)),
+      mutants: f.mutants.length,
+      valid: score.valid,
+      detected: score.detected,
+      disabled: disabled.length,
+      disabled_killed: disabled.filter(detected),
+      disabled_surviving: disabled.filter((m) => !detected(m)),
+    };
+  }
+  const all = mutationScore(report);
+  return { score: Number(all.score.toFixed(1)), detected: all.detected, valid: all.valid, files };
+}
+
+/** The audit as Markdown: the scores, then each wrong disable (a disabled mutant the suite kills). */
+export function auditMarkdown(audit, tests) {
+  const name = (id) => tests.get(id) ?? id;
+  const lines = ['# Disables audited: a Stryker run with every directive ignored', '', `Score with directives ignored: **${audit.score}%** (${audit.detected} of ${audit.valid} valid mutants detected).`, '', '| file | score without directives | mutants | disabled | disabled, killed | disabled, surviving |', '| --- | --- | --- | --- | --- | --- |'];
+  for (const [file, f] of Object.entries(audit.files)) lines.push(`| \`${file}\` | ${f.score}% | ${f.mutants} | ${f.disabled} | ${f.disabled_killed.length} | ${f.disabled_surviving.length} |`);
+  lines.push('', '## Disabled mutants the suite kills (each such disable is wrong)', '');
+  for (const [file, f] of Object.entries(audit.files)) {
+    for (const m of f.disabled_killed) lines.push(`- \`${file}:${m.line}:${m.column}\` ${m.mutator} → \`${m.replacement.replace(/\s+/g, ' ').slice(0, 60)}\`: ${m.status}${m.killed_by ? ` by ${name(m.killed_by[0])}` : ''} (directive line ${m.directive_line})`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+/** Copies the checkout for the audit: what the suite needs, node_modules linked, FILES without their directives. */
+function auditCopy(root, files) {
+  const copy = path.join(root, 'tmp/audit-checkout');
+  rmSync(copy, { recursive: true, force: true });
+  mkdirSync(copy, { recursive: true });
+  for (const entry of ['src', 'mutation', 'vectors', 'schema', 'scripts', 'bin', 'package.json', 'tsconfig.json', 'stryker.config.mjs', 'HARNESS.md', 'READINGS.md']) {
+    if (existsSync(path.join(root, entry))) cpSync(path.join(root, entry), path.join(copy, entry), { recursive: true });
+  }
+  symlinkSync(path.join(root, 'node_modules'), path.join(copy, 'node_modules'));
+  for (const file of files) writeFileSync(path.join(copy, file), withoutDirectives(readFileSync(path.join(root, file), 'utf8')));
+  return copy;
+}
+
+/** Runs the audit over FILES and writes its report (outName.json / .md under reports/mutation/). */
+export function runAudit(root, files, outName = 'audit') {
+  for (const file of files) if (!existsSync(path.join(root, file))) throw new Error(`mutation --audit: no file ${file}`);
+  const sources = Object.fromEntries(files.map((f) => [f, readFileSync(path.join(root, f), 'utf8')]));
+  const copy = auditCopy(root, files);
+  console.log(`mutation --audit: ${files.length} file(s), directives ignored, in ${path.relative(root, copy)}`);
+  const r = spawnSync('npx', ['stryker', 'run', 'stryker.config.mjs'], { cwd: copy, stdio: 'inherit', env: { ...process.env, CTK_MUTATION_AUDIT: files.join(',') } });
+  if (r.status !== 0) throw new Error(`mutation --audit: stryker exited with ${r.status ?? r.signal}`);
+  const report = JSON.parse(readFileSync(path.join(copy, 'reports/mutation/audit-run.json'), 'utf8'));
+  const audit = auditOf(report, sources);
+  const tests = new Map(Object.values(report.testFiles ?? {}).flatMap((f) => f.tests.map((t) => [t.id, t.name])));
+  for (const f of Object.values(audit.files)) for (const m of f.disabled_killed) if (m.killed_by) m.killed_by = m.killed_by.map((id) => tests.get(id) ?? id);
+  mkdirSync(path.join(root, 'reports/mutation'), { recursive: true });
+  writeFileSync(path.join(root, `reports/mutation/${outName}.json`), JSON.stringify(audit, null, 1) + '\n');
+  writeFileSync(path.join(root, `reports/mutation/${outName}.md`), auditMarkdown(audit, new Map()));
+  const wrong = Object.values(audit.files).reduce((n, f) => n + f.disabled_killed.length, 0);
+  console.log(`mutation --audit: ${audit.score}% with directives ignored (${audit.detected} of ${audit.valid}); ${wrong} disabled mutant(s) the suite kills: reports/mutation/${outName}.md`);
+  return audit;
+}
