@@ -100,7 +100,9 @@ function auditCopy(root, files) {
     if (existsSync(path.join(root, entry))) cpSync(path.join(root, entry), path.join(copy, entry), { recursive: true });
   }
   symlinkSync(path.join(root, 'node_modules'), path.join(copy, 'node_modules'));
-  for (const file of files) writeFileSync(path.join(copy, file), withoutDirectives(readFileSync(path.join(root, file), 'utf8')));
+  const sources = Object.fromEntries(files.map((f) => [f, readFileSync(path.join(root, f), 'utf8')]));
+  for (const file of files) writeFileSync(path.join(copy, file), withoutDirectives(sources[file]));
+  writeFileSync(path.join(copy, 'audit-sources.json'), JSON.stringify(sources)); // the directives, as the run started
   return copy;
 }
 
@@ -121,5 +123,33 @@ export function runAudit(root, files, outName = 'audit') {
   writeFileSync(path.join(root, `reports/mutation/${outName}.md`), auditMarkdown(audit, new Map()));
   const wrong = Object.values(audit.files).reduce((n, f) => n + f.disabled_killed.length, 0);
   console.log(`mutation --audit: ${audit.score}% with directives ignored (${audit.detected} of ${audit.valid}); ${wrong} disabled mutant(s) the suite kills: reports/mutation/${outName}.md`);
+  return audit;
+}
+
+/**
+ * The audit from the run's checkpoint (mutation/checkpoint-reporter.mjs) while or after it runs: every mutant tested
+ * so far. A partial audit says how many of the instrumented mutants it covers; the score is over those.
+ */
+export function auditFromCheckpoint(root, files, outName = 'audit') {
+  const copy = path.join(root, 'tmp/audit-checkout');
+  const file = path.join(copy, 'reports/mutation/audit.incremental.checkpoint.jsonl');
+  if (!existsSync(file)) throw new Error(`mutation --audit-partial: no checkpoint at ${path.relative(root, file)} (start the audit first)`);
+  const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  const tests = lines.find((l) => l.kind === 'tests')?.tests ?? [];
+  const report = { files: Object.fromEntries(files.map((f) => [f, { mutants: [] }])) };
+  for (const l of lines) {
+    if (l.kind !== 'mutant' || !report.files[l.file]) continue;
+    report.files[l.file].mutants.push({ ...l, killedBy: l.killedBy?.map((i) => tests[i]?.name ?? String(i)) });
+  }
+  // The copy's sources have their directives blanked: the directives are read from the sources as the run started.
+  const sources = JSON.parse(readFileSync(path.join(copy, 'audit-sources.json'), 'utf8'));
+  const audit = auditOf(report, sources);
+  const done = lines.some((l) => l.kind === 'done');
+  audit.tested = Object.values(report.files).reduce((n, f) => n + f.mutants.length, 0);
+  audit.complete = done;
+  writeFileSync(path.join(root, `reports/mutation/${outName}.json`), JSON.stringify(audit, null, 1) + '\n');
+  writeFileSync(path.join(root, `reports/mutation/${outName}.md`), auditMarkdown(audit, new Map()).replace('\n\nScore', `\n\n${done ? '' : `Partial: the ${audit.tested} mutants tested when the run was read. `}Score`));
+  const wrong = Object.values(audit.files).reduce((n, f) => n + f.disabled_killed.length, 0);
+  console.log(`mutation --audit-partial: ${audit.tested} mutants tested${done ? ' (complete)' : ''}; ${audit.score}% with directives ignored; ${wrong} disabled mutant(s) the suite kills`);
   return audit;
 }

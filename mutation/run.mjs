@@ -7,6 +7,8 @@
 //   node mutation/run.mjs --audit FILES... [--audit-out NAME]
 //                                          FILES with their Stryker directives ignored: each disabled mutant the suite
 //                                          kills (mutation/audit.mjs; reports/mutation/NAME.json/.md, default audit)
+//   node mutation/run.mjs --audit-partial FILES... [--audit-out NAME]
+//                                          the same from the running (or stopped) audit's checkpoint
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -15,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { CHUNKS, chunkFiles } from './chunks.mjs';
 import { EXPECTED_SKIPS, expectedSkips, expectedTestNames, mutatedSources, mutationScore } from './report.mjs';
 import { resume } from './resume.mjs';
-import { runAudit } from './audit.mjs';
+import { auditFromCheckpoint, runAudit } from './audit.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const OUT_JSON = 'reports/mutation/mutation.json';
@@ -124,6 +126,12 @@ async function merge() {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const args = process.argv.slice(2);
   try {
+    if (args.includes('--audit-partial')) {
+      const out = args[args.indexOf('--audit-out') + 1];
+      const files = args.slice(args.indexOf('--audit-partial') + 1).filter((a, i, all) => !a.startsWith('--') && all[i - 1] !== '--audit-out');
+      auditFromCheckpoint(root, files, args.includes('--audit-out') ? out : undefined);
+      process.exit(0);
+    }
     if (args.includes('--audit')) {
       const out = args[args.indexOf('--audit-out') + 1];
       const files = args.slice(args.indexOf('--audit') + 1).filter((a, i, all) => !a.startsWith('--') && all[i - 1] !== '--audit-out');
