@@ -11,6 +11,31 @@ import { mutationScore } from './report.mjs';
 /** Stryker's directive grammar (a line comment): disable|restore, optionally next-line, `all` or mutator names, a reason. */
 const DIRECTIVE = /\/\/\s?Stryker (disable|restore)(?: (next-line))? ([A-Za-z, ]+?)(?::|$)/;
 
+/**
+ * This suite's variant directive, for a line where a mutator's variants differ: `// Stryker equivalent next-line
+ * Mutator `replacement`: reason` names one variant only (Stryker reads no such directive and tests the mutant; the
+ * report marks it Ignored when it survives, mutation/run.mjs, and counts it killed when it is: then it is wrong).
+ */
+const EQUIVALENT = /\/\/\s?Stryker equivalent next-line ([A-Za-z]+) `([^`]*)`:/;
+
+/** The variant directives of a source: line, target line, mutator (lower case), replacement, text. */
+export function equivalentsOf(source) {
+  const out = [];
+  const lines = source.split('\n');
+  lines.forEach((text, i) => {
+    const m = EQUIVALENT.exec(text);
+    if (!m) return;
+    let target = i + 1;
+    while (target < lines.length && /^\s*\/\//.test(lines[target])) target++;
+    out.push({ line: i + 1, target: target + 1, mutator: m[1].toLowerCase(), replacement: m[2], text: text.trim() });
+  });
+  return out;
+}
+
+/** The variant directive naming this very mutant, if any. */
+export const equivalentDirective = (equivalents, mutant) =>
+  equivalents.find((e) => e.target === mutant.location.start.line && e.mutator === mutant.mutatorName.toLowerCase() && e.replacement === mutant.replacement.replace(/\s+/g, ' '));
+
 /** The directives of a source, in order: line (1-based), kind, next-line or not, the mutator names (lower case). */
 export function directivesOf(source) {
   const out = [];
@@ -59,9 +84,10 @@ export function auditOf(report, sources) {
   const files = {};
   for (const [file, f] of Object.entries(report.files)) {
     const directives = directivesOf(sources[file]);
+    const equivalents = equivalentsOf(sources[file]);
     const disabled = [];
     for (const m of f.mutants) {
-      const d = disablingDirective(directives, m);
+      const d = disablingDirective(directives, m) ?? equivalentDirective(equivalents, m);
       if (d) disabled.push({ line: m.location.start.line, column: m.location.start.column, mutator: m.mutatorName, replacement: m.replacement, status: m.status, ...(m.killedBy?.length ? { killed_by: m.killedBy } : {}), directive_line: d.line, directive: d.text });
     }
     const score = mutationScore({ files: { [file]: f } });
@@ -152,4 +178,91 @@ export function auditFromCheckpoint(root, files, outName = 'audit') {
   const wrong = Object.values(audit.files).reduce((n, f) => n + f.disabled_killed.length, 0);
   console.log(`mutation --audit-partial: ${audit.tested} mutants tested${done ? ' (complete)' : ''}; ${audit.score}% with directives ignored; ${wrong} disabled mutant(s) the suite kills`);
   return audit;
+}
+
+/** A directive's own words: its mutator list as written and its reason. */
+function partsOf(text) {
+  const m = /\/\/\s?Stryker (?:disable|restore)(?: next-line)? ([A-Za-z, ]+?)(?::\s*(.*))?$/.exec(text);
+  return { names: m ? m[1].split(',').map((s) => s.trim()).filter(Boolean) : [], reason: m?.[2] ?? '' };
+}
+
+const indentOf = (line) => /^\s*/.exec(line)[0];
+const same = (a, b) => a.toLowerCase() === b.toLowerCase();
+/** A variant directive can name a replacement on one line without a backquote. */
+const nameable = (r) => !r.includes('`') && r.length <= 80;
+
+/**
+ * The directives of one source rewritten after its audit: a mutator the suite kills somewhere under a directive is no
+ * longer disabled there; where it kills one variant of a mutator on a line and another survives, the survivor is named
+ * alone (a variant directive); a block directive that hid a killed mutant gives way to next-line directives over its
+ * survivors. Only comments change. Returns the new source and what was done.
+ */
+export function applyAuditToSource(source, fileAudit) {
+  const lines = source.split('\n');
+  const killed = fileAudit.disabled_killed;
+  const surviving = fileAudit.disabled_surviving;
+  const wrongLines = [...new Set(killed.map((m) => m.directive_line))];
+  const ops = []; // { index, remove, insert }
+  const log = [];
+  const variantLines = (indent, entries, reason) => entries.map((m) => `${indent}// Stryker equivalent next-line ${m.mutator} \`${m.replacement.replace(/\s+/g, ' ')}\`: ${reason}`);
+  /** For one target line: the next-line directive and variant directives over its survivors. */
+  const overLine = (indent, names, survivors, killedHere, reason) => {
+    const keep = [];
+    const variants = [];
+    for (const name of names) {
+      const s = survivors.filter((m) => same(m.mutator, name));
+      const k = killedHere.filter((m) => same(m.mutator, name));
+      if (s.length === 0) continue; // every variant killed (or none here): no longer disabled
+      if (k.length === 0 || !s.every((m) => nameable(m.replacement))) keep.push(name);
+      else variants.push(...s);
+    }
+    return [...(keep.length ? [`${indent}// Stryker disable next-line ${keep.join(',')}: ${reason}`] : []), ...variantLines(indent, variants, reason)];
+  };
+  for (const line of wrongLines) {
+    const text = lines[line - 1];
+    const { names, reason } = partsOf(text);
+    const mine = (m) => m.directive_line === line;
+    const k = killed.filter(mine);
+    const s = surviving.filter(mine);
+    if (/Stryker equivalent next-line/.test(text)) {
+      ops.push({ index: line - 1, remove: 1, insert: [] });
+      log.push(`line ${line}: variant directive removed (its mutant is killed)`);
+    } else if (/Stryker disable next-line/.test(text)) {
+      const all = names.some((n) => same(n, 'all')) ? [...new Set([...k, ...s].map((m) => m.mutator))] : names;
+      const insert = overLine(indentOf(text), all, s, k, reason);
+      ops.push({ index: line - 1, remove: 1, insert });
+      log.push(`line ${line}: ${names.join(',')} → ${insert.length ? insert.map((l) => l.trim().replace(/:.*$/, '')).join(' + ') : 'removed'} (${k.length} killed, ${s.length} surviving)`);
+    } else {
+      // A block directive: removed with its restore; its survivors get next-line directives of their own.
+      ops.push({ index: line - 1, remove: 1, insert: [] });
+      const restore = lines.findIndex((l, i) => i >= line && /\/\/\s?Stryker restore/.test(l) && !/next-line/.test(l) && partsOf(l).names.map((n) => n.toLowerCase()).sort().join() === names.map((n) => n.toLowerCase()).sort().join());
+      if (restore >= 0) ops.push({ index: restore, remove: 1, insert: [] });
+      const byLine = new Map();
+      for (const m of [...s, ...k]) byLine.set(m.line, [...(byLine.get(m.line) ?? []), m]);
+      let covered = 0;
+      for (const [target, here] of byLine) {
+        const sv = here.filter((m) => s.includes(m));
+        if (sv.length === 0) continue;
+        const insert = overLine(indentOf(lines[target - 1]), [...new Set(sv.map((m) => m.mutator))], sv, here.filter((m) => k.includes(m)), reason);
+        ops.push({ index: target - 1, remove: 0, insert });
+        covered++;
+      }
+      log.push(`line ${line}: block ${names.join(',')} removed${restore >= 0 ? ` with its restore (line ${restore + 1})` : ''}; ${covered} line(s) of survivors get next-line directives (${k.length} killed, ${s.length} surviving)`);
+    }
+  }
+  // Bottom-up, a removal before an insertion at the same index (so the inserted lines stay above their target).
+  ops.sort((a, b) => b.index - a.index || a.remove - b.remove);
+  for (const op of ops) lines.splice(op.index, op.remove, ...op.insert);
+  return { source: lines.join('\n'), log };
+}
+
+/** `--audit-apply NAME`: every audited file's directives rewritten from reports/mutation/NAME.json. */
+export function applyAudit(root, name = 'audit') {
+  const audit = JSON.parse(readFileSync(path.join(root, `reports/mutation/${name}.json`), 'utf8'));
+  for (const [file, f] of Object.entries(audit.files)) {
+    if (f.disabled_killed.length === 0) continue;
+    const { source, log } = applyAuditToSource(readFileSync(path.join(root, file), 'utf8'), f);
+    writeFileSync(path.join(root, file), source);
+    console.log(`${file}:\n  ${log.join('\n  ')}`);
+  }
 }
