@@ -243,6 +243,11 @@ export function applyAuditToSource(source, fileAudit) {
       for (const [target, here] of byLine) {
         const sv = here.filter((m) => s.includes(m));
         if (sv.length === 0) continue;
+        // A leading comment of a `}` or an `else` attaches to nothing (Stryker would not apply it): left for a hand.
+        if (/^\s*(\}|else\b)/.test(lines[target - 1])) {
+          log.push(`  line ${target}: survivors under a closing brace or else, no directive placed: ${sv.map((m) => `${m.mutator} \`${m.replacement}\``).join(', ')}`);
+          continue;
+        }
         const insert = overLine(indentOf(lines[target - 1]), [...new Set(sv.map((m) => m.mutator))], sv, here.filter((m) => k.includes(m)), reason);
         ops.push({ index: target - 1, remove: 0, insert });
         covered++;
