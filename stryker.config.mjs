@@ -46,13 +46,13 @@ const config = {
 
 // One chunk of the run (mutation/run.mjs sets CTK_MUTATION_CHUNK): its files only, its own report and incremental file.
 const chunk = process.env.CTK_MUTATION_CHUNK;
-// The audit (mutation/audit.mjs, in a copy whose files have their directives blanked): those files, afresh, one report.
+// The audit (mutation/audit.mjs, in a copy whose files have their directives blanked): those files, one report,
+// checkpointed and incremental like a chunk, so that a stopped audit resumes.
 const audit = process.env.CTK_MUTATION_AUDIT;
 export default audit
   ? {
       ...config,
       mutate: audit.split(','),
-      incremental: false,
       incrementalFile: 'reports/mutation/audit.incremental.json',
       tempDirName: 'tmp/stryker-audit',
       reporters: ['progress', 'json', 'checkpoint'],

@@ -2,7 +2,8 @@
 // without it. Stryker runs over FILES in a copy of this checkout whose FILES have their directives blanked (each
 // directive line keeps its place, so every mutant keeps its location), and each mutant the directives would have
 // disabled is listed with what the suite did to it: a disabled mutant the suite kills is a wrong disable.
-// Output: reports/mutation/audit.json and audit.md (or --audit-out NAME: reports/mutation/NAME.json/.md).
+// Output: reports/mutation/audit.json and audit.md (or --audit-out NAME: reports/mutation/NAME.json/.md). The run is
+// checkpointed and incremental (tmp/audit-checkout/reports/): a stopped audit started again resumes where it stopped.
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -120,8 +121,13 @@ export function auditMarkdown(audit, tests) {
 /** Copies the checkout for the audit: what the suite needs, node_modules linked, FILES without their directives. */
 function auditCopy(root, files) {
   const copy = path.join(root, 'tmp/audit-checkout');
+  // A stopped audit resumes: its checkpoint and incremental file (the copy's reports/) outlive the copy.
+  const kept = path.join(root, 'tmp/audit-reports');
+  rmSync(kept, { recursive: true, force: true });
+  if (existsSync(path.join(copy, 'reports'))) cpSync(path.join(copy, 'reports'), kept, { recursive: true });
   rmSync(copy, { recursive: true, force: true });
   mkdirSync(copy, { recursive: true });
+  if (existsSync(kept)) cpSync(kept, path.join(copy, 'reports'), { recursive: true });
   for (const entry of ['src', 'mutation', 'vectors', 'schema', 'scripts', 'bin', 'package.json', 'tsconfig.json', 'stryker.config.mjs', 'HARNESS.md', 'READINGS.md']) {
     if (existsSync(path.join(root, entry))) cpSync(path.join(root, entry), path.join(copy, entry), { recursive: true });
   }
