@@ -98,7 +98,9 @@ export function auditOf(report, sources) {
       valid: score.valid,
       detected: score.detected,
       disabled: disabled.length,
-      disabled_killed: disabled.filter(detected),
+      // A kill is proof the disable is wrong; a timeout on a loaded machine is not (it goes to a rerun, not to --audit-apply).
+      disabled_killed: disabled.filter((m) => m.status === 'Killed'),
+      disabled_timed_out: disabled.filter((m) => m.status === 'Timeout'),
       disabled_surviving: disabled.filter((m) => !detected(m)),
     };
   }
@@ -109,8 +111,8 @@ export function auditOf(report, sources) {
 /** The audit as Markdown: the scores, then each wrong disable (a disabled mutant the suite kills). */
 export function auditMarkdown(audit, tests) {
   const name = (id) => tests.get(id) ?? id;
-  const lines = ['# Disables audited: a Stryker run with every directive ignored', '', `Score with directives ignored: **${audit.score}%** (${audit.detected} of ${audit.valid} valid mutants detected).`, '', '| file | score without directives | mutants | disabled | disabled, killed | disabled, surviving |', '| --- | --- | --- | --- | --- | --- |'];
-  for (const [file, f] of Object.entries(audit.files)) lines.push(`| \`${file}\` | ${f.score}% | ${f.mutants} | ${f.disabled} | ${f.disabled_killed.length} | ${f.disabled_surviving.length} |`);
+  const lines = ['# Disables audited: a Stryker run with every directive ignored', '', `Score with directives ignored: **${audit.score}%** (${audit.detected} of ${audit.valid} valid mutants detected).`, '', '| file | score without directives | mutants | disabled | disabled, killed | disabled, timed out | disabled, surviving |', '| --- | --- | --- | --- | --- | --- | --- |'];
+  for (const [file, f] of Object.entries(audit.files)) lines.push(`| \`${file}\` | ${f.score}% | ${f.mutants} | ${f.disabled} | ${f.disabled_killed.length} | ${f.disabled_timed_out.length} | ${f.disabled_surviving.length} |`);
   lines.push('', '## Disabled mutants the suite kills (each such disable is wrong)', '');
   for (const [file, f] of Object.entries(audit.files)) {
     for (const m of f.disabled_killed) lines.push(`- \`${file}:${m.line}:${m.column}\` ${m.mutator} → \`${m.replacement.replace(/\s+/g, ' ').slice(0, 60)}\`: ${m.status}${m.killed_by ? ` by ${name(m.killed_by[0])}` : ''} (directive line ${m.directive_line})`);
@@ -206,7 +208,8 @@ const nameable = (r) => !r.includes('`') && r.length <= 80;
 export function applyAuditToSource(source, fileAudit) {
   const lines = source.split('\n');
   const killed = fileAudit.disabled_killed;
-  const surviving = fileAudit.disabled_surviving;
+  // A timed-out mutant keeps its disable until a rerun decides it (it counts as a survivor here).
+  const surviving = [...fileAudit.disabled_surviving, ...(fileAudit.disabled_timed_out ?? [])];
   const wrongLines = [...new Set(killed.map((m) => m.directive_line))];
   const ops = []; // { index, remove, insert }
   const log = [];
