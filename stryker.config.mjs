@@ -46,7 +46,19 @@ const config = {
 
 // One chunk of the run (mutation/run.mjs sets CTK_MUTATION_CHUNK): its files only, its own report and incremental file.
 const chunk = process.env.CTK_MUTATION_CHUNK;
-export default chunk
+// The audit (mutation/audit.mjs, in a copy whose files have their directives blanked): those files, one report,
+// checkpointed and incremental like a chunk, so that a stopped audit resumes.
+const audit = process.env.CTK_MUTATION_AUDIT;
+export default audit
+  ? {
+      ...config,
+      mutate: audit.split(','),
+      incrementalFile: 'reports/mutation/audit.incremental.json',
+      tempDirName: 'tmp/stryker-audit',
+      reporters: ['progress', 'json', 'checkpoint'],
+      jsonReporter: { fileName: 'reports/mutation/audit-run.json' },
+    }
+  : chunk
   ? {
       ...config,
       mutate: chunkMutate(chunk, MUTATE),

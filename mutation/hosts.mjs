@@ -39,7 +39,9 @@ function layoutFor(vector) {
 export const HOSTS = {
   reference: () => createReferenceHarness(),
   'reference-incremental': () => createReferenceHarness({ streaming: 'incremental' }),
-  session: () => createSessionHost(),
+  // A vector needing text_only_input runs on the session host whose input seam holds text only (it declares that in
+  // place of structured_input_content); every other on the one holding objects.
+  session: (vector) => createSessionHost({ textOnlyInput: (vector.capabilities ?? []).includes('text_only_input') }),
   'reference-postures': () => createReferenceHarness({ postures: { tool_seam_host_error: 'terminate', stop_approval_fold_truncated: 'always' }, readings: { errored_model_call: 'none' } }),
   'reference-layout': (vector) => createReferenceHarness({ layout: layoutFor(vector) }),
 };

@@ -4,6 +4,13 @@
 //   node mutation/run.mjs                  every chunk, then the merge
 //   node mutation/run.mjs --chunk NAME     that chunk only (repeatable), then the merge
 //   node mutation/run.mjs --merge          the merge only
+//   node mutation/run.mjs --audit FILES... [--audit-out NAME]
+//                                          FILES with their Stryker directives ignored: each disabled mutant the suite
+//                                          kills (mutation/audit.mjs; reports/mutation/NAME.json/.md, default audit)
+//   node mutation/run.mjs --audit-partial FILES... [--audit-out NAME]
+//                                          the same from the running (or stopped) audit's checkpoint
+//   node mutation/run.mjs --audit-apply NAME
+//                                          the audited files' directives rewritten from reports/mutation/NAME.json
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -12,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { CHUNKS, chunkFiles } from './chunks.mjs';
 import { EXPECTED_SKIPS, expectedSkips, expectedTestNames, mutatedSources, mutationScore } from './report.mjs';
 import { resume } from './resume.mjs';
+import { applyAudit, auditFromCheckpoint, equivalentDirective, equivalentsOf, runAudit } from './audit.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const OUT_JSON = 'reports/mutation/mutation.json';
@@ -69,6 +77,23 @@ export function withEveryMutatedSource(report, sources) {
   return { ...report, files: Object.fromEntries(Object.entries(files).sort(([a], [b]) => (a < b ? -1 : 1))) };
 }
 
+/**
+ * The report with each surviving mutant that a variant directive (`// Stryker equivalent next-line Mutator
+ * `replacement`: reason`, mutation/audit.mjs) names marked Ignored with its reason. One it names that the suite
+ * kills stays killed: the directive is wrong, and the audit lists it.
+ */
+export function withEquivalentsIgnored(report) {
+  const files = {};
+  for (const [file, f] of Object.entries(report.files)) {
+    const equivalents = equivalentsOf(f.source ?? '');
+    files[file] = equivalents.length === 0 ? f : { ...f, mutants: f.mutants.map((m) => {
+      const e = ['Survived', 'NoCoverage'].includes(m.status) ? equivalentDirective(equivalents, m) : undefined;
+      return e ? { ...m, status: 'Ignored', statusReason: e.text.replace(/^\/\/\s?Stryker equivalent next-line [A-Za-z]+ `[^`]*`:\s*/, '') } : m;
+    }) };
+  }
+  return { ...report, files };
+}
+
 /** The report as one HTML page, with the report viewer Stryker ships (mutation-testing-elements). */
 function reportHtml(report) {
   const require = createRequire(import.meta.url);
@@ -109,7 +134,7 @@ async function merge() {
   });
   const missing = CHUNKS.filter((c, i) => reports[i] === undefined).map((c) => c.name);
   if (missing.length > 0) throw new Error(`mutation: no report yet for chunk(s) ${missing.join(', ')}: run them (node mutation/run.mjs --chunk NAME)`);
-  const report = withEveryMutatedSource(withCurrentTests(mergeReports(reports), await expectedTestNames(root)), mutatedSources(root));
+  const report = withEquivalentsIgnored(withEveryMutatedSource(withCurrentTests(mergeReports(reports), await expectedTestNames(root)), mutatedSources(root)));
   const committed = withoutCoverage(report);
   writeFileSync(path.join(root, OUT_JSON), JSON.stringify(committed));
   writeFileSync(path.join(root, OUT_HTML), reportHtml(committed));
@@ -120,6 +145,24 @@ async function merge() {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const args = process.argv.slice(2);
   try {
+    if (args.includes('--audit-apply')) {
+      applyAudit(root, args[args.indexOf('--audit-apply') + 1]);
+      process.exit(0);
+    }
+    if (args.includes('--audit-partial')) {
+      const out = args[args.indexOf('--audit-out') + 1];
+      const files = args.slice(args.indexOf('--audit-partial') + 1).filter((a, i, all) => !a.startsWith('--') && all[i - 1] !== '--audit-out');
+      auditFromCheckpoint(root, files, args.includes('--audit-out') ? out : undefined);
+      process.exit(0);
+    }
+    if (args.includes('--audit')) {
+      const out = args[args.indexOf('--audit-out') + 1];
+      const files = args.slice(args.indexOf('--audit') + 1).filter((a, i, all) => !a.startsWith('--') && all[i - 1] !== '--audit-out');
+      if (files.length === 0) throw new Error('mutation --audit: name the files to audit (e.g. src/host/verdict.ts)');
+      writeFileSync(path.join(root, EXPECTED_SKIPS), JSON.stringify(await expectedSkips(root), null, 1) + '\n');
+      runAudit(root, files, args.includes('--audit-out') ? out : undefined);
+      process.exit(0);
+    }
     if (!args.includes('--merge')) {
       // What each unmutated host skips, for the suite to hold every mutant to (the sandbox copies it).
       writeFileSync(path.join(root, EXPECTED_SKIPS), JSON.stringify(await expectedSkips(root), null, 1) + '\n');

@@ -17,7 +17,7 @@ export function aiSdkSurface(): HostSurface {
   return frameworkSurface({
     name: 'ai-sdk',
     version: `${ownVersion(import.meta.url)} (ai@${AI_SDK_VERSION})`,
-    capabilities: ['model_calls', 'tool_calls', 'parallel_tool_calls', 'multi_turn', 'raw_interceptor_return', 'hang_faults', 'mock_faults', 'tool_error_values', 'result_labels_resurfacing', 'projection_faults', 'non_json_verdicts', 'streaming'],
+    capabilities: ['model_calls', 'tool_calls', 'parallel_tool_calls', 'multi_turn', 'raw_interceptor_return', 'hang_faults', 'mock_faults', 'tool_error_values', 'result_labels_resurfacing', 'projection_faults', 'non_json_verdicts', 'streaming', 'text_only_input'],
     // The conversation layout (response messages: the assistant's tool-call message before its tool results; each completed turn's messages carried into the next call; no system prompt; every step's prompt rebuilt from the SDK's own messages; a null answer is the empty text: the SDK has no null answer).
     layout: { assistant_turn: 'before_tool_results', history: 'answers', host_messages: [], pre_model_transform: 'request', assistant_message: 'content_or_tool_calls', external_input: 'user', tool_error_content: 'text', user_placeholder: null, null_answer: 'empty_text' },
     not_declared: {

@@ -17,7 +17,7 @@ export function googleAdkSurface(): HostSurface {
   return frameworkSurface({
     name: 'google-adk',
     version: `${ownVersion(import.meta.url)} (@google/adk@${ADK_VERSION})`,
-    capabilities: ['model_calls', 'tool_calls', 'multi_turn', 'raw_interceptor_return', 'hang_faults', 'mock_faults', 'tool_error_values', 'projection_faults', 'non_json_verdicts'],
+    capabilities: ['model_calls', 'tool_calls', 'multi_turn', 'raw_interceptor_return', 'hang_faults', 'mock_faults', 'tool_error_values', 'projection_faults', 'non_json_verdicts', 'text_only_input'],
     // The conversation layout (ADK's contents: the model's function-call content before its function responses; the ADK session carries earlier turns; no instruction and no transfer targets; every request rebuilt from the session's events).
     layout: { assistant_turn: 'before_tool_results', history: 'incorporated', host_messages: [], pre_model_transform: 'request', assistant_message: 'content_or_tool_calls', external_input: 'external', tool_error_content: 'value', user_placeholder: null },
     not_declared: {

@@ -21,7 +21,7 @@ export function langchainSurface(): HostSurface {
   return frameworkSurface({
     name: 'langchain',
     version: `${ownVersion(import.meta.url)} (langchain@${LANGCHAIN_VERSION}, @langchain/core@${LANGCHAIN_CORE_VERSION})`,
-    capabilities: ['model_calls', 'tool_calls', 'parallel_tool_calls', 'multi_turn', 'raw_interceptor_return', 'hang_faults', 'mock_faults', 'tool_error_values', 'result_labels_resurfacing', 'projection_faults', 'non_json_verdicts'],
+    capabilities: ['model_calls', 'tool_calls', 'parallel_tool_calls', 'multi_turn', 'raw_interceptor_return', 'hang_faults', 'mock_faults', 'tool_error_values', 'result_labels_resurfacing', 'projection_faults', 'non_json_verdicts', 'text_only_input'],
     // The conversation layout (the agent's state: the AIMessage with tool_calls before its ToolMessages; each completed turn's messages carried into the next invoke; no system prompt; every model call built from the state's messages; a null answer is the empty text: an AIMessage has no null content).
     layout: { assistant_turn: 'before_tool_results', history: 'session', host_messages: [], pre_model_transform: 'request', assistant_message: 'content_or_tool_calls', external_input: 'user', tool_error_content: 'value', user_placeholder: null, null_answer: 'empty_text' },
     not_declared: {

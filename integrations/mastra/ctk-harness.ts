@@ -23,7 +23,7 @@ export function mastraSurface(): HostSurface {
   return frameworkSurface({
     name: 'mastra',
     version: `${ownVersion(import.meta.url)} (@mastra/core@${MASTRA_VERSION})`,
-    capabilities: ['model_calls', 'tool_calls', 'parallel_tool_calls', 'multi_turn', 'raw_interceptor_return', 'hang_faults', 'mock_faults', 'tool_error_values', 'projection_faults', 'non_json_verdicts', 'streaming'],
+    capabilities: ['model_calls', 'tool_calls', 'parallel_tool_calls', 'multi_turn', 'raw_interceptor_return', 'hang_faults', 'mock_faults', 'tool_error_values', 'projection_faults', 'non_json_verdicts', 'streaming', 'text_only_input'],
     // The conversation layout (Mastra's prompt: the assistant's tool-call message before its tool results; no memory, so each turn's requests start from its input; no instructions; every step's prompt rebuilt from Mastra's own messages).
     layout: { assistant_turn: 'before_tool_results', history: 'turn', host_messages: [], pre_model_transform: 'request', assistant_message: 'content_or_tool_calls', external_input: 'external', tool_error_content: 'text', user_placeholder: '.' },
     not_declared: {

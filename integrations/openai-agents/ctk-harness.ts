@@ -17,7 +17,7 @@ export function openaiAgentsSurface(): HostSurface {
   return frameworkSurface({
     name: 'openai-agents',
     version: `${ownVersion(import.meta.url)} (@openai/agents-core@${AGENTS_CORE_VERSION})`,
-    capabilities: ['model_calls', 'tool_calls', 'parallel_tool_calls', 'multi_turn', 'raw_interceptor_return', 'hang_faults', 'mock_faults', 'tool_error_values', 'result_labels_resurfacing', 'projection_faults', 'non_json_verdicts', 'streaming'],
+    capabilities: ['model_calls', 'tool_calls', 'parallel_tool_calls', 'multi_turn', 'raw_interceptor_return', 'hang_faults', 'mock_faults', 'tool_error_values', 'result_labels_resurfacing', 'projection_faults', 'non_json_verdicts', 'streaming', 'text_only_input'],
     // The conversation layout (the SDK's items: each function-call turn before its outputs; the caller passes each completed turn's history into the next run; no instructions; every request rebuilt from the SDK's own items; a null answer is the empty text: the SDK has no null answer).
     layout: { assistant_turn: 'before_tool_results', history: 'session', host_messages: [], pre_model_transform: 'request', assistant_message: 'content_then_tool_calls', external_input: 'user', tool_error_content: 'value', user_placeholder: null, null_answer: 'empty_text' },
     not_declared: {

@@ -42,6 +42,9 @@ export const CAPABILITIES = [
   'structured_model_content',
   // The host's input seam can carry a JSON object (not only text) as the input's content (§4.2 input.content).
   'structured_input_content',
+  // The host's input seam holds text only, and says so through the session's `holds` (§5.2): a transform of the
+  // input to object content could not be set, so it ends host_error:transform_invalid. Excludes structured_input_content.
+  'text_only_input',
   // A pre_model_call transform may replace the message list with one of another length or other roles (§4.3, §5.2),
   // not only rewrite messages in place (a framework that rebuilds each request from its own items may not).
   'message_list_transforms',

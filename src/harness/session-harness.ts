@@ -112,10 +112,11 @@ export function createSessionHarness(spec: SessionHarnessSpec): Harness {
       const session = await spec.start(run, options);
       const inputs = run.scenario.inputs ?? (run.scenario.input ? [run.scenario.input] : []);
       const outputs: Json[] = [];
-      // §6.1a: after a denied startup no turn begins.
-      let outcome: RunOutcome = session.hooks.state.startupDenied ? 'blocked' : 'completed';
+      // §6.1a: after a denied startup no turn begins. The harness drives every turn anyway, as a framework would
+      // (they call the session without checking): the session itself must refuse each one (AgentHooksBlocked).
+      let outcome: RunOutcome = 'completed';
       let error: string | undefined;
-      for (const input of outcome === 'blocked' ? [] : inputs) {
+      for (const input of inputs) {
         try {
           outputs.push(await session.turn(input));
         } catch (e) {
@@ -128,6 +129,7 @@ export function createSessionHarness(spec: SessionHarnessSpec): Harness {
           break; // the session cannot go on after a framework failure
         }
       }
+      if (outcome === 'completed' && session.hooks.state.startupDenied) outcome = 'blocked'; // a session with no turn to refuse
       if (error !== undefined) {
         outcome = 'error';
         session.hooks.fail();

@@ -130,6 +130,9 @@ export function validateSurface(value: unknown, source: string): HostSurface {
   if (value.bounds !== undefined) surface.bounds = value.bounds as HostSurface['bounds'];
   if (exposure !== undefined) surface.exposure_bound = exposure as string;
   if (value.not_declared !== undefined) surface.not_declared = value.not_declared as Record<string, string>;
+  // §5.2: an input seam that holds text only cannot also carry object content.
+  if (surface.capabilities.includes('text_only_input') && surface.capabilities.includes('structured_input_content'))
+    bad('/capabilities', 'text_only_input contradicts structured_input_content (an input seam holds objects or it does not, §4.2, §5.2)');
   // §12.1a: a buffering host never declares incremental_output, and has no exposure to bound.
   if (surface.buffered_output && surface.capabilities.includes('incremental_output'))
     bad('/capabilities', 'incremental_output contradicts buffered_output: true (§12.1a)');

@@ -452,7 +452,6 @@ function providerFailureDetail(name: string | null, ctx: JsonObject, error: unkn
 // Stryker restore all
 
 /** §5.2: a transform whose result the host cannot hold "could not be set": transform_invalid, like an unresolvable path. */
-// Stryker disable all: only a framework that cannot hold every target passes `holds`, and a host built on the hook session alone holds everything (session.test.ts '§5.2: a transform the framework cannot hold is transform_invalid in the record, and the action does not proceed')
 function heldTransform(apply: HostParts['applyTransform'], holds: (target: Json) => string | null): HostParts['applyTransform'] {
   return (ctx, transform) => {
     const r = apply(ctx, transform);
@@ -461,7 +460,6 @@ function heldTransform(apply: HostParts['applyTransform'], holds: (target: Json)
     return problem === null ? r : { ok: false, reason: HOST_ERROR.transform_invalid, detail: payloadFreeDetail(`the host cannot hold the transformed target: ${problem}`) };
   };
 }
-// Stryker restore all
 
 // Stryker disable all: the harnesses hand the emitter a complete, valid configuration (emitter.test.ts 'defaults: enforce mode, …; bad timeouts, posture and session id are refused')
 function positive(value: number | undefined, fallback: number, name: string): number {

@@ -9,6 +9,8 @@ import { LosslessNumber } from 'lossless-json';
 import type { ComposeEnv, ComposeResult } from '../../host/profiles.js';
 import type { Slot } from '../../host/dispatch.js';
 import { createReferenceHarness } from '../../harness/reference-harness.js';
+import { createCtkSessionHost } from '../../harness/ctk-session-host.js';
+import type { HookSession } from '../../host/session.js';
 import type { Postures } from '../../core/postures.js';
 import { isModelStream, type Harness, type ModelStream, type RunReport, type RunSetup, type ScriptedInterceptor } from '../../harness/contract.js';
 import type { ModelRequest, ModelResponse, ToolCallRequest, ToolCallResult } from '../../core/agent-io.js';
@@ -32,13 +34,24 @@ export interface Mutant {
    * carries history can show is scored against the correct reference host laid out the same way.
    */
   layout?: Partial<ConversationLayout>;
+  /** A mutant of the CTK's session host (a host built on the hook session, holding text at input) in place of the reference host. */
+  session?: true;
 }
 
-/** A mutant's reference configuration: its stream mediation, and its conversation layout when it names one. */
-export function configurationKey(m: Pick<Mutant, 'streaming' | 'layout'>): string {
+/** A mutant's reference configuration: its stream mediation, and its conversation layout when it names one; `session` for a mutant of the CTK's session host. */
+export function configurationKey(m: Pick<Mutant, 'streaming' | 'layout' | 'session'>): string {
+  if (m.session) return 'session';
   const streaming = m.streaming ?? 'buffered';
   const layout = m.layout && Object.keys(m.layout).length > 0 ? Object.entries(m.layout).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(',') : '';
   return layout === '' ? streaming : `${streaming} layout ${layout}`;
+}
+
+/** The correct CTK session host the session mutants break: its input seam holds text only (text_only_input). */
+export const correctSessionHost = (): Harness => createCtkSessionHost({ textOnlyInput: true });
+
+/** A session-host mutant: the framework's loop calls `wire(hooks)` in place of the hook session. */
+function sessionWired(id: string, clause: string, description: string, wire: (hooks: HookSession) => HookSession): Mutant {
+  return { id, clause, description, session: true, harness: () => createCtkSessionHost({ textOnlyInput: true, wire }) };
 }
 
 const D: HostParts = DEFAULT_PARTS;
@@ -1002,6 +1015,21 @@ export const MUTANTS: readonly Mutant[] = [
   parts('labels-keyed-by-text', '5.4', 'result_labels are kept by message text: a later message with the same text as labelled data carries its labels', {
     messageLabels: (message, own, history, historyLabels) => mergeLabels(own, ...history.map((h, i) => (deepEqual(h.content, message.content) ? historyLabels[i] : undefined))),
   }),
+  // --- the hook session's own obligations, on the CTK's session host (issue 34) ---
+  sessionWired('session-startup-guard-missing', '6.1a', "after a denied agent_startup the hook session lets a framework's turn through (its guard never refuses): input is emitted and the turn runs", (hooks) => ({
+    ...hooks,
+    input: (input, o) => {
+      hooks.state.startupDenied = false;
+      return hooks.input(input, o);
+    },
+  })),
+  sessionWired('session-holds-ignored', '5.2', 'a framework whose input seam holds text only passes no holds: an input transform to object content is applied instead of failing as transform_invalid', (hooks) => ({
+    ...hooks,
+    input: (input, o) => {
+      const { holds: _dropped, ...rest } = o ?? {};
+      return hooks.input(input, rest);
+    },
+  })),
 ];
 
 // --- issue 30 mutants' helpers ---

@@ -18,6 +18,8 @@ export const MUTANT_REQUIREMENTS: Readonly<Record<string, string | readonly [str
   'tool-runs-after-deny': ['REQ-6-pre-not-dispatched', 'REQ-5.1-deny-blocks', 'REQ-1.3-no-silent-bypass'],
   'post-after-blocked-pre': 'REQ-6.2-no-post-after-block',
   'startup-deny-ignored': 'REQ-6.1a-startup-deny-no-input',
+  'session-startup-guard-missing': 'REQ-6.1a-startup-deny-no-input',
+  'session-holds-ignored': 'REQ-5.2-invalid-path',
   'no-shutdown-after-startup-deny': 'REQ-6.1a-startup-deny-shutdown',
   'shutdown-reason-completed-after-block': 'REQ-6.1a-startup-deny-shutdown',
   'deny-proceeds-in-enforce': ['REQ-6-input-not-begun', 'REQ-6-output-withheld', 'REQ-6-pre-not-dispatched', 'REQ-5.1-deny-blocks', 'REQ-1.1-act-on-verdict'],

@@ -6,7 +6,7 @@ import { createReferenceHarness } from '../../harness/reference-harness.js';
 import type { StreamMediation } from '../../host/loop.js';
 import { runVector } from '../runner.js';
 import type { LoadedVector } from '../vector.js';
-import { configurationKey, type Mutant } from './mutants.js';
+import { configurationKey, correctSessionHost, type Mutant } from './mutants.js';
 import { compareClauses, requirementsById } from '../coverage.js';
 import { requirementOfMutant } from './requirements.js';
 
@@ -33,6 +33,8 @@ export interface SelftestResult {
   baseline_incremental?: Baseline;
   /** The same for each conversation layout a scored mutant runs under (keyed as configurationKey names them). */
   baseline_layouts?: Record<string, Baseline>;
+  /** The same for the CTK's session host, when a scored mutant breaks that one. */
+  baseline_session?: Baseline;
 }
 
 
@@ -93,7 +95,7 @@ async function runBaseline(harness: Harness, vectors: readonly LoadedVector[], t
 
 export async function runSelftest(opts: SelftestOptions): Promise<SelftestResult> {
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const correct: Record<StreamMediation, () => Harness> = {
+  const correct: Record<'buffered' | 'incremental', () => Harness> = {
     buffered: opts.baseline ?? (() => createReferenceHarness()),
     incremental: opts.baselineIncremental ?? (() => createReferenceHarness({ streaming: 'incremental' })),
   };
@@ -103,6 +105,10 @@ export async function runSelftest(opts: SelftestOptions): Promise<SelftestResult
     const key = configurationKey(m);
     if (configurations.has(key)) continue;
     const streaming = m.streaming ?? 'buffered';
+    if (m.session) {
+      configurations.set(key, correctSessionHost);
+      continue;
+    }
     configurations.set(key, m.layout ? () => createReferenceHarness({ streaming, layout: m.layout }) : correct[streaming]);
   }
   const runs = new Map<string, Awaited<ReturnType<typeof runBaseline>>>();
@@ -151,15 +157,17 @@ export async function runSelftest(opts: SelftestOptions): Promise<SelftestResult
   const result: SelftestResult = { mutants: results, survived: results.filter((r) => r.killed_by.length === 0).length, baseline };
   const inc = runs.get('incremental');
   if (inc) result.baseline_incremental = inc.baseline;
-  const laidOut = [...runs.entries()].filter(([key]) => key !== 'buffered' && key !== 'incremental');
+  const laidOut = [...runs.entries()].filter(([key]) => key !== 'buffered' && key !== 'incremental' && key !== 'session');
   if (laidOut.length > 0) result.baseline_layouts = Object.fromEntries(laidOut.map(([key, run]) => [key, run.baseline]));
+  const session = runs.get('session');
+  if (session) result.baseline_session = session.baseline;
   return result;
 }
 
 /** Survivors listed one per line up to this many; beyond it they are summarised by clause. */
 const SURVIVORS_LISTED = 5;
 
-function baselineLines(r: { baseline: Baseline; baseline_incremental?: Baseline; baseline_layouts?: Record<string, Baseline> }): string[] {
+function baselineLines(r: { baseline: Baseline; baseline_incremental?: Baseline; baseline_layouts?: Record<string, Baseline>; baseline_session?: Baseline }): string[] {
   const lines: string[] = [];
   lines.push(`baseline: ${r.baseline.passed.length} vectors pass on the reference host, ${r.baseline.failed.length} fail, ${r.baseline.skipped.length} skipped`);
   if (r.baseline.failed.length > 0) lines.push(`  failing on the correct host (cannot kill): ${r.baseline.failed.join(', ')}`);
@@ -171,6 +179,11 @@ function baselineLines(r: { baseline: Baseline; baseline_incremental?: Baseline;
   for (const [key, b] of Object.entries(r.baseline_layouts ?? {})) {
     lines.push(`baseline (${key}): ${b.passed.length} pass, ${b.failed.length} fail, ${b.skipped.length} skipped`);
     if (b.failed.length > 0) lines.push(`  failing on the correct host under that layout (cannot kill): ${b.failed.join(', ')}`);
+  }
+  const session = r.baseline_session;
+  if (session) {
+    lines.push(`baseline (the CTK session host): ${session.passed.length} pass, ${session.failed.length} fail, ${session.skipped.length} skipped`);
+    if (session.failed.length > 0) lines.push(`  failing on the correct session host (cannot kill): ${session.failed.join(', ')}`);
   }
   return lines;
 }
