@@ -5,7 +5,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { main } from './main.js';
-import { ctkCommand } from './init-command.js';
 import { PACKAGE_ROOT } from '../version.js';
 
 const quiet = async (argv: string[]): Promise<number> => {
@@ -47,20 +46,6 @@ t.test('init rejects an unknown language and a missing --lang (exit 2)', async (
   const dir = mkdtempSync(path.join(tmpdir(), 'ctk-init-'));
   t.equal(await quiet(['init', '--lang', 'cobol', dir]), 2);
   t.equal(await quiet(['init', dir]), 2);
-});
-
-t.test('ctkCommand: the CTK as it is found from the directory (PATH, the directory\'s node_modules, else node and its bin)', async (t) => {
-  const bin = path.join(PACKAGE_ROOT, 'bin', 'agent-hooks-ctk.js');
-  const bare = mkdtempSync(path.join(tmpdir(), 'ctk-init-bare-'));
-  t.equal(ctkCommand(bare, { PATH: '' }), `node ${bin}`, 'not installed anywhere: node and this CTK\'s bin file');
-  const onPath = mkdtempSync(path.join(tmpdir(), 'ctk-init-path-'));
-  symlinkSync(bin, path.join(onPath, 'agent-hooks-ctk'));
-  t.equal(ctkCommand(bare, { PATH: onPath }), 'agent-hooks-ctk', 'installed globally: its name');
-  const project = mkdtempSync(path.join(tmpdir(), 'ctk-init-project-'));
-  mkdirSync(path.join(project, 'node_modules', '.bin'), { recursive: true });
-  symlinkSync(bin, path.join(project, 'node_modules', '.bin', 'agent-hooks-ctk'));
-  mkdirSync(path.join(project, 'harness'));
-  t.equal(ctkCommand(path.join(project, 'harness'), { PATH: '' }), 'npx agent-hooks-ctk', 'a dependency of the project: npx');
 });
 
 t.test('init --lang python prints a next command that runs the scaffold where it was written', async (t) => {
