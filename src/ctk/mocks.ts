@@ -28,10 +28,37 @@ export interface MockLog {
   /** §12.2 probe: every tool invocation that waited at its rendezvous in vain (the host ran its tool calls one by one). */
   rendezvous: string[];
   notes: string[];
+  /** What the mock model answered each call (by call index), on the emission clock: the cross-check pairs them (crosscheck.ts). */
+  model_answers: ModelAnswer[];
+  /** What each tool invocation returned or raised, on the emission clock (crosscheck.ts). */
+  tool_outcomes: ToolOutcome[];
+  /** The emission clock: how many contexts the first interceptor had received when a mock was called. */
+  clock?: () => number;
+}
+
+/** A scripted answer as the model gave it: for a stream, the whole response its chunks assemble to. */
+export interface ModelAnswer {
+  call: number;
+  /** The emission clock when the call was made. */
+  at: number;
+  kind: 'response' | 'stream' | 'truncated_stream' | 'fault' | 'unprojectable' | 'overrun';
+  response: { content: Json; tool_calls: Json; finish_reason: string };
+}
+
+export interface ToolOutcome {
+  /** Index into tool_invocations. */
+  invocation: number;
+  id: string;
+  name: string;
+  /** The emission clock when the tool was called, and when it answered. */
+  at: number;
+  answered_at?: number;
+  kind: 'returned' | 'raised' | 'unscripted' | 'unprojectable';
+  result?: { value: Json; is_error: boolean };
 }
 
 export function newMockLog(): MockLog {
-  return { model_calls: [], tool_invocations: [], streams: [], overruns: [], rendezvous: [], notes: [] };
+  return { model_calls: [], tool_invocations: [], streams: [], overruns: [], rendezvous: [], notes: [], model_answers: [], tool_outcomes: [] };
 }
 
 /**
@@ -43,9 +70,13 @@ export function createMockModel(scenario: Scenario, log: MockLog): (request: Mod
   return async (request) => {
     const n = log.model_calls.length;
     log.model_calls.push(deepClone({ model_id: request?.model_id, messages: request?.messages }) as ModelRequest);
+    const at = log.clock?.() ?? -1;
+    const answer = (kind: ModelAnswer['kind'], content: Json, tool_calls: unknown, finish_reason: string) =>
+      log.model_answers.push({ call: n, at, kind, response: deepClone({ content, tool_calls: tool_calls as Json, finish_reason }) });
     const entry = script[n];
     if (!entry) {
       log.overruns.push(`host made ${n + 1} model calls, the script has ${script.length}`);
+      answer('overrun', null, [], 'stop');
       return { content: null, tool_calls: [], finish_reason: 'stop' };
     }
     const r = deepClone(entry.respond) as JsonObject;
@@ -56,11 +87,13 @@ export function createMockModel(scenario: Scenario, log: MockLog): (request: Mod
       const texts = r.stream as string[];
       // mock_faults: the stream delivers `fault_after` chunks (default all), then its next pull fails natively.
       const failAt = faulty ? (typeof r.fault_after === 'number' ? r.fault_after : texts.length) : undefined;
+      answer(faulty ? 'fault' : r.stream_truncated === true ? 'truncated_stream' : 'stream', texts.join(''), toolCalls, finish);
       return mockStream(texts, r.stream_truncated === true, toolCalls, finish, n, log, failAt);
     }
     // mock_faults: the call itself fails natively, as a provider error does (§12.1: an errored model call).
-    if (faulty) throw new MockFault('model');
     const content = (r.content ?? null) as Json;
+    answer(faulty ? 'fault' : typeof r.unprojectable === 'string' ? 'unprojectable' : 'response', content, toolCalls, finish);
+    if (faulty) throw new MockFault('model');
     return {
       content: typeof r.unprojectable === 'string' ? unprojectable(content, r.unprojectable as UnprojectableKind) : content,
       tool_calls: toolCalls,
@@ -229,21 +262,36 @@ export function createMockTools(scenario: Scenario, log: MockLog): (call: ToolCa
   const tools = scenario.tools ?? [];
   const meet = createRendezvous(log);
   return async (call) => {
+    const invocation = log.tool_invocations.length;
     log.tool_invocations.push(deepClone({ id: call?.id, name: call?.name, args: call?.args }) as { id: string; name: string; args: Json });
+    const outcome: ToolOutcome = { invocation, id: String(call?.id), name: String(call?.name), at: log.clock?.() ?? -1, kind: 'unscripted' };
+    log.tool_outcomes.push(outcome);
+    const answer = (kind: ToolOutcome['kind'], result?: { value: Json; is_error: boolean }) => {
+      outcome.kind = kind;
+      outcome.answered_at = log.clock?.() ?? -1;
+      if (result) outcome.result = deepClone(result);
+    };
     const tool = tools.find((t) => t.name === call?.name);
     if (!tool) {
       log.notes.push(`host invoked unknown tool "${String(call?.name)}"`);
+      answer('unscripted');
       return { value: 'ctk: no scripted behaviour', is_error: true };
     }
     const clause = tool.behavior.find((b) => b.when_args === undefined || deepEqual(b.when_args, call.args));
     if (!clause) {
       log.notes.push(`tool "${tool.name}" has no behaviour clause for args ${JSON.stringify(call.args)}`);
+      answer('unscripted');
       return { value: 'ctk: no scripted behaviour', is_error: true };
     }
     if (clause.rendezvous) await meet(clause.rendezvous, { id: String(call.id), name: tool.name });
     // mock_faults: the tool throws instead of returning (§4.2: the host surfaces it as a tool error).
-    if (clause.fault === 'raise') throw new MockFault('tool');
+    if (clause.fault === 'raise') {
+      answer('raised');
+      throw new MockFault('tool');
+    }
     const value = deepClone(clause.return);
-    return { value: clause.unprojectable ? unprojectable(value, clause.unprojectable) : value, is_error: clause.is_error === true };
+    const isError = clause.is_error === true;
+    answer(clause.unprojectable ? 'unprojectable' : 'returned', { value, is_error: isError });
+    return { value: clause.unprojectable ? unprojectable(value, clause.unprojectable) : value, is_error: isError };
   };
 }

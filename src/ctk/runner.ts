@@ -10,6 +10,7 @@ import { judgeResult, type ResolvedBaseline } from '../results/expected-failures
 import { CTK_NAME, CTK_VERSION } from '../version.js';
 import { checkExpectations } from './assertions.js';
 import { checkInvariants } from './invariants.js';
+import { checkCrossCheck } from './crosscheck.js';
 import { citeRequirements, foldRepeatedFailures, repeatNote } from './failures.js';
 import { deepClone } from '../core/json.js';
 import { display } from './load.js';
@@ -106,6 +107,8 @@ export async function executeVector(v: Vector, opts: ExecuteOptions): Promise<Ex
   };
   if (v.interceptor_timeout_ms !== undefined) setup.interceptor_timeout_ms = v.interceptor_timeout_ms;
   if (v.resolver_timeout_ms !== undefined) setup.resolver_timeout_ms = v.resolver_timeout_ms;
+  // The emission clock the mocks log their calls on, so the cross-check can pair them with the recording (crosscheck.ts).
+  mocks.clock = () => recording.length;
   const execution: Execution = { setup, recording, received, mocks, resolverLog, failures, timedOut: false };
 
   let report: RunReport | undefined;
@@ -160,6 +163,7 @@ export async function runVector(lv: LoadedVector, opts: RunOptions): Promise<{ r
       const incremental = opts.surface.capabilities.includes('incremental_output');
       const segmentedCalls = new Set(incremental ? mocks.streams.map((s) => s.call) : []);
       failures.push(...checkInvariants({ vector: v, report, recording, segmentedCalls }));
+      failures.push(...checkCrossCheck({ vector: v, report, recording, mocks, segmentedCalls }));
       if (incremental) failures.push(...checkStreamConsumption(report.records as JsonObject[], mocks.streams));
       failures.push(...checkExpectations({ vector: v, surface: opts.surface, report, recording, mocks }));
     } catch (error) {

@@ -955,7 +955,109 @@ export const MUTANTS: readonly Mutant[] = [
       return s.model({ ...request, messages } as typeof request);
     },
   })),
+  // --- issue 30: killed by the cross-check invariants alone (crosscheck.ts), no vector written for them ---
+  configured('system-rendered-as-user', '4.2', 'the harness shows interceptors a system message while the model gets it as user text wrapped in <system>…</system> (a framework rendering the spec projection)', (s) => ({
+    ...s,
+    model: (request) => s.model({ ...request, messages: (Array.isArray(request.messages) ? request.messages : []).map((m) => (isPlainObject(m) && m.role === 'system' ? { role: 'user', content: `<system>${typeof m.content === 'string' ? m.content : JSON.stringify(m.content)}</system>` } : m)) } as typeof request),
+  })),
+  untransformedToolArgs(),
+  configured('response-altered-before-post-model', '4.2', 'the harness hands the host every model response with finish_reason "stop", so post_model_call shows a response other than the one the model returned', (s) => ({
+    ...s,
+    model: async (request) => {
+      const reply = await s.model(request);
+      if (isModelStream(reply)) return reply;
+      return { ...reply, finish_reason: 'stop' };
+    },
+  })),
+  rawAnswerReturned(),
 ];
+
+// --- issue 30 mutants' helpers ---
+
+/** §4.3 / §6 mutant: a tool is called with the args the model produced, not the ones the pre_tool_call verdict left. */
+function untransformedToolArgs(): Mutant {
+  return {
+    id: 'tool-called-with-untransformed-args',
+    clause: '4.3',
+    description: 'the harness calls each tool with the args the model produced, not the ones its pre_tool_call verdict left (post_tool_call still reports the verdicted args)',
+    harness: () => {
+      const inner = createReferenceHarness();
+      return {
+        ...inner,
+        setup: (s: RunSetup) => {
+          const produced = new Map<string, Json>();
+          const remember = (calls: unknown) => {
+            for (const c of Array.isArray(calls) ? calls : []) if (isPlainObject(c) && typeof c.id === 'string') produced.set(c.id, structuredClone(c.args ?? {}) as Json);
+          };
+          return inner.setup({
+            ...s,
+            model: async (request) => {
+              const reply = await s.model(request);
+              if (!isModelStream(reply)) {
+                remember(reply.tool_calls);
+                return reply;
+              }
+              return {
+                async *[Symbol.asyncIterator]() {
+                  for await (const chunk of reply) {
+                    remember(chunk.tool_calls);
+                    yield chunk;
+                  }
+                },
+              };
+            },
+            tools: (call) => s.tools(produced.has(call.id) ? { ...call, args: produced.get(call.id) as JsonObject } : call),
+          });
+        },
+      };
+    },
+  };
+}
+
+/** §6 / §12.1a mutant: a turn returns the model's raw answer instead of the output its verdict left (a transform is lost). */
+function rawAnswerReturned(): Mutant {
+  return {
+    id: 'turn-returns-raw-answer',
+    clause: '6',
+    description: 'a completed turn returns the model\'s raw answer instead of the output its verdict left',
+    harness: () => {
+      const inner = createReferenceHarness();
+      let last: Json | undefined;
+      return {
+        ...inner,
+        setup: (s: RunSetup) => {
+          last = undefined;
+          return inner.setup({
+            ...s,
+            model: async (request) => {
+              const reply = await s.model(request);
+              if (!isModelStream(reply)) {
+                last = reply.content as Json;
+                return reply;
+              }
+              let text = '';
+              return {
+                async *[Symbol.asyncIterator]() {
+                  for await (const chunk of reply) {
+                    text += typeof chunk.content === 'string' ? chunk.content : '';
+                    last = text;
+                    yield chunk;
+                  }
+                },
+              };
+            },
+          });
+        },
+        run: async () => {
+          const report = await inner.run();
+          if (report.outcome !== 'completed' || last === undefined) return report;
+          const outputs = report.outputs ? [...report.outputs.slice(0, -1), last] : undefined;
+          return { ...report, final_output: last, ...(outputs ? { outputs } : {}) };
+        },
+      };
+    },
+  };
+}
 
 // --- issue 25 mutants' helpers (function declarations: hoisted, so MUTANTS above can use them) ---
 

@@ -173,6 +173,10 @@ export const MUTANT_REQUIREMENTS: Readonly<Record<string, string | readonly [str
   'labels-not-at-output': 'REQ-5.4-labels-persist',
   'domain-left-to-provider': ['REQ-4.4-no-nonfinite', 'REQ-6.3-context-invalid-no-dispatch'],
   'failed-tool-transform-ignored': ['REQ-6-transform-applied', 'REQ-4.3-target-observable'],
+  'system-rendered-as-user': ['REQ-4.3-target-observable', 'REQ-6-allow-unchanged'],
+  'tool-called-with-untransformed-args': ['REQ-4.2-post-args-reflect', 'REQ-6-transform-applied'],
+  'response-altered-before-post-model': 'REQ-4.2-conditional-fields',
+  'turn-returns-raw-answer': ['REQ-12.1a-verdicted-content', 'REQ-6-transform-applied'],
 };
 
 /** The requirements a mutant's row names, its own first ([] for a mutant without a row). */
