@@ -94,3 +94,27 @@ export function layoutSkip(gate: Partial<Record<string, string>> | undefined, la
   }
   return undefined;
 }
+
+/** The host messages a one-member variant puts first when the layout has none (layoutVariants). */
+const VARIANT_HOST_MESSAGES = [{ role: 'system', content: 'You are a careful assistant.' }];
+
+/**
+ * Every layout that differs from `layout` in exactly one member, with that member: what a vector's dependence on a
+ * member is measured against (a vector that fails on the reference host under a variant depends on that member).
+ */
+export function layoutVariants(layout: ConversationLayout): Array<{ member: LayoutMember; layout: ConversationLayout }> {
+  const out: Array<{ member: LayoutMember; layout: ConversationLayout }> = [];
+  for (const member of LAYOUT_MEMBERS) {
+    if (member === 'host_messages') out.push({ member, layout: { ...layout, host_messages: layout.host_messages.length === 0 ? VARIANT_HOST_MESSAGES : [] } });
+    else if (member === 'user_placeholder') out.push({ member, layout: { ...layout, user_placeholder: layout.user_placeholder === null ? '.' : null } });
+    else for (const value of LAYOUT_GATES[member] as readonly string[]) if (value !== layout[member]) out.push({ member, layout: { ...layout, [member]: value } });
+  }
+  return out;
+}
+
+/** The members where `layout` differs from the reference loop's, with its values as a vector's gate names them. */
+export function layoutDifferences(layout: ConversationLayout): Partial<Record<LayoutMember, string>> {
+  const out: Partial<Record<LayoutMember, string>> = {};
+  for (const m of LAYOUT_MEMBERS) if (layoutValue(layout, m) !== layoutValue(REFERENCE_LAYOUT, m)) out[m] = layoutValue(layout, m);
+  return out;
+}

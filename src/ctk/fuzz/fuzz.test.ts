@@ -4,10 +4,12 @@ import { MUTANTS } from '../mutants/mutants.js';
 import { runCampaign, type CampaignOptions, type CampaignResult } from './fuzz.js';
 import { createOracle, OracleConfigError } from './oracle.js';
 import { fuzzMutants } from './mutant-campaigns.js';
+import { buildSummary, renderSummary } from './summary.js';
 import { vectorFromValue } from '../load.js';
 import { parseLossless, stringifyLossless } from '../json.js';
 import { checkCaseOnce } from './fuzz.test.util.js';
 import type { ConversationLayout } from '../../host/loop.js';
+import { effectiveLayout, layoutValue, type LayoutMember } from '../../harness/layout.js';
 
 const surface = referenceSurface();
 const mutant = (id: string) => MUTANTS.find((m) => m.id === id)!;
@@ -78,7 +80,7 @@ t.test('shrinking keeps the divergence and makes the case smaller; the written v
   t.ok(s.size.case_shrunk < s.size.case_original, `case ${s.size.case_original} → ${s.size.case_shrunk} bytes`);
   t.equal(s.divergence.field, g.field, 'same field');
   t.equal(s.divergence.requirement, g.requirement, 'same requirement');
-  t.same(s.check, { reference: 'pass', host: 'fail', host_failure: s.check.host_failure }, 'fails on the host, passes on the reference');
+  t.same(s.check, { reference: 'pass', reference_default: 'pass', host: 'fail', host_failure: s.check.host_failure }, 'fails on the host, passes on the reference');
   // The written vector loads like a hand-written one and still shows the same divergence.
   const loaded = vectorFromValue(parseLossless(stringifyLossless(s.vector, 2)), 'divergence.json');
   t.notOk('problem' in loaded, 'loads');
@@ -232,6 +234,28 @@ t.test('a mutant under a declared layout: every written vector passes on the ref
   // The tool runs after a pre_tool_call deny (§6).
   const r = await runCampaign({ host: { label: 'tool-runs-after-deny', surface: laidOut, create: async () => createReferenceHarness({ layout, parts: { shouldInvokeTool: () => true } }) }, oracle: await createOracle(laidOut), seed: '1', runs: 300, stopAtFirstDivergence: true, shrinkBudget: 200 });
   t.ok(r.groups.length > 0, 'detected');
-  for (const g of r.groups) t.equal(g.shrunk?.check.reference, 'pass', `${g.field}: the reference host passes the written vector`);
+  for (const g of r.groups) {
+    t.equal(g.shrunk?.check.reference, 'pass', `${g.field}: the reference host passes the written vector`);
+    t.not(g.shrunk?.check.reference_default, 'fail', `${g.field}: under the default layout it passes or is skipped by the layout it states`);
+  }
   t.same(r.unconfirmed, []);
+});
+
+t.test('a vector asserting laid-out messages states the layout members it depends on: skipped under the default layout, passing under the host\'s', async (t) => {
+  const layout = { assistant_turn: 'before_tool_results', history: 'session' } satisfies Partial<ConversationLayout>;
+  const laidOut = referenceSurface(undefined, layout);
+  // The host lays a failing tool's value out as text but does not declare it: its model requests differ (§4.2).
+  const host = { label: 'tool error as text, undeclared', surface: laidOut, create: async () => createReferenceHarness({ layout: { ...layout, tool_error_content: 'text' } }) };
+  const r = await runCampaign({ host, oracle: await createOracle(laidOut), seed: '1', runs: 400, stopAtFirstDivergence: true, shrinkBudget: 200 });
+  const g = r.groups.find((x) => /^(model_calls|contexts)/.test(x.field));
+  t.ok(g, `a divergence in the messages (groups: ${r.groups.map((x) => x.field).join(', ')})`);
+  if (!g?.shrunk) return;
+  const v = g.shrunk.vector;
+  t.ok(v.expect.model_calls !== undefined || v.expect.interceptions.some((i) => i.context !== undefined), 'the vector asserts the messages');
+  t.ok(v.layout !== undefined && Object.keys(v.layout).length > 0, `it states a layout (${JSON.stringify(v.layout)})`);
+  for (const [member, value] of Object.entries(v.layout ?? {})) t.equal(value, layoutValue(effectiveLayout(laidOut.layout), member as LayoutMember), `${member}: the host's declared value`);
+  t.equal(g.shrunk.check.reference, 'pass', "passes on the reference host under the host's layout");
+  t.equal(g.shrunk.check.reference_default, 'skip', 'skipped under the default layout, by the layout it states');
+  t.equal(g.shrunk.check.host, 'fail', 'fails on the host');
+  t.match(renderSummary(buildSummary(r, { name: 'h', version: '0' }, 1)), /states layout .*is skipped on the reference host under the default layout \(by the layout it states\), passes on it under this host's layout; fails on this host/);
 });

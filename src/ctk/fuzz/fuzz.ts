@@ -18,6 +18,7 @@ import { caseBytes, partForClause, toVector, vectorBytes } from './to-vector.js'
 import { shardCaseCount, shardCaseIndex, type Shard } from '../shard.js';
 import { passesOn } from './trim-expect.js';
 import { validateSurface } from '../../harness/surface.js';
+import { LAYOUT_MEMBERS, layoutDifferences, layoutValue, layoutVariants, REFERENCE_LAYOUT, type ConversationLayout, type LayoutMember } from '../../harness/layout.js';
 
 export interface FuzzHost {
   /** How the host was chosen, for the summary. */
@@ -86,8 +87,21 @@ export interface ShrunkDivergence {
   case_index: number;
   size: ShrinkSize;
   shrink_attempts: number;
-  /** The written vector run as a vector: it should fail on the host and pass on the reference host. */
-  check: { reference: 'pass' | 'fail' | 'skip'; host: 'pass' | 'fail' | 'skip'; host_failure?: string; reference_failure?: string };
+  /**
+   * The written vector run as a vector: it should fail on the host and pass on the reference host, under the host's
+   * declared layout (`reference`) and under the default layout (`reference_default`: or be skipped there by the
+   * `layout` it states). `layout` is the gate the vector states: the members it was found to depend on.
+   */
+  check: WrittenCheck;
+}
+
+export interface WrittenCheck {
+  reference: 'pass' | 'fail' | 'skip';
+  reference_default: 'pass' | 'fail' | 'skip';
+  host: 'pass' | 'fail' | 'skip';
+  host_failure?: string;
+  reference_failure?: string;
+  layout?: Partial<Record<LayoutMember, string>>;
 }
 
 /** JSON bytes before and after shrinking: of the case (what the host is given) and of the complete vector. */
@@ -275,7 +289,7 @@ export async function runCampaign(opts: CampaignOptions): Promise<CampaignResult
     const all = groupDivergences(counted);
     if (opts.shrink !== false) await shrinkGroups(all, new Map([...firstOfGroup].map(([key, held]) => [key, held.detail])), workers, opts);
     // A divergence whose vector the reference host fails is never reported as the host's.
-    const unconfirmed = all.filter((g) => g.shrunk !== undefined && g.shrunk.check.reference !== 'pass');
+    const unconfirmed = all.filter((g) => g.shrunk !== undefined && !confirmed(g.shrunk.check));
     const groups = all.filter((g) => !unconfirmed.includes(g));
     const withdrawn = unconfirmed.reduce((n, g) => n + g.cases.length, 0);
     unstable.sort((a, b) => a.index - b.index);
@@ -373,15 +387,17 @@ async function shrinkOne(w: Worker, origin: CaseDetail, opts: CampaignOptions): 
   // The original is written the same way (its expect trimmed against the host's run of it), so the sizes compare.
   const original = write(origin.vector, origin.oracle, origin.divergence, origin.pin, origin.host, explain(origin.divergence, opts.seed, origin.index));
   const size = { case_original: caseBytes(origin.vector), vector_original: vectorBytes(original) };
-  const check = await checkWrittenVector(w, vector, opts);
-  if (check.reference !== 'pass' && result.reductions > 0) {
+  const gated = await gateOnLayout(vector, opts);
+  const check = await checkWrittenVector(w, gated, opts);
+  if (!confirmed(check) && result.reductions > 0) {
     // The reference host fails the shrunk vector on a fresh run (timing): fall back on the original case's vector.
-    const again = await checkWrittenVector(w, original, opts);
-    if (again.reference === 'pass') {
-      return { vector: original, divergence: origin.divergence, case_index: origin.index, size: { ...size, case_shrunk: caseBytes(original), vector_shrunk: vectorBytes(original) }, shrink_attempts: result.attempts, check: again };
+    const originalGated = await gateOnLayout(original, opts);
+    const again = await checkWrittenVector(w, originalGated, opts);
+    if (confirmed(again)) {
+      return { vector: originalGated, divergence: origin.divergence, case_index: origin.index, size: { ...size, case_shrunk: caseBytes(originalGated), vector_shrunk: vectorBytes(originalGated) }, shrink_attempts: result.attempts, check: again };
     }
   }
-  return { vector, divergence, case_index: origin.index, size: { ...size, case_shrunk: caseBytes(vector), vector_shrunk: vectorBytes(vector) }, shrink_attempts: result.attempts, check };
+  return { vector: gated, divergence, case_index: origin.index, size: { ...size, case_shrunk: caseBytes(gated), vector_shrunk: vectorBytes(gated) }, shrink_attempts: result.attempts, check };
 
   function write(source: Vector, oracle: Execution, d: Divergence, pin: Divergence | undefined, host: Execution, title = explain(d, opts.seed, origin.index)): Vector {
     const idBase = caseId(opts.seed, origin.index);
@@ -390,17 +406,75 @@ async function shrinkOne(w: Worker, origin: CaseDetail, opts: CampaignOptions): 
   }
 }
 
-/** Runs the written vector as the runner would: it should pass on the reference host and fail on the host. */
-async function checkWrittenVector(w: Worker, vector: Vector, opts: CampaignOptions): Promise<ShrunkDivergence['check']> {
+/** A written vector is the host's divergence only when the reference host passes it under both layouts (or skips it under the default one by the layout it states). */
+export const confirmed = (c: WrittenCheck): boolean => c.reference === 'pass' && c.reference_default !== 'fail';
+
+const loadWritten = (vector: Vector) => {
   const loaded = vectorFromValue(parseLossless(stringifyLossless(vector)), `${vector.id}.json`);
   if ('problem' in loaded) throw new FuzzInternalError(`a written divergence vector does not load (a CTK bug): ${loaded.problem}`);
+  return loaded.loaded;
+};
+
+/** The written vector on a fresh reference harness under `layout` (its surface the oracle's, laid out so), as `run` judges it. */
+async function onReferenceUnder(vector: Vector, layout: ConversationLayout, opts: CampaignOptions) {
+  const harness = opts.oracle.createUnder(layout);
+  try {
+    const surface = { ...validateSurface(await harness.describe(), 'the oracle'), layout };
+    return (await runVector(loadWritten(vector), { harness, surface, harnessLabel: 'oracle', timeoutMs: opts.timeoutMs ?? DEFAULT_FUZZ_TIMEOUT_MS })).result;
+  } finally {
+    await harness.close?.();
+  }
+}
+
+const DEFAULT_LAYOUT: ConversationLayout = { ...REFERENCE_LAYOUT, host_messages: [] };
+
+/**
+ * The vector with a `layout` gate naming the members it depends on: a member is one when the reference host, under
+ * the host's layout with only that member changed, fails the vector. When the reference host under the default layout
+ * still fails it (the members depend on each other), every member where the host's layout differs from the default is
+ * stated, so the vector is skipped there rather than failing. A vector that holds under every layout states none.
+ */
+async function gateOnLayout(vector: Vector, opts: CampaignOptions): Promise<Vector> {
+  const declared = opts.oracle.layout;
+  const gate: Partial<Record<LayoutMember, string>> = {};
+  for (const { member, layout } of layoutVariants(declared)) {
+    if (gate[member] !== undefined) continue;
+    if ((await onReferenceUnder(vector, layout, opts)).status === 'fail') gate[member] = layoutValue(declared, member);
+  }
+  let gated = withLayout(vector, gate);
+  if ((await onReferenceUnder(gated, DEFAULT_LAYOUT, opts)).status === 'fail') gated = withLayout(vector, { ...gate, ...layoutDifferences(declared) });
+  return gated;
+}
+
+/** The vector stating `gate` as its layout (members in the vocabulary's order, placed after its capabilities); none when empty. */
+function withLayout(vector: Vector, gate: Partial<Record<LayoutMember, string>>): Vector {
+  const layout = Object.fromEntries(LAYOUT_MEMBERS.filter((m) => gate[m] !== undefined).map((m) => [m, gate[m]!]));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(vector)) {
+    if (k === 'layout') continue;
+    if (k === 'composition' && Object.keys(layout).length > 0 && out.layout === undefined) out.layout = layout;
+    if (k === 'scenario' && Object.keys(layout).length > 0 && out.layout === undefined) out.layout = layout;
+    out[k] = v;
+  }
+  return out as unknown as Vector;
+}
+
+/**
+ * Runs the written vector as the runner would: it should fail on the host and pass on the reference host under the
+ * host's layout, and pass (or be skipped by its layout) on the reference host under the default layout.
+ */
+async function checkWrittenVector(w: Worker, vector: Vector, opts: CampaignOptions): Promise<WrittenCheck> {
+  const loaded = loadWritten(vector);
   const timeoutMs = opts.timeoutMs ?? DEFAULT_FUZZ_TIMEOUT_MS;
   const [ref, host] = await Promise.all([
-    runVector(loaded.loaded, { harness: w.oracle, surface: w.oracleSurface, harnessLabel: 'oracle', timeoutMs }),
-    runVector(loaded.loaded, { harness: w.host, surface: opts.host.surface, harnessLabel: opts.host.label, timeoutMs }),
+    runVector(loaded, { harness: w.oracle, surface: w.oracleSurface, harnessLabel: 'oracle', timeoutMs }),
+    runVector(loaded, { harness: w.host, surface: opts.host.surface, harnessLabel: opts.host.label, timeoutMs }),
   ]);
-  const out: ShrunkDivergence['check'] = { reference: ref.result.status, host: host.result.status };
+  const plain = await onReferenceUnder(vector, DEFAULT_LAYOUT, opts);
+  const out: WrittenCheck = { reference: ref.result.status, reference_default: plain.status, host: host.result.status };
   if (host.result.reason && host.result.status !== 'pass') out.host_failure = host.result.reason;
   if (ref.result.reason && ref.result.status !== 'pass') out.reference_failure = ref.result.reason;
+  else if (plain.reason && plain.status === 'fail') out.reference_failure = `under the default layout: ${plain.reason}`;
+  if (vector.layout !== undefined) out.layout = vector.layout as WrittenCheck['layout'];
   return out;
 }

@@ -65,7 +65,7 @@ export async function fuzzMutants(opts: MutantsOptions): Promise<{ rows: MutantD
       if (g) {
         Object.assign(row, { case: g.cases[0], field: g.first.path, divergence_clause: g.clause, requirement: g.requirement });
         if (g.shrunk) {
-          Object.assign(row, { size: g.shrunk.size, vector_check: { reference: g.shrunk.check.reference, host: g.shrunk.check.host } });
+          Object.assign(row, { size: g.shrunk.size, vector_check: { reference: g.shrunk.check.reference, reference_default: g.shrunk.check.reference_default, host: g.shrunk.check.host } });
           vectors.set(m.id, g.shrunk);
         }
       }

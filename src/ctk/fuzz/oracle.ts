@@ -7,7 +7,7 @@
 import type { Harness, HostSurface } from '../../harness/contract.js';
 import { createReferenceHarness } from '../../harness/reference-harness.js';
 import { resolvePostures, type Postures } from '../../core/postures.js';
-import { describeLayout, isReferenceLayout, resolveLayout } from '../../harness/layout.js';
+import { describeLayout, isReferenceLayout, resolveLayout, type ConversationLayout } from '../../harness/layout.js';
 
 export class OracleConfigError extends Error {
   constructor(message: string) {
@@ -21,6 +21,10 @@ export interface Oracle {
   create(): Harness;
   /** What the oracle is, for the summary. */
   label: string;
+  /** The host's declared layout, resolved (every member filled in): the one create() runs under. */
+  layout: ConversationLayout;
+  /** A fresh reference harness with the same postures and streaming under another layout (the written vector's layout check). */
+  createUnder(layout: ConversationLayout): Harness;
 }
 
 export async function createOracle(surface: HostSurface): Promise<Oracle> {
@@ -33,7 +37,8 @@ export async function createOracle(surface: HostSurface): Promise<Oracle> {
   const laidOut = resolveLayout(surface.layout);
   if (!laidOut.ok) throw new OracleConfigError(`the declared layout ${laidOut.member} ${laidOut.problem}`);
   const layout = laidOut.layout;
-  const create = (): Harness => createReferenceHarness({ postures, streaming, layout });
+  const createUnder = (under: ConversationLayout): Harness => createReferenceHarness({ postures, streaming, layout: under });
+  const create = (): Harness => createUnder(layout);
   // The reference host declares the postures it runs with: every posture the host declares must be one it took.
   const probe = create();
   let declared: Record<string, string>;
@@ -51,5 +56,5 @@ export async function createOracle(surface: HostSurface): Promise<Oracle> {
     );
   }
   const layoutNote = isReferenceLayout(layout) ? '' : `; layout ${describeLayout(layout)}`;
-  return { create, label: `reference host (${streaming}; postures ${Object.entries(declared).map(([k, v]) => `${k}=${v}`).join(', ')}${layoutNote})` };
+  return { create, createUnder, layout, label: `reference host (${streaming}; postures ${Object.entries(declared).map(([k, v]) => `${k}=${v}`).join(', ')}${layoutNote})` };
 }

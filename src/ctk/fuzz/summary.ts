@@ -29,8 +29,11 @@ export interface DivergenceEntry {
     case: number;
     size: ShrinkSize;
     shrink_attempts: number;
-    /** Run as a vector: expected to fail on the host and pass on the reference host. */
-    check: { reference: string; host: string; host_failure?: string; reference_failure?: string };
+    /**
+     * Run as a vector: expected to fail on the host, pass on the reference host under the host's layout (`reference`)
+     * and under the default layout (`reference_default`), or be skipped there by the `layout` it states.
+     */
+    check: { reference: string; reference_default: string; host: string; host_failure?: string; reference_failure?: string; layout?: Record<string, string> };
   };
 }
 
@@ -104,6 +107,21 @@ const show = (v: unknown, max = 80): string => {
   return t.length > max ? `${t.slice(0, max - 1)}…` : t;
 };
 
+/**
+ * What the written vector's check established, and nothing more: the reference host under the default layout and
+ * under this host's (the same when the host declares none), the layout it states, and the host's result.
+ */
+export function vectorCheckText(c: NonNullable<DivergenceEntry['vector']>['check']): string {
+  const gate = c.layout && Object.keys(c.layout).length > 0 ? Object.entries(c.layout).map(([k, v]) => `${k}=${v}`).join(', ') : undefined;
+  const parts: string[] = [];
+  parts.push(gate ? `states layout ${gate} (the members its assertions depend on)` : 'states no layout (no member changes what it asserts)');
+  const plain = c.reference_default === 'pass' ? 'passes on the reference host under the default layout' : c.reference_default === 'skip' ? 'is skipped on the reference host under the default layout (by the layout it states)' : 'FAILS on the reference host under the default layout';
+  const declared = c.reference === 'pass' ? "passes on it under this host's layout" : `${c.reference === 'fail' ? 'FAILS' : 'is skipped'} on it under this host's layout`;
+  parts.push(`${plain}, ${declared}`);
+  parts.push(c.host === 'fail' ? 'fails on this host' : c.host === 'pass' ? 'passes on this host — the grammar cannot assert this field; the divergence stands, the vector does not pin it' : 'is skipped on this host');
+  return `${parts.join('; ')}${c.reference_failure ? ` (reference: ${c.reference_failure})` : ''}`;
+}
+
 /** The terminal rendering: one block per divergence group, then the totals. */
 export function renderSummary(s: FuzzSummary): string {
   const lines: string[] = [];
@@ -124,12 +142,7 @@ export function renderSummary(s: FuzzSummary): string {
         const ratio = ` (${Math.round((100 * v.size.case_shrunk) / Math.max(1, v.size.case_original))}%)`;
         const whole = ` (${Math.round((100 * v.size.vector_shrunk) / Math.max(1, v.size.vector_original))}%)`;
         lines.push(`  shrunk: case ${v.size.case_original} → ${v.size.case_shrunk} bytes${ratio}, complete vector ${v.size.vector_original} → ${v.size.vector_shrunk} bytes${whole}, in ${v.shrink_attempts} runs${v.file ? `: ${v.file}` : ` (give --out DIR to write it)`}`);
-        const ok = v.check.reference === 'pass' && v.check.host === 'fail';
-        lines.push(
-          ok
-            ? '  as a vector it passes on the reference host and fails on this host'
-            : `  as a vector: reference ${v.check.reference}, host ${v.check.host}${v.check.host === 'pass' ? ' — the grammar cannot assert this field; the divergence stands, the vector does not pin it' : ''}${v.check.reference_failure ? ` (reference: ${v.check.reference_failure})` : ''}`,
-        );
+        lines.push(`  as a vector: ${vectorCheckText(v.check)}`);
       }
     }
   }
@@ -164,7 +177,7 @@ export interface MutantDetection {
   requirement?: string | null;
   size?: ShrinkSize;
   vector_file?: string;
-  vector_check?: { reference: string; host: string };
+  vector_check?: { reference: string; reference_default: string; host: string };
 }
 
 export interface MutantsSummary {

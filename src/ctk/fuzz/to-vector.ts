@@ -65,7 +65,7 @@ export function toVector(source: Vector, oracle: Execution, divergence: Divergen
   const aimed = new Set([divergence, ...(pin ? [pin] : [])].flatMap((d) => aimedUnits(d.path)));
   v.expect = inGrammarOrder(host ? minimalExpect({ ...(v as unknown as Vector), expect: full }, aimed, host.execution, host.surface) : full);
   // Member order as hand-written vectors have it: identity first, expect last.
-  const order = ['id', 'title', 'spec_clause', 'part', 'mode', 'capabilities', 'composition', 'identity_provider', 'redact_for_approval', 'interceptor_timeout_ms', 'resolver_timeout_ms', 'scenario', 'interceptor_script', 'interceptor_scripts', 'approval_script', 'expect'];
+  const order = ['id', 'title', 'spec_clause', 'part', 'mode', 'capabilities', 'layout', 'composition', 'identity_provider', 'redact_for_approval', 'interceptor_timeout_ms', 'resolver_timeout_ms', 'scenario', 'interceptor_script', 'interceptor_scripts', 'approval_script', 'expect'];
   const out: Record<string, unknown> = {};
   for (const k of order) if (v[k] !== undefined) out[k] = v[k];
   return out as unknown as Vector;

@@ -8,6 +8,7 @@ import { executeVector, type Execution } from '../runner.js';
 import { deepClone } from '../../core/json.js';
 import type { Vector } from '../vector.js';
 import { firstDivergence, generalize } from './trace-diff.js';
+import type { NormalizedTrace } from './normalize.js';
 import { requirementsById } from '../coverage.js';
 import { normalizeExecution } from './normalize.js';
 import { generateCase } from './generate.js';
@@ -232,4 +233,48 @@ t.test('streams: chunks pulled, the release and what was persisted are compared;
   leaky.report!.persisted = `${leaky.report!.persisted ?? ''} Your refund `;
   const d = firstDivergence(norm(leaky, truncated), norm(refT, truncated), truncated);
   t.match(d, { path: 'persisted[0][0].persisted', host: true, reference: false });
+});
+
+t.test('the first differing field maps to the requirement it touches: five hand-made divergences', async (t) => {
+  const clauseOf = async (v: Vector, edit: (h: NormalizedTrace) => void) => {
+    const ref = norm(await run(v), v);
+    const host = deepClone(ref as unknown as JsonObject) as unknown as NormalizedTrace;
+    edit(host);
+    return firstDivergence(host, ref, v)!;
+  };
+  const plain = loopVector({ interceptor_scripts: [[], []] });
+  const msgs = (h: NormalizedTrace, i: number) => h.model_calls[i] as JsonObject[];
+
+  // 1. A role mix-up with no interceptor transforming anything: what the model receives (§4.2).
+  const role = await clauseOf(plain, (h) => void (msgs(h, 1)[0]!.role = 'system'));
+  t.match(role, { path: 'model_calls[1][0].role', requirement: 'REQ-4.2-messages-received', clause: '4.2' }, 'a role, no transform: §4.2');
+
+  // 2. A mid-conversation system message rendered as user text in what the interceptors saw, no transform: §4.2.
+  const sys = loopVector({ interceptor_scripts: [[], []] });
+  const framed = await clauseOf(sys, (h) => {
+    const j = (h.contexts[0] as JsonObject[]).findLastIndex((c) => c.interception_point === 'pre_model_call');
+    const c = h.contexts[0]![j] as JsonObject;
+    for (const key of ['messages', 'target']) (c[key] as JsonObject[])[0] = { role: 'user', content: '[system] refund ord-417' };
+  });
+  t.match(framed, { field: /^contexts\[\*\]\[\*\]\.(messages|target)\[\*\]\.content$/, requirement: 'REQ-4.2-messages-received', clause: '4.2' }, 'a rendering of the messages, no transform: §4.2');
+
+  // 3. A transform's write-back that did not reach the model: §4.3.
+  const rewritten = loopVector({ interceptor_scripts: [[{ at: 'input', return: { decision: 'transform', transform: { path: '$target.content', value: 'refund [order]' } } }], []] });
+  const writeBack = await clauseOf(rewritten, (h) => void (msgs(h, 0)[0]!.content = 'refund ord-417'));
+  t.match(writeBack, { path: 'model_calls[0][0].content', requirement: 'REQ-4.3-target-observable', clause: '4.3' }, 'a transform in play: §4.3');
+
+  // 4. Labels a verdict attached, not persisted with the record: §5.4.
+  const labelled = loopVector({ interceptor_scripts: [[{ at: 'post_tool_call', return: { decision: 'allow', result_labels: ['pii'] } }], []] });
+  const labels = await clauseOf(labelled, (h) => {
+    const r = h.records.find((x) => (x as JsonObject).interception_point === 'post_tool_call') as JsonObject;
+    delete (r.verdict as JsonObject).result_labels;
+  });
+  t.match(labels, { field: 'records[*].verdict.result_labels', requirement: 'REQ-5.4-labels-persist', clause: '5.4' }, 'labels: §5.4');
+
+  // 5. A denied tool result that re-entered the conversation: §6.1.
+  const denied = loopVector({ interceptor_scripts: [[{ at: 'post_tool_call', return: { decision: 'deny', reason: 'probe:no' } }], []] });
+  const reentered = await clauseOf(denied, (h) => {
+    for (const m of msgs(h, 1)) if (JSON.stringify(m).includes('blocked: ')) m.content = { ok: true };
+  });
+  t.match(reentered, { field: 'model_calls[*][*].content', requirement: 'REQ-6.1-post-not-incorporated', clause: '6.1' }, 'a discarded result re-entered: §6.1');
 });

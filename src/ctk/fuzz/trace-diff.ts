@@ -326,7 +326,7 @@ export function requirementFor(p: string, host: Json | undefined, ref: Json | un
     case 'model_calls':
       if (ref === undefined) return 'REQ-6-pre-not-dispatched';
       if (host === undefined) return 'REQ-1.1-act-on-verdict';
-      return text(ref).includes('blocked: ') && !text(host).includes('blocked: ') ? 'REQ-6.1-post-not-incorporated' : 'REQ-4.3-target-observable';
+      return messagesRequirement(host, ref, scope, pointRecordIndex(scope, 'pre_model_call', indexAt(p, 0) ?? 0) + 1);
     case 'contexts':
       return contextRequirement(p, host, ref, scope, mode);
     case 'approval_requests': {
@@ -429,9 +429,54 @@ function contextRequirement(p: string, host: Json | undefined, ref: Json | undef
   if (k > 0 && mode === 'evaluate_only') return 'REQ-8-eval-validate-not-apply';
   if (k > 0 && parallel) return 'REQ-7.5-snapshot';
   if (k > 0) return 'REQ-7.4-fold-apply';
-  if (tail.startsWith('messages')) return text(ref).includes('blocked: ') && !text(host).includes('blocked: ') ? 'REQ-6.1-post-not-incorporated' : 'REQ-4.3-target-observable';
+  if (tail.startsWith('messages')) {
+    const rank = contextRank(p, scope);
+    return messagesRequirement(host, ref, scope, typeof rank === 'number' ? rank : Number.POSITIVE_INFINITY);
+  }
   if (tail.startsWith('target')) return 'REQ-4.2-target-alias';
   return 'REQ-4.2-conditional-fields';
+}
+
+/** Points whose transform changes what later model requests carry (the input, a request, a response, a tool result). */
+const FEEDS_MESSAGES = new Set(['input', 'pre_model_call', 'post_model_call', 'post_tool_call']);
+
+/** The index of the (n+1)-th record at `point` in the reference trace (else the host's); Infinity when there is none. */
+function pointRecordIndex(scope: Scope, point: string, n: number): number {
+  for (const recs of [scope.reference.records, scope.host.records]) {
+    let seen = -1;
+    const at = recs.findIndex((r) => obj(r)?.interception_point === point && ++seen === n);
+    if (at >= 0) return at;
+  }
+  return Number.POSITIVE_INFINITY;
+}
+
+/** A transform (by a verdict or a resolver's substitution) decided in either trace before record `before`, at a point that feeds the messages. */
+function transformInPlay(scope: Scope, before: number): boolean {
+  return [scope.reference.records, scope.host.records].some((recs) =>
+    recs.slice(0, Math.min(before, recs.length)).some((r) => {
+      const o = obj(r);
+      return FEEDS_MESSAGES.has(String(o?.interception_point)) && obj(o?.verdict)?.decision === 'transform';
+    }),
+  );
+}
+
+/**
+ * A message list differs (what a model call received, or a pre_model_call context's messages): a discarded result
+ * that re-entered is §6.1; with a transform in play before it, the transform's write-back (§4.3); with none, the
+ * messages are not what the model receives (§4.2): a role, a content, a turn lost or carried wrong, a non-leading
+ * system message rendered otherwise than the declared layout says.
+ */
+function messagesRequirement(host: Json | undefined, ref: Json | undefined, scope: Scope, before: number): string {
+  if (text(ref).includes('blocked: ') && !text(host).includes('blocked: ')) return 'REQ-6.1-post-not-incorporated';
+  return transformInPlay(scope, before) ? 'REQ-4.3-target-observable' : 'REQ-4.2-messages-received';
+}
+
+/** The record rank (normalized sequence) of the context at contexts[k][j]. */
+function contextRank(p: string, scope: Scope): unknown {
+  const k = indexAt(p, 0);
+  const j = indexAt(p, 1);
+  if (k === undefined || j === undefined) return undefined;
+  return obj(scope.reference.contexts[k]?.[j])?.sequence ?? obj(scope.host.contexts[k]?.[j])?.sequence;
 }
 
 function contextPoint(p: string, scope: Scope): unknown {
