@@ -157,3 +157,24 @@ t.test('mock_faults: each host that hides a failing mock fails its vector, and t
   ];
   await failAsSaid(t, cases);
 });
+
+t.test('issue 30: a mutant with a conversation layout is scored against the reference host laid out the same way', async (t) => {
+  const roles = MUTANTS.find((m) => m.id === 'input-role-by-text')!;
+  t.same(roles.layout, { history: 'session' });
+  const result = await runSelftest({ vectors: [byId('AH-CTK-800'), byId('AH-CTK-801'), byId('AH-CTK-802')], mutants: [roles] });
+  t.same(result.mutants[0]!.killed_by, [byId('AH-CTK-801').vector.id], 'only the vector of its layout can kill it, and does');
+  t.same(Object.keys(result.baseline_layouts ?? {}), ['buffered layout history="session"']);
+  t.same(result.baseline_layouts!['buffered layout history="session"']!.passed, [byId('AH-CTK-801').vector.id], 'the laid-out baseline runs the vector gated on its layout');
+  t.same(result.baseline.passed, [byId('AH-CTK-800').vector.id], 'the default baseline runs the one gated on history turn');
+  t.match(renderSelftest(result), /baseline \(buffered layout history="session"\): 1 pass, 0 fail, 2 skipped/);
+});
+
+t.test('issue 30: each defect class a framework host had fails its vector, and the failure says what went wrong', async (t) => {
+  const cases: FailCase[] = [
+    ['input-role-by-text', 'AH-CTK-801', 'expect.model_calls', /do not contain "\{\\"role\\":\\"user\\"/],
+    ['answer-output-labels-not-carried', 'AH-CTK-806', 'expect.interceptions', /lbl-answer-4/],
+    ['labels-keyed-by-text', 'AH-CTK-809', 'expect.interceptions', /lbl-claim-31/],
+    ['lookalike-read-as-number', 'AH-CTK-811', 'expect', /isLosslessNumber|filter|tool/],
+  ];
+  await failAsSaid(t, cases);
+});
