@@ -2,7 +2,7 @@
 // virtualenv with the standard library's venv and pip, offline (--no-index; its build backend is in-tree and needs
 // nothing), then its reference-loop host `python -m agent_hooks_ctk`, run from a directory outside the checkout,
 // passes the default suite over stdio with 0 failed, buffered and incremental. Its own unit tests (stdlib unittest)
-// run in the same venv.
+// run in the same venv, and so does a toy framework loop over the kit's HookSession and SessionHarness.
 import t from 'tap';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -67,3 +67,14 @@ for (const [label, args] of [['buffered', []], ['incremental', ['--incremental']
     }
   });
 }
+
+t.test("a framework loop over the kit's HookSession and SessionHarness passes with 0 failed (python/tests/session_host.py)", async (t) => {
+  const command = `${JSON.stringify(python)} ${JSON.stringify(path.join(PACKAGE_ROOT, 'python', 'tests', 'session_host.py'))}`;
+  const harness = createStdioHarness({ command, cwd: work, timeoutMs: 20_000 });
+  t.teardown(() => harness.close?.());
+  const surface = await harness.describe();
+  const report = await runSuite(loadVectors(defaultVectorPaths()), { harness, surface, harnessLabel: `stdio:${command}`, timeoutMs: 20_000 });
+  t.same(report.results.filter((r) => r.status === 'fail').map((r) => `${r.id}: ${r.reason ?? r.failures[0]?.message}`), [], 'no vector fails');
+  t.ok(report.summary.passed > 200, `${report.summary.passed} vectors passed`);
+  t.same(report.results.filter((r) => r.status === 'skip' && !/^host does not declare |^host declares conversation layout /.test(r.reason ?? '')).map((r) => r.id), [], 'every skip is the surface it declares');
+});
