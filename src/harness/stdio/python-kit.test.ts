@@ -78,3 +78,14 @@ t.test("a framework loop over the kit's HookSession and SessionHarness passes wi
   t.ok(report.summary.passed > 200, `${report.summary.passed} vectors passed`);
   t.same(report.results.filter((r) => r.status === 'skip' && !/^host does not declare |^host declares conversation layout /.test(r.reason ?? '')).map((r) => r.id), [], 'every skip is the surface it declares');
 });
+
+t.test('npm run wheel builds a pure-Python wheel that installs offline', async (t) => {
+  const out = path.join(dir, 'wheelhouse');
+  const { scripts } = (await import(path.join(PACKAGE_ROOT, 'package.json'), { with: { type: 'json' } })).default as { scripts: Record<string, string> };
+  t.match(scripts.wheel, /build_wheel/, 'npm run wheel calls the in-tree backend');
+  const { stdout } = await execa('python3', ['-c', `import sys; sys.path.insert(0, sys.argv[1]); import os, backend; os.makedirs(sys.argv[2], exist_ok=True); print(backend.build_wheel(sys.argv[2]))`, path.join(PACKAGE_ROOT, 'python', '_build'), out]);
+  t.match(stdout.trim(), /^agent_hooks_ctk-[\d.]+-py3-none-any\.whl$/);
+  await execa(python, ['-m', 'pip', 'install', '--no-index', '--force-reinstall', '--no-deps', '-q', '--disable-pip-version-check', path.join(out, stdout.trim())]);
+  const r = await execa(python, ['-m', 'agent_hooks_ctk', '--posture', 'tool_seam_host_error=sometimes'], { cwd: work, reject: false });
+  t.match(r.stderr, /usage: python -m agent_hooks_ctk/, 'the wheel-installed host runs (and refuses a bad posture)');
+});
