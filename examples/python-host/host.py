@@ -37,7 +37,7 @@ AGENT = {"id": "py-example-agent", "framework": "python-example"}  # §4.1
 
 def main(argv=None):
     options = parse_args(sys.argv[1:] if argv is None else argv, name=HOST_NAME, framework=AGENT["framework"],
-                         agent_id=AGENT["id"])
+                         agent_id=AGENT["id"], prog="host.py")
     serve(LoopHost(options.pop("name"), HOST_VERSION, **options))
 
 

@@ -8,12 +8,15 @@ from .host import LoopHost
 from .registry import KIT_VERSION, POSTURES
 from .rpc import serve
 
-USAGE = ("usage: python -m agent_hooks_ctk [--incremental] [--posture NAME=VALUE]... [--name NAME] [--framework ID] "
-         "[--agent-id ID]; postures: %s" % "; ".join("%s=%s" % (n, "|".join(p["values"])) for n, p in POSTURES.items()))
+def usage(prog):
+    return ("usage: %s [--incremental] [--posture NAME=VALUE]... [--name NAME] [--framework ID] [--agent-id ID]; "
+            "postures: %s" % (prog, "; ".join("%s=%s" % (n, "|".join(p["values"])) for n, p in POSTURES.items())))
 
 
-def parse_args(argv, name="agent-hooks-ctk-python", framework="agent_hooks_ctk", agent_id="agent-hooks-ctk-loop"):
-    """The LoopHost arguments a command line asks for (raises SystemExit with the usage on a bad one)."""
+def parse_args(argv, name="agent-hooks-ctk-python", framework="agent_hooks_ctk", agent_id="agent-hooks-ctk-loop",
+               prog="python -m agent_hooks_ctk"):
+    """The LoopHost arguments a command line asks for: {name, agent, postures, incremental} (raises SystemExit with
+    the usage on a bad one). The defaults are the kit host's; a host of its own passes its name and agent identity."""
     options = {"name": name, "agent": {"id": agent_id, "framework": framework}, "postures": {}, "incremental": False}
     args = list(argv)
     while args:
@@ -32,10 +35,10 @@ def parse_args(argv, name="agent-hooks-ctk-python", framework="agent_hooks_ctk",
             else:
                 posture, _, chosen = value.partition("=")
                 if chosen not in POSTURES.get(posture, {}).get("values", ()):
-                    raise SystemExit(USAGE)
+                    raise SystemExit(usage(prog))
                 options["postures"][posture] = chosen
             continue
-        raise SystemExit(USAGE)
+        raise SystemExit(usage(prog))
     if options["incremental"]:
         options["name"] += "-incremental"
     return options

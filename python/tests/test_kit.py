@@ -11,7 +11,10 @@ import unittest
 import zipfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, ".."))
+try:
+    import agent_hooks_ctk  # noqa: F401  (the installed kit, when there is one)
+except ImportError:  # from the checkout
+    sys.path.insert(0, os.path.join(HERE, ".."))
 
 from agent_hooks_ctk import (AgentHooksBlocked, Emitter, HookSession, LoopHost, MockTool, SessionHarness,  # noqa: E402
                              ToolFailed, as_content, framework_surface, loop_surface, run_tool, tool_args,

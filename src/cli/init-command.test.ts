@@ -1,9 +1,12 @@
 // `init`: writes the scaffold, refuses to overwrite (exit 2, nothing written), rejects unknown languages.
 import t from 'tap';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { execa } from 'execa';
 import { main } from './main.js';
+import { ctkCommand } from './init-command.js';
+import { PACKAGE_ROOT } from '../version.js';
 
 const quiet = async (argv: string[]): Promise<number> => {
   const write = process.stdout.write.bind(process.stdout);
@@ -22,6 +25,7 @@ t.test('init --lang python writes the harness and a README', async (t) => {
   const dir = path.join(mkdtempSync(path.join(tmpdir(), 'ctk-init-')), 'new-host');
   t.equal(await quiet(['init', '--lang', 'python', dir]), 0);
   t.match(readFileSync(path.join(dir, 'harness.py'), 'utf8'), /agent-hooks-ctk\/1/);
+  t.match(readFileSync(path.join(dir, 'harness.py'), 'utf8'), /from agent_hooks_ctk import/, 'on the Python kit');
   t.match(readFileSync(path.join(dir, 'README.md'), 'utf8'), /## Next steps/);
 });
 
@@ -43,4 +47,40 @@ t.test('init rejects an unknown language and a missing --lang (exit 2)', async (
   const dir = mkdtempSync(path.join(tmpdir(), 'ctk-init-'));
   t.equal(await quiet(['init', '--lang', 'cobol', dir]), 2);
   t.equal(await quiet(['init', dir]), 2);
+});
+
+t.test('ctkCommand: the CTK as it is found from the directory (PATH, the directory\'s node_modules, else node and its bin)', async (t) => {
+  const bin = path.join(PACKAGE_ROOT, 'bin', 'agent-hooks-ctk.js');
+  const bare = mkdtempSync(path.join(tmpdir(), 'ctk-init-bare-'));
+  t.equal(ctkCommand(bare, { PATH: '' }), `node ${bin}`, 'not installed anywhere: node and this CTK\'s bin file');
+  const onPath = mkdtempSync(path.join(tmpdir(), 'ctk-init-path-'));
+  symlinkSync(bin, path.join(onPath, 'agent-hooks-ctk'));
+  t.equal(ctkCommand(bare, { PATH: onPath }), 'agent-hooks-ctk', 'installed globally: its name');
+  const project = mkdtempSync(path.join(tmpdir(), 'ctk-init-project-'));
+  mkdirSync(path.join(project, 'node_modules', '.bin'), { recursive: true });
+  symlinkSync(bin, path.join(project, 'node_modules', '.bin', 'agent-hooks-ctk'));
+  mkdirSync(path.join(project, 'harness'));
+  t.equal(ctkCommand(path.join(project, 'harness'), { PATH: '' }), 'npx agent-hooks-ctk', 'a dependency of the project: npx');
+});
+
+t.test('init --lang python prints a next command that runs the scaffold where it was written', async (t) => {
+  const dir = path.join(mkdtempSync(path.join(tmpdir(), 'ctk-init-next-')), 'my host');
+  let out = '';
+  const write = process.stdout.write.bind(process.stdout);
+  process.stdout.write = ((chunk: string) => ((out += chunk), true)) as typeof process.stdout.write;
+  try {
+    t.equal(await main(['node', 'agent-hooks-ctk', 'init', '--lang', 'python', dir]), 0);
+  } finally {
+    process.stdout.write = write;
+  }
+  const line = out.split('\n').find((l) => l.trim().startsWith('cd '))!;
+  t.ok(line, out);
+  t.ok(line.includes(`cd '${dir}'`), 'cd into the directory, quoted');
+  t.match(line, /run --harness-cmd "python3 harness\.py"$/);
+  t.notMatch(line, /npx agent-hooks-ctk/, 'no npx outside a project that has the CTK (the package is on no registry)');
+  t.match(line, /python3 -m pip install \S*python/, 'the kit install, since python3 there cannot import it');
+  // The printed CTK command runs the scaffold there (the kit on PYTHONPATH stands in for the pip install).
+  const ctk = line.split(' && ').find((c) => c.includes(' run --harness-cmd'))!;
+  const r = await execa('bash', ['-c', `${ctk} --grep AH-CTK-201 --timeout 20000`], { cwd: dir, reject: false, env: { PYTHONPATH: path.join(PACKAGE_ROOT, 'python') } });
+  t.match(r.stdout + r.stderr, /start\(\) is not implemented yet/, 'the harness ran and answered');
 });

@@ -1,7 +1,9 @@
 // `init --lang ts|python [DIR]`: scaffolds a stdio harness for a new host (protocol loop written,
 // four methods stubbed, README of next steps). Never overwrites an existing file.
-import { existsSync, mkdirSync, writeFileSync, chmodSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync, chmodSync, statSync, realpathSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
+import { PACKAGE_ROOT } from '../version.js';
 import type { Command } from 'commander';
 import { CliError, EXIT } from './exit.js';
 import { SCAFFOLD_LANGS, scaffoldFiles, type ScaffoldLang } from '../harness/stdio/scaffold.js';
@@ -45,13 +47,49 @@ export function register(program: Command): void {
         const why = code === 'ENOTDIR' || code === 'EEXIST' ? 'a parent of it is a file, not a directory' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (error as Error).message;
         throw new CliError(EXIT.badInput, `init could not write into ${dir} (${why}); give a new or empty directory`);
       }
-      const run = lang === 'python' ? 'python3 harness.py' : 'npx tsx harness.ts';
       const rel = path.relative(process.cwd(), path.resolve(dir));
       const where = rel === '' ? '.' : rel.startsWith('..') ? path.resolve(dir) : rel;
+      const steps = nextCommands(lang, path.resolve(dir));
       process.stdout.write(
         `Wrote ${targets.map((f) => path.join(where, f.path)).join(', ')}.\n` +
-          `Next: fill in describe/setup/run/teardown (see ${path.join(where, 'README.md')}), then\n` +
-          `  cd ${where} && npx agent-hooks-ctk run --harness-cmd "${run}"\n`,
+          `Next: ${lang === 'python' ? 'fill in surface() and start()' : 'fill in describe/setup/run/teardown'} (see ${path.join(where, 'README.md')}), then\n` +
+          `  cd ${quoteArg(where)}${steps.map((c) => ` && ${c}`).join('')}\n`,
       );
     });
+}
+
+const quoteArg = (arg: string): string => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, "'\\''")}'`);
+
+/** Whether `file` and `other` are the same file (through links), false when either is missing. */
+function sameFile(file: string, other: string): boolean {
+  try {
+    return realpathSync(file) === realpathSync(other);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * How to run this CTK from `dir`, as it was found: `agent-hooks-ctk` when that name on PATH is this CTK, `npx
+ * agent-hooks-ctk` when dir's node_modules has it, else node and this CTK's bin file (the package is not on a registry).
+ */
+export function ctkCommand(dir: string, env: NodeJS.ProcessEnv = process.env): string {
+  const bin = path.join(PACKAGE_ROOT, 'bin', 'agent-hooks-ctk.js');
+  for (const entry of (env.PATH ?? '').split(path.delimiter).filter(Boolean)) {
+    if (sameFile(path.join(entry, 'agent-hooks-ctk'), bin)) return 'agent-hooks-ctk';
+  }
+  for (let up = dir; ; up = path.dirname(up)) {
+    if (sameFile(path.join(up, 'node_modules', '.bin', 'agent-hooks-ctk'), bin)) return 'npx agent-hooks-ctk';
+    if (path.dirname(up) === up) break;
+  }
+  return `node ${quoteArg(bin)}`;
+}
+
+/** The commands after `cd dir`: for Python the kit's install when python3 there cannot import it, then the run. */
+export function nextCommands(lang: ScaffoldLang, dir: string): string[] {
+  const ctk = ctkCommand(dir);
+  if (lang !== 'python') return [`${ctk} run --harness-cmd "npx tsx harness.ts"`];
+  const probe = spawnSync('python3', ['-c', 'import agent_hooks_ctk'], { cwd: dir, stdio: 'ignore' });
+  const install = probe.status === 0 ? [] : [`python3 -m pip install ${quoteArg(path.join(PACKAGE_ROOT, 'python'))}`];
+  return [...install, `${ctk} run --harness-cmd "python3 harness.py"`];
 }

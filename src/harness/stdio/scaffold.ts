@@ -1,5 +1,6 @@
-// Files `agent-hooks-ctk init` writes: a stdio harness with the protocol loop written and the four
-// methods stubbed, plus a README of next steps. Generated code is dependency-free.
+// Files `agent-hooks-ctk init` writes, plus a README of next steps: for TypeScript a dependency-free stdio harness
+// with the protocol loop written and the four methods stubbed; for Python a harness on the Python kit (python/,
+// agent_hooks_ctk: its threaded server, hook session and mocks), the framework's surface and start() stubbed.
 
 export type ScaffoldLang = 'ts' | 'python';
 export const SCAFFOLD_LANGS: readonly ScaffoldLang[] = ['ts', 'python'];
@@ -18,172 +19,102 @@ export function scaffoldFiles(lang: ScaffoldLang): ScaffoldFile[] {
 
 const PYTHON: ScaffoldFile[] = [
   { path: 'harness.py', executable: true, content: String.raw`#!/usr/bin/env python3
-"""Agent Hooks conformance harness for YOUR host (scaffolded by agent-hooks-ctk init).
+"""Agent Hooks conformance harness for YOUR framework (scaffolded by agent-hooks-ctk init --lang python).
 
-The agent-hooks-ctk/1 stdio protocol is already written below: JSON-RPC 2.0, one message per line on
-stdin/stdout, anything you print to stderr is the log. Fill in the four methods (describe, setup,
-run, teardown); see README.md for the steps and HARNESS.md "The stdio protocol" for the details.
+Built on the agent-hooks-ctk Python kit (agent_hooks_ctk, standard library only): its threaded stdio server speaks
+the agent-hooks-ctk/1 protocol (requests cross, so hang_faults and parallel tool calls work), its emitter and
+HookSession do the Agent Hooks part, and its mocks are the CTK's model and tools. You write what is your framework's:
+its surface (describe), and start(): one agent of your framework per vector, with the hook session called from the
+framework's extension points. See README.md for the steps, HARNESS.md for the protocol.
 
-Run it:  npx agent-hooks-ctk run --harness-cmd "python3 harness.py"
+Run it:  agent-hooks-ctk run --harness-cmd "python3 harness.py"
 """
 
-import json
 import sys
 
-PROTOCOL = "agent-hooks-ctk/1"
+try:
+    from agent_hooks_ctk import (AgentHooksBlocked, FrameworkSession, MockModel, SessionHarness, framework_surface,
+                                 mock_tools, run_tool, serve)
+except ImportError:
+    sys.exit("harness.py needs the agent-hooks-ctk Python kit: python3 -m pip install <agent-hooks-ctk>/python "
+             "(the python directory of the agent-hooks-ctk checkout or package; see README.md)")
+
+FRAMEWORK = "my_framework"  # TODO: §4.1 agent.framework, your framework's name (^[a-z0-9_-]+$)
+VERSION = "0.0.0"  # TODO: your integration's version (and your framework's, e.g. "0.1.0 (myfw@2.3)")
 
 
-# --- the four methods ----------------------------------------------------------------------------
-
-def describe():
-    """§13.1: declare exactly what your host supports; vectors needing anything else are skipped."""
-    return {
-        "name": "my-host",  # TODO: your framework / adapter name
-        "version": "0.0.0",  # TODO: your adapter version
-        "protocol": PROTOCOL,
-        "sdk": {"lang": "python", "version": "%d.%d" % sys.version_info[:2]},
-        "capabilities": ["model_calls", "tool_calls"],  # TODO: what your host really does
-        "buffered_output": True,
-        "profiles": {"sequential/first_deny": {"on_approval": ["stop"]}},  # TODO
-        "identity_providers": ["jcs-sha256"],  # TODO: and/or None, host-defined names
-        "modes": ["enforce"],  # TODO: add "evaluate_only" when supported
-        "postures": {"tool_seam_host_error": "continue"},
-    }
+def surface():
+    """§13.1: declare exactly what your integration supports; vectors needing anything else are skipped."""
+    return framework_surface(
+        name="my-framework",  # TODO
+        version=VERSION,
+        capabilities=["model_calls", "tool_calls"],  # TODO: what your framework's loop really carries
+        # layout={...}: how your framework lays out its model requests, if not as the reference loop does
+        # (HARNESS.md, "The conversation layout"); not_declared={capability: "why not"} for the claim.
+    )
 
 
-STATE = {}
+def start(run):
+    """One vector: a started FrameworkSession whose turn(input) runs one turn through YOUR framework's own loop.
 
+    run.hook_session(agent)  the Agent Hooks session (the CTK's scripted interceptors and resolver are registered)
+    MockModel(run.ctk)       the CTK's mock model: .complete(messages) → {content, tool_calls, finish_reason}
+    mock_tools(run.ctk, run.scenario)  name → tool(call_id, args); a failing tool raises ToolFailed
 
-def setup(params):
-    """One vector: build your host for params (scenario, mode, composition, identity_provider,
-    interceptors [{index, name}], resolver, redact_for_approval, timeouts). Register one interceptor
-    per entry whose intercept(context) calls ctk_intercept(index, context)."""
-    STATE.clear()
-    STATE.update(params)
-    # TODO: configure your framework here.
-
-
-def run():
-    """Drive one session of your agent loop with the CTK's mock model and tools (ctk_model, ctk_tool)
-    and return {outcome, final_output, identities, records} (HARNESS.md)."""
-    raise NotImplementedError("run() is not implemented yet: drive your framework's agent loop here")
-
-
-def teardown():
-    """Release what setup() built."""
-    STATE.clear()
-
-
-# --- calls into the CTK (valid while run is pending) -------------------------------------------------
-
-def ctk_intercept(index, context):
-    """Ask scripted interceptor ${"`"}index${"`"} about ${"`"}context${"`"}; carry the action out natively:
-    {"kind": "return", "value": v} → return v as the interceptor's verdict;
-    {"kind": "raise"} → raise an exception inside the interceptor;
-    {"kind": "mutate"} → mutate the received context in place, then return {"decision": "allow"};
-    {"kind": "hang"} → block past your interceptor timeout (only if you declare hang_faults)."""
-    return call("intercept", {"index": index, "context": context})
-
-
-def ctk_resolve(request):
-    """The §9 approval resolver: returns {"kind": "return", "value": resolution} or {"kind": "raise"}."""
-    return call("resolve", {"request": request})
-
-
-def ctk_model(model_id, messages):
-    """The mock model: returns {content, tool_calls, finish_reason}. Only if you declare streaming or
-    incremental_output: {stream: id} for a streamed response; pull it with ctk_model_chunk until None."""
-    return call("model", {"model_id": model_id, "messages": messages})
-
-
-def ctk_model_chunk(stream_id):
-    """The next chunk {content, finish_reason?, tool_calls?, partial?} of a streamed response, or None at its end."""
-    return call("model_chunk", {"stream": stream_id})
-
-
-def ctk_tool(call_id, name, args):
-    """The mock tool: returns {value, is_error}."""
-    return call("tool", {"id": call_id, "name": name, "args": args})
-
-
-# --- the protocol loop (no need to edit) ---------------------------------------------------------
-
-METHODS = {"describe": describe, "setup": setup, "run": run, "teardown": teardown}
-_next_id = [0]
-
-
-def send(message):
-    sys.stdout.write(json.dumps(message, separators=(",", ":"), allow_nan=False) + "\n")
-    sys.stdout.flush()
-
-
-def read():
-    for line in sys.stdin:
-        if line.strip():
-            return json.loads(line)  # Python ints are exact: 64-bit ids survive
-    return None
-
-
-def call(method, params):
-    _next_id[0] += 1
-    rid = "h%d" % _next_id[0]
-    send({"jsonrpc": "2.0", "id": rid, "method": method, "params": params})
-    message = read()
-    if message is None:
-        sys.exit(0)
-    if "error" in message:
-        raise RuntimeError("CTK error for %s: %s" % (method, message["error"].get("message")))
-    return message["result"]
-
-
-def main():
-    while True:
-        message = read()
-        if message is None:
-            return
-        method, rid = message.get("method"), message.get("id")
-        if method not in METHODS:
-            send({"jsonrpc": "2.0", "id": rid, "error": {"code": -32601, "message": "method not found: %s" % method}})
-            continue
-        try:
-            args = [message.get("params") or {}] if method == "setup" else []
-            send({"jsonrpc": "2.0", "id": rid, "result": METHODS[method](*args)})
-        except Exception as error:  # the vector fails with this message; the next one still runs
-            send({"jsonrpc": "2.0", "id": rid, "error": {"code": -32001, "message": "%s: %s" % (type(error).__name__, error)}})
+    Put the hooks where your framework's extension points are:
+      hooks.input(content, role)                  before the turn      → the (transformed) input
+      hooks.pre_model_call(model_id, messages)    before each model call → the messages to send
+      hooks.post_model_call(model_id, response)   after it             → the response to act on
+      hooks.tool_call(call, invoke)               around each tool     → {"kind": "result", "value"} | {"kind": "blocked"}
+      hooks.output(content)                       the answer           → what the caller gets
+    A deny raises AgentHooksBlocked: let it end the turn (the harness reports the run blocked)."""
+    hooks = run.hook_session({"id": "my-agent", "framework": FRAMEWORK})
+    model = MockModel(run.ctk)
+    tools = mock_tools(run.ctk, run.scenario)
+    hooks.start(sorted(tools))
+    # TODO: build your framework's agent over model and tools, then:
+    #   def turn(user_input):
+    #       ...  # run your framework's loop for user_input["content"], calling the hooks above
+    #   return FrameworkSession(hooks, turn)
+    raise NotImplementedError("start() is not implemented yet: build your framework's agent here (model: %s, tools: %s)"
+                              % (type(model).__name__, ", ".join(tools) or "none"))
 
 
 if __name__ == "__main__":
-    main()
+    serve(SessionHarness(surface, start))
 ` },
-  { path: 'README.md', content: String.raw`# Conformance harness for your host (Python)
+  { path: 'README.md', content: String.raw`# Conformance harness for your framework (Python)
 
-Scaffolded by ${"`"}agent-hooks-ctk init --lang python${"`"}. ${"`"}harness.py${"`"} already speaks the
-${"`"}agent-hooks-ctk/1${"`"} stdio protocol; you write the four methods.
+Scaffolded by ${"`"}agent-hooks-ctk init --lang python${"`"}. ${"`"}harness.py${"`"} is built on the agent-hooks-ctk Python kit
+(${"`"}agent_hooks_ctk${"`"}, standard library only): its threaded server already speaks the ${"`"}agent-hooks-ctk/1${"`"} stdio
+protocol, and its hook session is the Agent Hooks emitter. You write your framework's part.
 
 ## Next steps
 
-1. **Run it as it is** to see the wiring work (every vector fails with "run() is not implemented"):
+1. **Install the kit** into the Python you run the harness with (no package index needed):
 
-       npx agent-hooks-ctk run --harness-cmd "python3 harness.py"
+       python3 -m pip install <agent-hooks-ctk>/python
 
-2. **describe()**: declare your surface honestly (AGENT-HOOKS-0.1 §13.1): capabilities, the
-   composition profiles and knob values you support, identity providers, modes, postures.
+   where ${"`"}<agent-hooks-ctk>${"`"} is a checkout of agent-hooks-ctk or the installed npm package (its ${"`"}python${"`"}
+   directory), or a wheel built there with ${"`"}npm run wheel${"`"}.
+2. **Run it as it is** to see the wiring work (every vector fails with "start() is not implemented yet"):
+
+       agent-hooks-ctk run --harness-cmd "python3 harness.py"
+
+3. **surface()**: declare your integration honestly (AGENT-HOOKS-0.1 §13.1) with ${"`"}framework_surface(...)${"`"}: the
+   capabilities your framework's loop carries, why not the others (${"`"}not_declared${"`"}) and its conversation layout.
+   The kit fills in what its emitter supports (every profile and knob value, the identity providers, both modes,
+   the postures) and the claim's ${"`"}sdk${"`"} field: the kit's release, ${"`"}python@<kit version>${"`"}.
    Vectors that need something you do not declare are skipped with a reason, never failed.
-3. **setup(params)**: build your host for one vector. Register one interceptor per entry of
-   ${"`"}params["interceptors"]${"`"}; each interceptor calls ${"`"}ctk_intercept(index, context)${"`"} and carries the
-   returned action out natively (return the verdict, raise, mutate its copy, or hang). Register a
-   resolver calling ${"`"}ctk_resolve(request)${"`"} when ${"`"}params["resolver"]${"`"} is true.
-4. **run()**: drive one session of your agent loop with the mock model (${"`"}ctk_model${"`"}) and mock
-   tools (${"`"}ctk_tool${"`"}), and return ${"`"}{outcome, final_output, identities, records}${"`"}: the run outcome,
-   the final output, the ${"`"}(input_identity, enforced_identity)${"`"} pair and the §10.3 record of every
-   emission, in order.
-5. **teardown()**: release what setup built.
-6. Iterate with ${"`"}--grep <id>${"`"}, ${"`"}--verbose${"`"} (shows your stderr) and ${"`"}--trace traces/${"`"}, then run the
+4. **start(run)**: build one agent of your framework per vector, its model the CTK's mock (${"`"}MockModel${"`"}) and its
+   tools the CTK's mock tools (${"`"}mock_tools${"`"}), and call the hook session from the framework's extension points
+   (input, before and after each model call, around each tool, the answer). Return a ${"`"}FrameworkSession${"`"}.
+5. Iterate with ${"`"}--grep <id>${"`"}, ${"`"}--verbose${"`"} (shows your stderr) and ${"`"}--trace traces/${"`"}, then run the
    whole suite and attach the report to your claim (${"`"}--reporter json,markdown --out reports${"`"}).
 
-The protocol is specified in HARNESS.md ("The stdio protocol") and
-schema/harness-protocol.schema.json. A complete example host is examples/python-host/host.py in
-the agent-hooks-ctk repository.
+The kit's own reference-loop host, ${"`"}python3 -m agent_hooks_ctk${"`"}, passes the suite: read its ${"`"}loop.py${"`"} for a
+complete loop over the same parts. The protocol is specified in HARNESS.md ("The stdio protocol") and
+schema/harness-protocol.schema.json.
 ` },
 ];
 
