@@ -22,8 +22,8 @@ from dataclasses import replace
 
 from pydantic_ai.capabilities import AbstractCapability
 from pydantic_ai.exceptions import ToolFailed, ToolFailedError
-from pydantic_ai.messages import (ModelRequest, ModelResponse, RetryPromptPart, SystemPromptPart, TextPart,
-                                  ToolCallPart, ToolReturnPart, UserPromptPart)
+from pydantic_ai.messages import (ModelRequest, ModelResponse, RetryFeedbackPart, RetryPromptPart, SystemPromptPart,
+                                  TextPart, ToolCallPart, ToolReturnPart, UserPromptPart)
 
 from agent_hooks_ctk import holds_text
 
@@ -68,9 +68,17 @@ def project_messages(messages):
                 out.append({"role": "user", "content": user_text(part.content)})
             elif isinstance(part, ToolReturnPart):
                 out.append({"role": "tool", "content": message_content(part.content)})
+            elif isinstance(part, RetryFeedbackPart):
+                out.append({"role": feedback_role(part), "content": part.model_response()})
             elif isinstance(part, RetryPromptPart):
                 out.append({"role": "user", "content": part.model_response()})
     return out
+
+
+def feedback_role(part):
+    """The role Model.prepare_messages gives retry feedback: the framework's own "no output" text is a system
+    message, feedback that may quote the model's output (validation errors, ModelRetry) a user one."""
+    return "system" if part.retry.cause == "no_output" else "user"
 
 
 def rewrite_messages(messages, transformed):
@@ -99,7 +107,7 @@ def rewrite_messages(messages, transformed):
             continue
         parts = []
         for part in message.parts:
-            if not isinstance(part, (SystemPromptPart, UserPromptPart, ToolReturnPart, RetryPromptPart)):
+            if not isinstance(part, (SystemPromptPart, UserPromptPart, ToolReturnPart, RetryFeedbackPart, RetryPromptPart)):
                 parts.append(part)
                 continue
             new, old = transformed[index]["content"], original[index]["content"]
@@ -110,7 +118,9 @@ def rewrite_messages(messages, transformed):
                 parts.append(replace(part, content=new))
             elif not isinstance(new, str):
                 raise ValueError("a system or user message's content is text")
-            elif isinstance(part, RetryPromptPart):
+            elif isinstance(part, RetryFeedbackPart) and feedback_role(part) == "system":
+                parts.append(SystemPromptPart(new))
+            elif isinstance(part, (RetryFeedbackPart, RetryPromptPart)):
                 parts.append(UserPromptPart(new))
             else:
                 parts.append(replace(part, content=new))

@@ -36,6 +36,12 @@ const describe = (r: VectorResult) => `${r.id}: ${r.status}${r.expected_failure 
 if (!existsSync(PYTHON)) {
   t.test('the Python hosts over stdio', { skip: `no virtualenv at .venv-hosts (it holds their pinned requirements); run ${SETUP} first` }, () => {});
 } else {
+  t.test('pydantic-ai: the unit tests of its projections and write-backs (unittest)', async (t) => {
+    const dir = path.join(PACKAGE_ROOT, 'integrations', 'pydantic-ai');
+    const r = await execa(PYTHON, ['-m', 'unittest', 'discover', '-s', dir], { reject: false, timeout: 120_000, env: ENV, extendEnv: false });
+    t.equal(r.exitCode, 0, r.stderr.trim());
+  });
+
   for (const host of hosts) {
     const command = `${JSON.stringify(PYTHON)} ${JSON.stringify(path.join(PACKAGE_ROOT, host.dir, 'host.py'))}`;
     const ctkRun = async (vectors: string[], baseline: string, grep?: string) => {

@@ -2,7 +2,7 @@
 // virtualenv with the standard library's venv and pip, offline (--no-index; its build backend is in-tree and needs
 // nothing), then its reference-loop host `python -m agent_hooks_ctk`, run from a directory outside the checkout,
 // passes the default suite over stdio with 0 failed, buffered and incremental. Its own unit tests (stdlib unittest)
-// run in the same venv.
+// run in the same venv, and so does a toy framework loop over the kit's HookSession and SessionHarness.
 import t from 'tap';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -67,3 +67,25 @@ for (const [label, args] of [['buffered', []], ['incremental', ['--incremental']
     }
   });
 }
+
+t.test("a framework loop over the kit's HookSession and SessionHarness passes with 0 failed (python/tests/session_host.py)", async (t) => {
+  const command = `${JSON.stringify(python)} ${JSON.stringify(path.join(PACKAGE_ROOT, 'python', 'tests', 'session_host.py'))}`;
+  const harness = createStdioHarness({ command, cwd: work, timeoutMs: 20_000 });
+  t.teardown(() => harness.close?.());
+  const surface = await harness.describe();
+  const report = await runSuite(loadVectors(defaultVectorPaths()), { harness, surface, harnessLabel: `stdio:${command}`, timeoutMs: 20_000 });
+  t.same(report.results.filter((r) => r.status === 'fail').map((r) => `${r.id}: ${r.reason ?? r.failures[0]?.message}`), [], 'no vector fails');
+  t.ok(report.summary.passed > 200, `${report.summary.passed} vectors passed`);
+  t.same(report.results.filter((r) => r.status === 'skip' && !/^host does not declare |^host declares conversation layout /.test(r.reason ?? '')).map((r) => r.id), [], 'every skip is the surface it declares');
+});
+
+t.test('npm run wheel builds a pure-Python wheel that installs offline', async (t) => {
+  const out = path.join(dir, 'wheelhouse');
+  const { scripts } = (await import(path.join(PACKAGE_ROOT, 'package.json'), { with: { type: 'json' } })).default as { scripts: Record<string, string> };
+  t.match(scripts.wheel, /build_wheel/, 'npm run wheel calls the in-tree backend');
+  const { stdout } = await execa('python3', ['-c', `import sys; sys.path.insert(0, sys.argv[1]); import os, backend; os.makedirs(sys.argv[2], exist_ok=True); print(backend.build_wheel(sys.argv[2]))`, path.join(PACKAGE_ROOT, 'python', '_build'), out]);
+  t.match(stdout.trim(), /^agent_hooks_ctk-[\d.]+-py3-none-any\.whl$/);
+  await execa(python, ['-m', 'pip', 'install', '--no-index', '--force-reinstall', '--no-deps', '-q', '--disable-pip-version-check', path.join(out, stdout.trim())]);
+  const r = await execa(python, ['-m', 'agent_hooks_ctk', '--posture', 'tool_seam_host_error=sometimes'], { cwd: work, reject: false });
+  t.match(r.stderr, /usage: python -m agent_hooks_ctk/, 'the wheel-installed host runs (and refuses a bad posture)');
+});
