@@ -1,6 +1,7 @@
 // Parsing JSON text without silently rounding numbers or losing their §10.2 token class (§4.4, §10.2).
-import { parse } from 'lossless-json';
+import { parse, stringify } from 'lossless-json';
 import { handOverNumber } from './number-domain.js';
+import type { Json } from './types.js';
 
 /**
  * Parses JSON text. A number becomes a plain JS number when its double prints back as the same value and
@@ -12,4 +13,12 @@ import { handOverNumber } from './number-domain.js';
 // Stryker disable next-line BlockStatement: CTK-side: the CTK's JSON parser (vectors, golden files, the stdio wire's reader); no host built on this code parses text; number-domain.test.ts and identity.test.ts parse through it
 export function parseJsonText(text: string): unknown {
   return parse(text, null, handOverNumber);
+}
+
+/**
+ * The JSON text of a JSON value with every exact number written as its own token (a LosslessNumber beyond the
+ * double range as its digits, never as the wrapper object nor the nearest double): what a host hands on as text.
+ */
+export function jsonText(value: Json): string {
+  return stringify(value) ?? 'null';
 }

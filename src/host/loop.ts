@@ -1,6 +1,6 @@
 // The reference agent loop over the emitter (GRAMMAR.md §2.2 plus multi-turn, parallel tool calls,
 // transforms that take effect downstream, §5.4 label resurfacing and §12.1 stream assembly).
-import { HOST_ERROR, deepClone, isHostErrorReason, type Json, type JsonObject } from '../core/index.js';
+import { HOST_ERROR, deepClone, isHostErrorReason, jsonText, type Json, type JsonObject } from '../core/index.js';
 import type { Emitter } from './emitter.js';
 import { labelsToExtensions, mergeLabels } from './labels.js';
 import { isStream, STREAM_INCOMPLETE, type StreamChunk } from './stream.js';
@@ -220,7 +220,7 @@ function emit(loop: LoopState, point: Parameters<Emitter['emit']>[0], fields: Js
 /** §12.1a: hands released content to the session's caller (text as is, structured content as its JSON text). */
 function release(loop: LoopState, session: SessionState, content: Json | null): void {
   if (content === null) return;
-  const text = typeof content === 'string' ? content : JSON.stringify(content);
+  const text = typeof content === 'string' ? content : jsonText(content);
   // Stryker disable next-line ConditionalExpression: nothing to release; the empty text adds nothing to what the caller got, so only the onRelease callback (which no harness passes) could tell (loop.test.ts 'the onRelease callback: never called with nothing, and a callback that throws changes nothing')
   if (text.length === 0) return;
   session.released.push(text);
@@ -529,7 +529,7 @@ async function runToolCall(loop: LoopState, tc: { id: string; name: string; args
   // §6.1: a denied result is discarded (never enters the messages); the deny reason is surfaced instead.
   let content = parts.incorporateToolResult(post);
   // Layout tool_error_content "text": a failing tool's result reaches the messages as its text.
-  if (post.proceed && actual.is_error && loop.layout.tool_error_content === 'text') content = typeof post.target === 'string' ? post.target : JSON.stringify(post.target); // post.target is JSON: never undefined
+  if (post.proceed && actual.is_error && loop.layout.tool_error_content === 'text') content = typeof post.target === 'string' ? post.target : jsonText(post.target); // exact numbers as their tokens
   const labels = post.proceed ? mergeLabels(pre.labels, post.labels) : {};
   return { content, labels, terminate: hostErrorStops(post) };
 }
