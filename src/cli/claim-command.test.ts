@@ -23,7 +23,7 @@ t.test('a missing or tableless --claims-file is exit 2 and leaves nothing behind
     t.equal(r.code, 2, claims);
     t.equal(r.out, '', 'no row printed');
     t.match(r.err, new RegExp(`${path.basename(claims)}: `));
-    t.notOk(existsSync(path.join(dir, 'REPORT.md')), 'no REPORT.md written');
+    t.notOk(existsSync(path.join(dir, 'CLAIM.md')), 'no CLAIM.md written');
   }
   t.equal(readFileSync(tableless, 'utf8'), '# Claims\n', 'the claims file is untouched');
   const header = cli([report, '--header']);

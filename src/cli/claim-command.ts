@@ -1,5 +1,6 @@
 // `claim REPORT [--out FILE]`: prints the §13.3 claim tuple as a paste-ready CLAIMS.md row and writes
-// the per-part REPORT.md (next to the report, or at --out). Refuses with exit 1 and every reason when
+// the per-part claim report CLAIM.md (next to the report, or at --out): a name no reporter writes, so it never
+// shares a folder and a case-insensitive name with the markdown reporter's report.md. Refuses with exit 1 and every reason when
 // the report cannot support a claim; exit 2 for a missing or malformed report.
 import { existsSync, readdirSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -9,6 +10,9 @@ import { CliError, EXIT } from './exit.js';
 import { buildClaim, claimTableHeader, ClaimRefused, upsertClaimRow } from '../report/claim.js';
 import { loadReportOrThrow, verifyReportFile } from './verify-report-command.js';
 import { defaultVectorPaths } from '../ctk/load.js';
+
+/** The claim report's default name beside report.json. */
+export const CLAIM_REPORT_FILE = 'CLAIM.md';
 
 interface ClaimOptions {
   out?: string;
@@ -20,9 +24,9 @@ interface ClaimOptions {
 export function register(program: Command): void {
   program
     .command('claim')
-    .description('Turn a passing report into a §13.3 claim: a CLAIMS.md table row (stdout) and a per-part REPORT.md')
+    .description('Turn a passing report into a §13.3 claim: a CLAIMS.md table row (stdout) and a per-part CLAIM.md')
     .argument('<report>', 'a report.json written by `run`')
-    .option('--out <file>', 'where to write the claim report (default: REPORT.md next to the report)')
+    .option('--out <file>', 'where to write the claim report (default: CLAIM.md next to the report)')
     .option('--vectors [dir...]', 'first verify that these vectors (no directory: the package vectors/) still hash to what the report says')
     .option('--header', 'print the CLAIMS.md table header before the row')
     .option('--claims-file <file>', 'also put the row into this CLAIMS.md (replacing the row of the same framework and version)')
@@ -33,9 +37,9 @@ export function register(program: Command): void {
 
 async function runClaim(reportFile: string, opts: ClaimOptions): Promise<void> {
   const report = opts.vectors ? await verifiedReport(reportFile, opts.vectors === true ? defaultVectorPaths() : opts.vectors) : await loadReportOrThrow(reportFile);
-  const out = opts.out ?? path.join(path.dirname(reportFile), 'REPORT.md');
+  const out = opts.out ?? path.join(path.dirname(reportFile), CLAIM_REPORT_FILE);
   refuseCaseAlias(out);
-  // The row links to REPORT.md relative to where the row will live: the claims file, else the working directory.
+  // The row links to the claim report relative to where the row will live: the claims file, else the working directory.
   const linkBase = opts.claimsFile !== undefined ? path.dirname(path.resolve(opts.claimsFile)) : process.cwd();
   const link = path.relative(linkBase, path.resolve(out)) || out;
   let claim;
@@ -90,7 +94,7 @@ async function verifiedReport(reportFile: string, vectors: string[]) {
   return outcome.report;
 }
 
-/** On a case-insensitive file system REPORT.md and report.md are one file: never overwrite the reporter's report.md. */
+/** On a case-insensitive file system two names differing only in case are one file: an --out that aliases an existing file (e.g. REPORT.md over the reporter's report.md) is refused. */
 function refuseCaseAlias(out: string): void {
   const dir = path.dirname(path.resolve(out));
   const base = path.basename(out);

@@ -187,8 +187,17 @@ t.test('skips name the undeclared surface; a suite where nothing ran is not ok',
   t.equal(report.results[0]?.status, 'skip');
   t.match(report.results[0]?.reason, /streaming/);
   t.equal(report.results[0]?.skip_kind, 'undeclared');
+  t.equal(report.results[0]?.skip_gate, 'not_declared', 'report.json names the gate of each skip');
   t.equal(verdictOf(report).state, 'none');
   t.equal(report.summary.skipped, 1);
+});
+
+t.test('a posture-gated and a layout-gated skip carry their gate', async (t) => {
+  const harness = createFakeHarness();
+  const posture = loaded(baseVector({ id: 'AH-CTK-903', postures: { tool_seam_host_error: 'terminate' } } as never));
+  const layout = loaded(baseVector({ id: 'AH-CTK-904', layout: { history: 'session' } } as never));
+  const report = await runSuite([posture, layout], { harness, surface: FAKE_SURFACE, harnessLabel: 'fake', timeoutMs: 1000 });
+  t.same(report.results.map((r) => [r.status, r.skip_kind, r.skip_gate]), [['skip', 'undeclared', 'posture'], ['skip', 'undeclared', 'layout']], report.results.map((r) => r.reason).join('; '));
 });
 
 t.test('--bail stops after the first failure', async (t) => {

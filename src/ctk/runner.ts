@@ -17,7 +17,7 @@ import { deepClone } from '../core/json.js';
 import { display } from './load.js';
 import { createMockModel, createMockTools, newMockLog, type MockLog } from './mocks.js';
 import { createScriptedInterceptors, createScriptedResolver, type ResolverLog } from './decide.js';
-import { skipOf } from './skip.js';
+import { skipGate, skipOf } from './skip.js';
 import { checkStreamConsumption } from './stream-checks.js';
 import { writeTrace, type VectorTrace } from './trace.js';
 import { faultingModelCalls, type LoadedVector, type Vector } from './vector.js';
@@ -155,7 +155,7 @@ export async function runVector(lv: LoadedVector, opts: RunOptions): Promise<{ r
 
   const skip = skipOf(lv, opts.surface);
   if (skip !== undefined) {
-    return withTrace({ ...base, status: 'skip', reason: skip.reason, skip_kind: 'undeclared', failures: [], duration_ms: 0 }, () => ({ ...emptyTrace(v.id, base.file), reason: skip.reason }));
+    return withTrace({ ...base, status: 'skip', reason: skip.reason, skip_kind: 'undeclared', skip_gate: skipGate(skip.kind), failures: [], duration_ms: 0 }, () => ({ ...emptyTrace(v.id, base.file), reason: skip.reason }));
   }
 
   const run = await executeVector(v, { harness: opts.harness, timeoutMs: opts.timeoutMs, ...(opts.takeStrayErrors ? { takeStrayErrors: opts.takeStrayErrors } : {}) });

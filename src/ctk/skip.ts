@@ -5,6 +5,7 @@ import { declaredPostureValue, declaredReadingValue } from './posture-cases.js';
 import type { HostSurface } from '../harness/contract.js';
 import { layoutSkip } from '../harness/layout.js';
 import { usesStream, type LoadedVector } from './vector.js';
+import type { SkipGate } from '../results/model.js';
 
 const DEFAULT_PROFILE: Profile = 'sequential/first_deny';
 
@@ -21,6 +22,11 @@ export interface Skip {
   kind: SkipKind;
   member: string;
   reason: string;
+}
+
+/** Which part of the declared surface a skip of this kind comes from (report.json's per-skip `skip_gate`). */
+export function skipGate(kind: SkipKind): SkipGate {
+  return kind === 'layout' ? 'layout' : kind === 'posture' ? 'posture' : 'not_declared';
 }
 
 /** The reason the vector does not apply to this surface, or undefined when it applies. */

@@ -21,8 +21,8 @@ function passingReport() {
   ]);
 }
 
-t.test('a passing report makes a claim: row with every tuple column, per-part REPORT.md', async (t) => {
-  const claim = buildClaim(passingReport(), 'reports/REPORT.md');
+t.test('a passing report makes a claim: row with every tuple column, per-part CLAIM.md', async (t) => {
+  const claim = buildClaim(passingReport(), 'reports/CLAIM.md');
   const c = cells(claim.row);
   t.equal(c.length, CLAIM_COLUMNS.length, 'one cell per CLAIMS.md column');
   t.equal(c.length, cells(claimTableHeader().split('\n')[0]!).length);
@@ -33,11 +33,12 @@ t.test('a passing report makes a claim: row with every tuple column, per-part RE
   t.match(c[4], /sequential\/first\\_deny \(on\\_approval: stop, resume\); parallel\/strictest/);
   t.equal(c[5], 'jcs-sha256');
   t.equal(c[6], 'typescript@0.1.0');
-  t.equal(c[7], '2/2 passed, 1 skipped (not declared)');
-  t.match(c[8], /jcs-sha256 is content-derived/);
-  t.match(c[9], /^agent-hooks-ctk 0\.1\.0, `sha256:[0-9a-f]{64}`$/);
-  t.equal(c[10], '2026-11-29');
-  t.equal(c[11], '[REPORT.md](reports/REPORT.md)');
+  t.equal(c[7], "layout: the reference loop's; postures: tool\\_seam\\_host\\_error=continue, stop\\_approval\\_fold\\_truncated=when\\_skipped", 'declared choices: layout and every posture');
+  t.equal(c[8], '2/2 passed, 1 skipped (1 not declared)');
+  t.match(c[9], /jcs-sha256 is content-derived/);
+  t.match(c[10], /^agent-hooks-ctk 0\.1\.0, `sha256:[0-9a-f]{64}`$/);
+  t.equal(c[11], '2026-11-29');
+  t.equal(c[12], '[CLAIM.md](reports/CLAIM.md)');
   t.same(claim.tuple.capabilities, ['model_calls', 'tool_calls', 'buffered_output']);
 
   const md = claim.reportMarkdown;
@@ -48,6 +49,29 @@ t.test('a passing report makes a claim: row with every tuple column, per-part RE
   t.match(md, /\| AH-CTK-003 \| title of AH-CTK-003 \| §6 \| skipped: host does not declare profile parallel/);
   t.match(md, /not a security certification \(§1\.4\)/);
   t.match(md, /Suite digest: `sha256:/);
+  t.match(md, /1 more do not apply to it: 1 need what the host does not declare\./);
+  t.match(md, /\| Conversation layout \| assistant\\_turn=after\\_tool\\_results, /);
+});
+
+t.test('skips split by gate: not declared, layout-gated, posture-gated, in the row and the claim report', async (t) => {
+  const gated = buildReport([
+    pass('AH-CTK-001'),
+    skip('AH-CTK-002', 'core', 'host does not declare capability streaming', { skip_kind: 'undeclared', skip_gate: 'not_declared' }),
+    skip('AH-CTK-003', 'core', 'host declares conversation layout host_messages=prepended; the vector depends on host_messages=none', { skip_kind: 'undeclared', skip_gate: 'layout' }),
+    skip('AH-CTK-004', 'core', 'host does not declare posture tool_seam_host_error=terminate (it declares tool_seam_host_error=continue)', { skip_kind: 'undeclared', skip_gate: 'posture' }),
+    // A report written before skip_gate: the gate is read from the reason.
+    skip('AH-CTK-005', 'core', 'host does not declare posture stop_approval_fold_truncated=always (it declares stop_approval_fold_truncated=when_skipped)'),
+    skip('AH-CTK-006', 'core', 'host declares conversation layout history=session; the vector depends on history=turn'),
+  ]);
+  const claim = buildClaim(gated, 'CLAIM.md');
+  t.equal(cells(claim.row)[8], '1/1 passed, 5 skipped (1 not declared, 2 layout-gated, 2 posture-gated)');
+  t.match(claim.reportMarkdown, /5 more do not apply to it: 1 need what the host does not declare, 2 depend on a conversation layout other than the declared one, 2 apply to a posture value other than the declared one\./);
+});
+
+t.test('the Declared choices cell names the layout members a host changes and its non-default postures', async (t) => {
+  const s = surface({ layout: { history: 'session', host_messages: [{ role: 'system', content: 'be brief' }] }, postures: { tool_seam_host_error: 'terminate' } } as never);
+  const row = buildClaim(buildReport([pass('AH-CTK-001')], s), 'CLAIM.md').row;
+  t.equal(cells(row)[7], "layout: history=session, host\\_messages=prepended (rest: reference loop's); postures: tool\\_seam\\_host\\_error=terminate, stop\\_approval\\_fold\\_truncated=when\\_skipped");
 });
 
 t.test('refusals: failures, foreign skips, nothing ran, inconsistent reports', async (t) => {
@@ -119,8 +143,8 @@ t.test('disclosures: null provider, unbuffered output, non-default posture, prov
   const row = buildClaim(buildReport([pass('AH-CTK-001')], surface({ identity_providers: [null], buffered_output: false })), 'R.md').row;
   const c = cells(row);
   t.match(c[3], /buffered\\_output=false/);
-  t.match(c[8], /identity-unbound/);
-  t.match(c[8], /cannot retract already-streamed content/);
+  t.match(c[9], /identity-unbound/);
+  t.match(c[9], /cannot retract already-streamed content/);
 
   t.match(text, /`incremental_output` is not declared/, 'unbuffered without incremental mediation says so');
 
@@ -156,7 +180,7 @@ t.test('disclosures (§12.1a, §13.3): an incremental host states incremental_ou
   t.ok(shorts.includes('exposure bound: none: release is watermark-gated'));
   t.match(all.map((d) => d.text).join('\n'), /Exposure bound \(§12\.1a\): none: release is watermark-gated\./);
   const row = buildClaim(buildReport([pass('AH-CTK-001')], surface({ buffered_output: false, capabilities: ['incremental_output'], exposure_bound: 'none: release is watermark-gated' } as Parameters<typeof surface>[0])), 'R.md').row;
-  t.match(cells(row)[8], /exposure bound: none: release is watermark-gated/);
+  t.match(cells(row)[9], /exposure bound: none: release is watermark-gated/);
   t.match(cells(row)[3], /incremental\\_output/);
 });
 
@@ -191,7 +215,7 @@ t.test('the committed reference-host claim matches the committed report', async 
   t.match(row, report.suite.digest, 'its suite digest is the one reports/report.json ran (regenerate both with npm run report)');
 });
 
-t.test('CLI: writes REPORT.md next to the report and prints the row; refuses with exit 1; bad report exit 2', async (t) => {
+t.test('CLI: writes CLAIM.md next to the report (never beside report.md under a case-insensitive alias) and prints the row; refuses with exit 1; bad report exit 2', async (t) => {
   const dir = await mkdtemp(path.join(tmpdir(), 'ctk-claim-'));
   await writeReports(passingReport(), ['json', 'markdown'], path.join(dir, 'ok'));
   const ok = await execa('node', [BIN, 'claim', path.join(dir, 'ok', 'report.json'), '--header'], { reject: false, cwd: dir });
@@ -199,9 +223,11 @@ t.test('CLI: writes REPORT.md next to the report and prints the row; refuses wit
   const [head, sep, row] = ok.stdout.split('\n');
   t.equal(`${head}\n${sep}`, claimTableHeader());
   t.equal(cells(row!).length, CLAIM_COLUMNS.length);
-  t.match(row, /\[REPORT\.md\]\(ok\/REPORT\.md\)/);
-  t.match(ok.stderr, /wrote .*ok\/REPORT\.md/);
-  t.match(await readFile(path.join(dir, 'ok', 'REPORT.md'), 'utf8'), /# Conformance claim: fixture-host/);
+  t.match(row, /\[CLAIM\.md\]\(ok\/CLAIM\.md\)/);
+  t.match(ok.stderr, /wrote .*ok\/CLAIM\.md/);
+  t.match(await readFile(path.join(dir, 'ok', 'CLAIM.md'), 'utf8'), /# Conformance claim: fixture-host/);
+  t.match(await readFile(path.join(dir, 'ok', 'report.md'), 'utf8'), /fixture-host/, "the markdown reporter's report.md is still its own");
+  t.notMatch(await readFile(path.join(dir, 'ok', 'report.md'), 'utf8'), /# Conformance claim/, 'and not overwritten by the claim');
 
   const custom = await execa('node', [BIN, 'claim', path.join(dir, 'ok', 'report.json'), '--out', path.join(dir, 'claims', 'host.md')], { reject: false, cwd: dir });
   t.equal(custom.exitCode, 0, custom.stderr);
@@ -226,11 +252,11 @@ t.test('CLI: writes REPORT.md next to the report and prints the row; refuses wit
   await execa('node', [BIN, 'claim', path.join(dir, 'ok', 'report.json'), '--claims-file', claimsFile], { reject: false, cwd: dir });
   const claimsText = await readFile(claimsFile, 'utf8');
   t.equal(claimsText.split('\n').filter((l) => l.startsWith('| fixture-host |')).length, 1, 'run twice, one row');
-  t.match(claimsText, /\[REPORT\.md\]\(ok\/REPORT\.md\)/, 'linked relative to the claims file');
+  t.match(claimsText, /\[CLAIM\.md\]\(ok\/CLAIM\.md\)/, 'linked relative to the claims file');
   await mkdir(path.join(dir, 'docs'));
   await writeFile(path.join(dir, 'docs', 'CLAIMS.md'), `${claimTableHeader()}\n`);
   await execa('node', [BIN, 'claim', path.join(dir, 'ok', 'report.json'), '--claims-file', 'docs/CLAIMS.md'], { reject: false, cwd: dir });
-  t.match(await readFile(path.join(dir, 'docs', 'CLAIMS.md'), 'utf8'), /\[REPORT\.md\]\(\.\.\/ok\/REPORT\.md\)/);
+  t.match(await readFile(path.join(dir, 'docs', 'CLAIMS.md'), 'utf8'), /\[CLAIM\.md\]\(\.\.\/ok\/CLAIM\.md\)/);
   const noTable = await execa('node', [BIN, 'claim', path.join(dir, 'ok', 'report.json'), '--claims-file', path.join(dir, 'ok', 'report.md')], { reject: false, cwd: dir });
   t.equal(noTable.exitCode, 2);
   t.match(noTable.stderr, /no claims table with the header/);

@@ -1,6 +1,6 @@
 // §13.3 conformance claims: the tuple (<framework>, <adapter-version>, agent-hooks/<spec-version>,
 // <capabilities>, <profiles>, <identity-provider>, <sdk-lang>@<sdk-version>) plus the report, as one
-// CLAIMS.md table row and a per-part REPORT.md carrying every disclosure §10.1, §12.1a and §13.3 require.
+// CLAIMS.md table row and a per-part claim report (CLAIM.md) carrying every disclosure §10.1, §12.1a and §13.3 require.
 // A claim is refused unless 100% of the applicable vectors passed (§13.2) and every skip is the host
 // not declaring something (§13.1).
 import { POSTURES, nonDefaultPostures, type PostureSpec } from '../core/postures.js';
@@ -8,13 +8,13 @@ import { READINGS, nonDefaultReadings } from '../core/readings.js';
 import type { HostSurface } from '../harness/contract.js';
 import type { ConformanceReport, VectorResult } from '../results/model.js';
 import { suiteDigest } from '../results/digest.js';
-import { postureText, readingText, profilesText, providerText, selectionText, specVersion } from './format.js';
-import { groupByPart, isExpectedFailure, isStale, partName, tally } from '../results/tally.js';
+import { declaredChoicesText, postureText, readingText, profilesText, providerText, selectionText, specVersion } from './format.js';
+import { describeLayout, effectiveLayout } from '../harness/layout.js';
+import { groupByPart, isExpectedFailure, isStale, partName, skipGateCounts, skipGateOf, skippedText, tally } from '../results/tally.js';
 import { mdCode, mdText, renderPartTable } from './markdown.js';
 import { CTK_FAULT_PROVIDER } from '../harness/scripted.js';
 
-/** The runner's skip reasons for an undeclared capability/profile/knob/provider/mode start with this. */
-export const UNDECLARED_SKIP_PREFIX = 'host does not declare';
+export { UNDECLARED_SKIP_PREFIX } from '../results/tally.js';
 
 
 /**
@@ -33,6 +33,7 @@ export const CLAIM_COLUMNS = [
   'Profiles',
   'Identity provider',
   'SDK',
+  'Declared choices',
   'Result',
   'Disclosures',
   'CTK and suite digest',
@@ -86,7 +87,7 @@ export interface ClaimTuple {
 export interface Disclosure {
   /** Short form for the CLAIMS.md row. */
   short: string;
-  /** Full sentence for REPORT.md. */
+  /** Full sentence for the claim report (CLAIM.md). */
   text: string;
 }
 
@@ -95,7 +96,7 @@ export interface Claim {
   disclosures: Disclosure[];
   /** One CLAIMS.md table row, paste-ready. */
   row: string;
-  /** The per-part REPORT.md. */
+  /** The per-part claim report (CLAIM.md). */
   reportMarkdown: string;
 }
 
@@ -106,9 +107,10 @@ export class ClaimRefused extends Error {
   }
 }
 
+/** A skip by the declared surface (§13.1): its skip_kind, or in a report without one, a reason naming a gate (skipGateOf). */
 export function isUndeclaredSkip(r: VectorResult): boolean {
   if (r.skip_kind !== undefined) return r.skip_kind === 'undeclared';
-  return (r.reason ?? '').startsWith(UNDECLARED_SKIP_PREFIX);
+  return r.status === 'skip' && skipGateOf(r) !== undefined;
 }
 
 /** Why no claim may be made from the report; empty when a claim may be made. */
@@ -291,23 +293,24 @@ function incrementalDisclosures(surface: HostSurface): Disclosure[] {
   return out;
 }
 
-/** "47/47 passed, 12 skipped (undeclared)" */
+/** "270/270 passed, 56 skipped (40 not declared, 11 layout-gated, 5 posture-gated)" */
 export function resultText(report: ConformanceReport): string {
   const t = tally(report.results);
-  return `${t.passed}/${t.applicable} passed${t.skipped ? `, ${t.skipped} skipped (not declared)` : ''}`;
+  const skipped = skippedText(report.results);
+  return `${t.passed}/${t.applicable} passed${skipped ? `, ${skipped}` : ''}`;
 }
 
 function cell(text: string): string {
   return mdText(text);
 }
 
-/** Builds the claim, or throws ClaimRefused with every reason. `reportLink` is the REPORT.md path the row links to. */
+/** Builds the claim, or throws ClaimRefused with every reason. `reportLink` is the claim report's path the row links to. */
 export function buildClaim(report: ConformanceReport, reportLink: string): Claim {
   const refusals = claimRefusals(report);
   if (refusals.length > 0) throw new ClaimRefused(refusals);
   const tuple = claimTuple(report);
   const disclosures = claimDisclosures(report.host.surface);
-  const row = claimsTableRow(report, resultText(report), `[REPORT.md](${encodeURI(reportLink.split('\\').join('/'))})`);
+  const row = claimsTableRow(report, resultText(report), linkCell(reportLink));
   return { tuple, disclosures, row, reportMarkdown: renderClaimReport(report, tuple, disclosures) };
 }
 
@@ -318,9 +321,15 @@ export function buildClaim(report: ConformanceReport, reportLink: string): Claim
  */
 export function noClaimRow(report: ConformanceReport, reportLink: string): string {
   const t = tally(report.results);
-  const result = `no claim: ${t.passed}/${t.applicable} passed, ${t.failed} failed${t.skipped ? `, ${t.skipped} skipped (not declared)` : ''}; §13.2 asks for every applicable vector`;
+  const skipped = skippedText(report.results);
+  const result = `no claim: ${t.passed}/${t.applicable} passed, ${t.failed} failed${skipped ? `, ${skipped}` : ''}; §13.2 asks for every applicable vector`;
+  return claimsTableRow(report, result, linkCell(reportLink));
+}
+
+/** The Report cell: a link named by the file it points to. */
+function linkCell(reportLink: string): string {
   const name = reportLink.split(/[\\/]/).pop() ?? reportLink;
-  return claimsTableRow(report, result, `[${mdText(name)}](${encodeURI(reportLink.split('\\').join('/'))})`);
+  return `[${mdText(name)}](${encodeURI(reportLink.split('\\').join('/'))})`;
 }
 
 function claimsTableRow(report: ConformanceReport, result: string, reportCell: string): string {
@@ -335,6 +344,7 @@ function claimsTableRow(report: ConformanceReport, result: string, reportCell: s
     cell(tuple.profiles),
     cell(tuple.identity_providers.join(', ') || 'none'),
     cell(tuple.sdk),
+    cell(declaredChoicesText(report.host.surface)),
     cell(result),
     cell(disclosures.map((d) => d.short).join('; ') || 'none'),
     `${cell(`${report.ctk.name} ${report.ctk.version}`)}, ${mdCode(report.suite.digest)}`,
@@ -351,7 +361,7 @@ function renderClaimReport(report: ConformanceReport, tuple: ClaimTuple, disclos
   out.push(
     `${mdText(tuple.framework)} ${mdText(tuple.adapter_version)} passes all ${t.applicable} Agent Hooks CTK vectors applicable to its ` +
       `declared surface (${mdText(tuple.spec)}, §13.1–§13.3)` +
-      (t.skipped ? `; ${t.skipped} more do not apply because the host does not declare what they need.` : '.'),
+      (t.skipped ? `; ${skipSentence(report)}` : '.'),
     '',
   );
   out.push('## Claim tuple (§13.3)', '', '| Member | Value |', '| --- | --- |');
@@ -364,7 +374,8 @@ function renderClaimReport(report: ConformanceReport, tuple: ClaimTuple, disclos
   out.push(`| SDK | ${mdText(tuple.sdk)} |`);
   out.push(`| Modes | ${mdText((report.host.surface.modes ?? []).join(', ') || 'none')} |`);
   out.push(`| Postures | ${mdText(postureText(report.host.surface))} |`);
-  out.push(`| Readings | ${mdText(readingText(report.host.surface))} |`, '');
+  out.push(`| Readings | ${mdText(readingText(report.host.surface))} |`);
+  out.push(`| Conversation layout | ${mdText(describeLayout(effectiveLayout(report.host.surface.layout)))} |`, '');
   out.push('## Disclosures', '');
   if (disclosures.length === 0) out.push('- None beyond the tuple.');
   for (const d of disclosures) out.push(`- ${d.text}`);
@@ -401,4 +412,16 @@ function renderClaimReport(report: ConformanceReport, tuple: ClaimTuple, disclos
   const perVector = report.results.map((r) => `| ${mdText(r.id)} | ${mdText(partName(r.part))} | ${mdCode(r.digest)} |`);
   out.push('<details><summary>Vector digests</summary>', '', '| Vector | Part | Digest |', '| --- | --- | --- |', ...perVector, '', '</details>', '');
   return out.join('\n');
+}
+
+/** "56 more do not apply to it: 40 need what the host does not declare, 11 another conversation layout, 5 another posture value." */
+function skipSentence(report: ConformanceReport): string {
+  const c = skipGateCounts(report.results);
+  const parts = [
+    c.not_declared > 0 ? `${c.not_declared} need what the host does not declare` : '',
+    c.layout > 0 ? `${c.layout} depend on a conversation layout other than the declared one` : '',
+    c.posture > 0 ? `${c.posture} apply to a posture value other than the declared one` : '',
+  ].filter(Boolean);
+  const total = c.not_declared + c.layout + c.posture + c.other;
+  return `${total} more do not apply to it: ${parts.join(', ')}.`;
 }

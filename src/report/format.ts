@@ -3,6 +3,7 @@ import { stringify } from 'lossless-json';
 import type { HostSurface } from '../harness/contract.js';
 import { POSTURES, type PostureName } from '../core/postures.js';
 import { READINGS, type ReadingName } from '../core/readings.js';
+import { describeLayout, effectiveLayout, LAYOUT_MEMBERS, layoutValue, REFERENCE_LAYOUT } from '../harness/layout.js';
 import type { ConformanceReport, VectorResult } from '../results/model.js';
 
 /** "--part a b (12 of 160 loaded vectors ran)" when filters narrowed the run, else undefined. */
@@ -66,6 +67,7 @@ export function surfaceSummary(surface: HostSurface): Array<[string, string]> {
   rows.push(['Modes (§8)', listOrNone(surface.modes ?? [])]);
   rows.push(['Postures', postureText(surface)]);
   if (surface.readings !== undefined) rows.push(['Readings', readingText(surface)]);
+  rows.push(['Conversation layout', describeLayout(effectiveLayout(surface.layout))]);
   if (surface.sdk) rows.push(['SDK', `${surface.sdk.lang}@${surface.sdk.version}`]);
   if (surface.bounds) {
     const b = surface.bounds;
@@ -105,6 +107,19 @@ export function readingText(surface: HostSurface): string {
   const entries = Object.entries(surface.readings ?? {});
   if (entries.length === 0) return 'defaults';
   return entries.map(([k, v]) => `${k}: ${v}${READINGS[k as ReadingName]?.default === v ? ' (default)' : ''}`).join(', ');
+/**
+ * The choices that decide which vectors run besides the capabilities, in one line (the claim row's "Declared
+ * choices"): the conversation layout (the members that differ from the reference loop's) and every posture's value,
+ * a posture left out being its default, e.g. "layout: history=session (rest: reference loop's); postures:
+ * tool_seam_host_error=continue, stop_approval_fold_truncated=when_skipped; readings: errored_model_call=post_model_call".
+ */
+export function declaredChoicesText(surface: HostSurface): string {
+  const layout = effectiveLayout(surface.layout);
+  const differing = LAYOUT_MEMBERS.filter((m) => layoutValue(layout, m) !== layoutValue(REFERENCE_LAYOUT, m)).map((m) => `${m}=${layoutValue(layout, m)}`);
+  const layoutPart = differing.length === 0 ? "the reference loop's" : `${differing.join(', ')} (rest: reference loop's)`;
+  const postures = (Object.keys(POSTURES) as PostureName[]).map((name) => `${name}=${surface.postures?.[name] ?? POSTURES[name].default}`);
+  const readings = (Object.keys(READINGS) as ReadingName[]).map((name) => `${name}=${surface.readings?.[name] ?? READINGS[name].default}`);
+  return `layout: ${layoutPart}; postures: ${postures.join(', ')}; readings: ${readings.join(', ')}`;
 }
 
 function listOrNone(items: readonly string[]): string {

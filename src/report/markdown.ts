@@ -2,7 +2,7 @@
 // vectors ran and whether they passed), then every failure in full, then every skip with its reason.
 import type { ConformanceReport, Failure, VectorResult } from '../results/model.js';
 import { failedCell, formatValue, oneLine, selectionText, surfaceSummary, visibleControls } from './format.js';
-import { groupByPart, isExpectedFailure, isStale, partName, tally, verdictOf } from '../results/tally.js';
+import { groupByPart, isExpectedFailure, isStale, partName, skippedText, tally, verdictOf } from '../results/tally.js';
 import { repeatNote } from '../ctk/failures.js';
 import { markText } from '../results/expected-failures.js';
 
@@ -74,6 +74,7 @@ export function renderMarkdown(report: ConformanceReport): string {
   out.push(`## Skipped (${skipped.length})`, '');
   if (skipped.length === 0) out.push('None.', '');
   else {
+    out.push(`${skippedText(report.results)}: by the gate of the declared surface each needs.`, '');
     out.push('| Vector | Part | Reason |', '| --- | --- | --- |');
     for (const r of skipped) out.push(`| ${mdText(r.id)} ${mdText(r.title)} | ${mdText(partName(r.part))} | ${mdText(r.reason ?? 'no reason given')} |`);
     out.push('');

@@ -4,7 +4,7 @@
 // them reads as before, and one with them must give them their documented shape.
 import { readFile } from 'node:fs/promises';
 import { isSafeNumber, LosslessNumber, parse } from 'lossless-json';
-import { EXPECTED_FAILURE_STATES, type ConformanceReport } from '../results/model.js';
+import { EXPECTED_FAILURE_STATES, SKIP_GATES, type ConformanceReport } from '../results/model.js';
 
 export class ReportFileError extends Error {
   constructor(
@@ -130,6 +130,7 @@ export function reportShapeProblem(value: unknown): string | undefined {
     }
     if (rr.status !== 'pass' && rr.status !== 'fail' && rr.status !== 'skip') return `${at}.status: expected "pass", "fail" or "skip"`;
     if (rr.reason !== undefined && !str(rr.reason)) return `${at}.reason: expected a string`;
+    if (rr.skip_gate !== undefined && !(SKIP_GATES as readonly unknown[]).includes(rr.skip_gate)) return `${at}.skip_gate: expected ${SKIP_GATES.map((x) => `"${x}"`).join(', ')}`;
     if (rr.expected_failure !== undefined) {
       const m = rr.expected_failure as Record<string, unknown>;
       if (!obj(m)) return `${at}.expected_failure: expected the {state, reason, check?} object`;

@@ -46,6 +46,8 @@ t.test('markdown: header, surface, part table, every failure, skips', async (t) 
   t.match(md, /`invariant\.sequence` \(§3\.1\): sequence not strictly increasing/);
   t.match(md, /## Skipped \(1\)/);
   t.match(md, /host does not declare profile parallel\/unanimous/);
+  t.match(md, /## Skipped \(1\)\n\n1 skipped \(1 not declared\): by the gate/, 'the skips split by gate');
+  t.match(md, /\| Conversation layout \| assistant\\_turn=after\\_tool\\_results, /, 'the declared layout is part of the surface');
   t.notMatch(md, /<script>/, 'raw HTML from a title never reaches the markdown');
   t.notMatch(md, /Exposure bound/, 'a buffering host states no exposure bound');
   const incremental = mixedReport();

@@ -7,6 +7,13 @@ import type { HostSurface } from '../harness/contract.js';
 
 export type VectorStatus = 'pass' | 'fail' | 'skip';
 export type SkipKind = 'undeclared' | 'other';
+/**
+ * Which part of the declared surface (§13.1) gated a skip: something the host does not declare (a capability,
+ * profile, knob value, identity provider, mode, buffered stream assembly), the conversation layout it declares, or the
+ * posture value it declares.
+ */
+export type SkipGate = 'not_declared' | 'layout' | 'posture';
+export const SKIP_GATES: readonly SkipGate[] = ['not_declared', 'layout', 'posture'];
 
 /** One failed check of a vector: which rule, where, what was expected and what happened. */
 export interface Failure {
@@ -37,6 +44,8 @@ export interface VectorResult {
    * the only kind a claim accepts (§13.2). Readers fall back to the reason prefix "host does not declare".
    */
   skip_kind?: SkipKind;
+  /** Optional, on every "undeclared" skip: which part of the declared surface gated it (absent in older reports). */
+  skip_gate?: SkipGate;
   failures: Failure[];
   /** sha256 over the vector's RFC 8785 canonical bytes, "sha256:<hex>". */
   digest: string;

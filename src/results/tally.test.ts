@@ -1,6 +1,6 @@
 import t from 'tap';
 import type { ConformanceReport, VectorResult } from './model.js';
-import { groupByPart, partName, summarizeParts, summaryOf, tally, verdictOf } from './tally.js';
+import { groupByPart, partName, skipGateCounts, skipGateOf, skippedText, summarizeParts, summaryOf, tally, verdictOf } from './tally.js';
 
 const result = (id: string, part: string, status: VectorResult['status']): VectorResult => ({ id, title: id, part, spec_clause: '6', status, failures: [], digest: 'sha256:00', duration_ms: 0 });
 const report = (results: VectorResult[], parts: ConformanceReport['parts'] = []): ConformanceReport =>
@@ -53,4 +53,21 @@ t.test('with a baseline: an expected failure does not fail the run, a stale entr
   t.same(verdictOf(report([marked(result('a', 'p', 'pass'), 'stale')])).state, 'fail', 'a stale entry alone fails the run');
   const g = groupByPart(report(stale));
   t.same(g.map((x) => [x.part, x.failed, x.expected, x.stale]), [['p', 2, 1, 1]]);
+});
+
+t.test('skips by gate: skip_gate, else the gate the reason names; --bail and foreign skips are none', async (t) => {
+  const skip = (reason: string, extra: Partial<VectorResult> = {}): VectorResult => ({ ...result('x', 'core', 'skip'), reason, ...extra });
+  const results = [
+    skip('host does not declare capability streaming', { skip_kind: 'undeclared', skip_gate: 'not_declared' }),
+    skip('whatever', { skip_kind: 'undeclared', skip_gate: 'layout' }),
+    skip('host declares conversation layout history=session; the vector depends on history=turn'),
+    skip('host does not declare posture tool_seam_host_error=terminate (it declares tool_seam_host_error=continue)'),
+    skip('host does not declare mode evaluate_only'),
+    skip('not run: --bail stopped the run after a failure', { skip_kind: 'other' }),
+    result('p', 'core', 'pass'),
+  ];
+  t.same(results.map(skipGateOf), ['not_declared', 'layout', 'layout', 'posture', 'not_declared', undefined, undefined]);
+  t.same(skipGateCounts(results), { not_declared: 2, layout: 2, posture: 1, other: 1 });
+  t.equal(skippedText(results), '6 skipped (2 not declared, 2 layout-gated, 1 posture-gated, 1 other)');
+  t.equal(skippedText([result('p', 'core', 'pass')]), '', 'nothing skipped: no text');
 });

@@ -1,6 +1,6 @@
 // Counting a run's results: tallies, per-part summaries and groups, and the run's overall verdict. The one place
 // pass/fail/skip counts are made, so the report's summary, every format, the exit code and the claim agree.
-import type { ConformanceReport, PartSummary, ReportSummary, VectorResult } from './model.js';
+import type { ConformanceReport, PartSummary, ReportSummary, SkipGate, VectorResult } from './model.js';
 
 /** GRAMMAR.md §1: vectors without a part group under "core". */
 export const DEFAULT_PART = 'core';
@@ -124,4 +124,40 @@ export function tallyLine(t: Tally): string {
 
 function staleText(stale: number): string {
   return stale > 0 ? `, ${stale} stale baseline entr${stale === 1 ? 'y' : 'ies'}` : '';
+}
+
+/**
+ * What gated a skipped vector: its `skip_gate`, or for a report written before that member, the gate its reason
+ * names (the runner's words: src/ctk/skip.ts, src/harness/layout.ts). Undefined for a result that is not a skip of
+ * the declared surface (--bail's "not run").
+ */
+/** The runner's skip reasons for an undeclared capability/profile/knob/provider/mode/posture start with this. */
+export const UNDECLARED_SKIP_PREFIX = 'host does not declare';
+
+export function skipGateOf(r: VectorResult): SkipGate | undefined {
+  if (r.status !== 'skip' || r.skip_kind === 'other') return undefined;
+  if (r.skip_gate !== undefined) return r.skip_gate;
+  const reason = r.reason ?? '';
+  if (reason.startsWith('host declares conversation layout ')) return 'layout';
+  if (reason.startsWith('host does not declare posture ')) return 'posture';
+  return reason.startsWith(UNDECLARED_SKIP_PREFIX) ? 'not_declared' : undefined;
+}
+
+const GATE_WORDS: Record<SkipGate, string> = { not_declared: 'not declared', layout: 'layout-gated', posture: 'posture-gated' };
+
+/** Skips by gate, in SKIP_GATES order; `other` counts the skips no gate of the surface explains. */
+export function skipGateCounts(results: readonly VectorResult[]): Record<SkipGate | 'other', number> {
+  const c: Record<SkipGate | 'other', number> = { not_declared: 0, layout: 0, posture: 0, other: 0 };
+  for (const r of results) if (r.status === 'skip') c[skipGateOf(r) ?? 'other']++;
+  return c;
+}
+
+/** "81 skipped (65 not declared, 11 layout-gated, 5 posture-gated)", or "" when nothing was skipped. */
+export function skippedText(results: readonly VectorResult[]): string {
+  const c = skipGateCounts(results);
+  const total = c.not_declared + c.layout + c.posture + c.other;
+  if (total === 0) return '';
+  const parts = (['not_declared', 'layout', 'posture'] as const).filter((g) => c[g] > 0).map((g) => `${c[g]} ${GATE_WORDS[g]}`);
+  if (c.other > 0) parts.push(`${c.other} other`);
+  return `${total} skipped (${parts.join(', ')})`;
 }
