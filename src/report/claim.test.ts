@@ -68,10 +68,10 @@ t.test('skips split by gate: not declared, layout-gated, posture-gated, in the r
   t.match(claim.reportMarkdown, /5 more do not apply to it: 1 need what the host does not declare, 2 depend on a conversation layout other than the declared one, 2 apply to a posture value other than the declared one\./);
 });
 
-t.test('the Declared choices cell names the layout members a host changes and its non-default postures', async (t) => {
+t.test('the Declared choices cell names the layout members a host changes, its postures and its readings', async (t) => {
   const s = surface({ layout: { history: 'session', host_messages: [{ role: 'system', content: 'be brief' }] }, postures: { tool_seam_host_error: 'terminate' } } as never);
   const row = buildClaim(buildReport([pass('AH-CTK-001')], s), 'CLAIM.md').row;
-  t.equal(cells(row)[7], "layout: history=session, host\\_messages=prepended (rest: reference loop's); postures: tool\\_seam\\_host\\_error=terminate, stop\\_approval\\_fold\\_truncated=when\\_skipped");
+  t.equal(cells(row)[7], "layout: history=session, host\\_messages=prepended (rest: reference loop's); postures: tool\\_seam\\_host\\_error=terminate, stop\\_approval\\_fold\\_truncated=when\\_skipped; readings: errored\\_model\\_call=post\\_model\\_call");
 });
 
 t.test('refusals: failures, foreign skips, nothing ran, inconsistent reports', async (t) => {
