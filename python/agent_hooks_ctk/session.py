@@ -231,14 +231,15 @@ class SessionHarness:
 
     surface()         the describe result (surface.framework_surface)
     start(run)        a started FrameworkSession for one vector (Run: its setup, its CTK mocks, run.hook_session())
+    emitter_options   the Emitter options start() passes (providers, profiles, modes), for setup's check
 
     run() drives the scenario's turns (a blocked turn does not stop later ones; a framework failure ends the session in
     error), closes the session and reports the records (HARNESS.md, `run`). The CTK's hung interceptors are released
     when the run ends."""
 
-    def __init__(self, surface, start):
-        from .ctk import Ctk  # noqa: F401 (documented dependency)
+    def __init__(self, surface, start, **emitter_options):
         self._surface = surface
+        self._emitter_options = emitter_options  # what setup checks a vector against: providers, profiles, modes
         self._start = start
         self.rpc = None  # set by serve()
         self.current = None
@@ -247,9 +248,8 @@ class SessionHarness:
         return self._surface()
 
     def setup(self, params):
-        from .jcs import default_providers
-        if params.get("identity_provider", "jcs-sha256") not in default_providers():
-            raise ValueError("identity provider %r is not supported by this host" % params.get("identity_provider"))
+        # Fail at setup on a part this host does not support (a profile, knob value, mode or identity provider).
+        Emitter(params, {"id": "setup-check", "framework": "setup_check"}, **self._emitter_options)
         self.current = params
 
     def teardown(self):

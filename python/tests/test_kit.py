@@ -184,6 +184,17 @@ class Session(unittest.TestCase):
         self.assertTrue(hooks.state["startup_denied"])
 
 
+class SessionHarnessSetup(unittest.TestCase):
+    def test_setup_refuses_what_the_host_does_not_support(self):
+        harness = SessionHarness(lambda: {}, lambda run: None, profiles={"sequential/first_deny": {"on_approval": ["stop"]}})
+        harness.setup(setup_params())
+        with self.assertRaises(HostError):
+            harness.setup(setup_params(composition={"profile": "parallel/unanimous"}))
+        with self.assertRaises(HostError):
+            SessionHarness(lambda: {}, lambda run: None).setup(setup_params(identity_provider="mine"))
+        SessionHarness(lambda: {}, lambda run: None, providers={"mine": lambda ctx: "m"}).setup(setup_params(identity_provider="mine"))
+
+
 class Mocks(unittest.TestCase):
     def test_helpers(self):
         self.assertEqual(as_content(3), {"value": 3})

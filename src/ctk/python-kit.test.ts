@@ -8,10 +8,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
-import { PACKAGE_ROOT } from '../../version.js';
-import { defaultVectorPaths, loadVectors } from '../../ctk/load.js';
-import { runSuite } from '../../ctk/runner.js';
-import { createStdioHarness } from './client.js';
+import { PACKAGE_ROOT } from '../version.js';
+import { defaultVectorPaths, loadVectors } from './load.js';
+import { runSuite } from './runner.js';
+import { createStdioHarness } from '../harness/stdio/client.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'ctk-python-kit-'));
 const venv = path.join(dir, 'venv');
