@@ -91,8 +91,9 @@ function list(mutants: readonly Mutant[], flags: SelftestFlags): void {
       const also = r.also_breaks.length > 0 ? ` (also breaks ${r.also_breaks.join(', ')})` : '';
       process.stdout.write(`${r.id.padEnd(idW)}  §${r.clause.padEnd(6)} ${(r.requirement ?? '-').padEnd(reqW)}  ${r.description}${config}${also}\n`);
     }
-    const incremental = rows.filter((r) => r.configuration !== 'buffered').length;
-    process.stdout.write(`${rows.length} mutant${rows.length === 1 ? '' : 's'} (${incremental} of the incremental configuration); coverage --requirements shows them per requirement\n`);
+    const incremental = rows.filter((r) => r.configuration === 'incremental').length;
+    const session = rows.filter((r) => r.configuration === 'session').length;
+    process.stdout.write(`${rows.length} mutant${rows.length === 1 ? '' : 's'} (${incremental} of the incremental configuration${session > 0 ? `, ${session} of the CTK session host` : ''}); coverage --requirements shows them per requirement\n`);
   }
   process.exitCode = EXIT.ok;
 }
