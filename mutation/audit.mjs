@@ -14,10 +14,10 @@ const DIRECTIVE = /\/\/\s?Stryker (disable|restore)(?: (next-line))? ([A-Za-z, ]
 
 /**
  * This suite's variant directive, for a line where a mutator's variants differ: `// Stryker equivalent next-line
- * Mutator `replacement`: reason` names one variant only (Stryker reads no such directive and tests the mutant; the
+ * Mutator `replacement` [@column]: reason` names one variant only (at that column, when the line has the same variant twice) (Stryker reads no such directive and tests the mutant; the
  * report marks it Ignored when it survives, mutation/run.mjs, and counts it killed when it is: then it is wrong).
  */
-const EQUIVALENT = /\/\/\s?Stryker equivalent next-line ([A-Za-z]+) `([^`]*)`:/;
+const EQUIVALENT = /\/\/\s?Stryker equivalent next-line ([A-Za-z]+) `([^`]*)`(?: @(\d+))?:/;
 
 /** The variant directives of a source: line, target line, mutator (lower case), replacement, text. */
 export function equivalentsOf(source) {
@@ -28,14 +28,14 @@ export function equivalentsOf(source) {
     if (!m) return;
     let target = i + 1;
     while (target < lines.length && /^\s*\/\//.test(lines[target])) target++;
-    out.push({ line: i + 1, target: target + 1, mutator: m[1].toLowerCase(), replacement: m[2], text: text.trim() });
+    out.push({ line: i + 1, target: target + 1, mutator: m[1].toLowerCase(), replacement: m[2], ...(m[3] ? { column: Number(m[3]) } : {}), text: text.trim() });
   });
   return out;
 }
 
 /** The variant directive naming this very mutant, if any. */
 export const equivalentDirective = (equivalents, mutant) =>
-  equivalents.find((e) => e.target === mutant.location.start.line && e.mutator === mutant.mutatorName.toLowerCase() && e.replacement === mutant.replacement.replace(/\s+/g, ' '));
+  equivalents.find((e) => e.target === mutant.location.start.line && (e.column === undefined || e.column === mutant.location.start.column) && e.mutator === mutant.mutatorName.toLowerCase() && e.replacement === mutant.replacement.replace(/\s+/g, ' '));
 
 /** The directives of a source, in order: line (1-based), kind, next-line or not, the mutator names (lower case). */
 export function directivesOf(source) {
@@ -205,15 +205,38 @@ const nameable = (r) => !r.includes('`') && r.length <= 80;
  * alone (a variant directive); a block directive that hid a killed mutant gives way to next-line directives over its
  * survivors. Only comments change. Returns the new source and what was done.
  */
-export function applyAuditToSource(source, fileAudit) {
+export function applyAuditToSource(source, fileAudit, known = []) {
   const lines = source.split('\n');
   const killed = fileAudit.disabled_killed;
-  // A timed-out mutant keeps its disable until a rerun decides it (it counts as a survivor here).
-  const surviving = [...fileAudit.disabled_surviving, ...(fileAudit.disabled_timed_out ?? [])];
+  // A timed-out mutant keeps its disable until a rerun decides it (it counts as a survivor here), and so does every
+  // disabled mutant a partial audit has not tested yet (`known`: the mutants of an earlier report of this source).
+  const tested = [...killed, ...fileAudit.disabled_surviving, ...(fileAudit.disabled_timed_out ?? [])];
+  const key = (m) => `${m.line}:${m.column}:${m.mutator}:${m.replacement}`;
+  const seen = new Set(tested.map(key));
+  const directives = directivesOf(source);
+  const untested = known.flatMap((m) => {
+    const entry = { line: m.location.start.line, column: m.location.start.column, mutator: m.mutatorName, replacement: m.replacement };
+    const d = disablingDirective(directives, m);
+    return d && !seen.has(key(entry)) ? [{ ...entry, status: 'untested', directive_line: d.line }] : [];
+  });
+  const surviving = [...fileAudit.disabled_surviving, ...(fileAudit.disabled_timed_out ?? []), ...untested];
   const wrongLines = [...new Set(killed.map((m) => m.directive_line))];
   const ops = []; // { index, remove, insert }
   const log = [];
-  const variantLines = (indent, entries, reason) => entries.map((m) => `${indent}// Stryker equivalent next-line ${m.mutator} \`${m.replacement.replace(/\s+/g, ' ')}\`: ${reason}`);
+  const flat = (r) => r.replace(/\s+/g, ' ');
+  /** One variant directive per surviving variant; with its column where the line has that variant more than once. */
+  const variantLines = (indent, entries, killedHere, reason) => {
+    const seen = new Set();
+    const out = [];
+    for (const m of entries) {
+      const twin = [...entries, ...killedHere].filter((o) => o !== m && same(o.mutator, m.mutator) && flat(o.replacement) === flat(m.replacement));
+      const at = twin.length > 0 && twin.some((o) => killedHere.includes(o)) ? ` @${m.column}` : '';
+      const line = `${indent}// Stryker equivalent next-line ${m.mutator} \`${flat(m.replacement)}\`${at}: ${reason}`;
+      if (!seen.has(line)) out.push(line);
+      seen.add(line);
+    }
+    return out;
+  };
   /** For one target line: the next-line directive and variant directives over its survivors. */
   const overLine = (indent, names, survivors, killedHere, reason) => {
     const keep = [];
@@ -225,7 +248,7 @@ export function applyAuditToSource(source, fileAudit) {
       if (k.length === 0 || !s.every((m) => nameable(m.replacement))) keep.push(name);
       else variants.push(...s);
     }
-    return [...(keep.length ? [`${indent}// Stryker disable next-line ${keep.join(',')}: ${reason}`] : []), ...variantLines(indent, variants, reason)];
+    return [...(keep.length ? [`${indent}// Stryker disable next-line ${keep.join(',')}: ${reason}`] : []), ...variantLines(indent, variants, killedHere, reason)];
   };
   for (const line of wrongLines) {
     const text = lines[line - 1];
@@ -273,9 +296,18 @@ export function applyAuditToSource(source, fileAudit) {
 /** `--audit-apply NAME`: every audited file's directives rewritten from reports/mutation/NAME.json. */
 export function applyAudit(root, name = 'audit') {
   const audit = JSON.parse(readFileSync(path.join(root, `reports/mutation/${name}.json`), 'utf8'));
+  // A partial audit has not tested every disabled mutant: the committed report's mutants of the same source stand in
+  // for the untested ones (kept disabled).
+  const committed = existsSync(path.join(root, 'reports/mutation/mutation.json')) ? JSON.parse(readFileSync(path.join(root, 'reports/mutation/mutation.json'), 'utf8')) : { files: {} };
   for (const [file, f] of Object.entries(audit.files)) {
     if (f.disabled_killed.length === 0) continue;
-    const { source, log } = applyAuditToSource(readFileSync(path.join(root, file), 'utf8'), f);
+    const current = readFileSync(path.join(root, file), 'utf8');
+    const before = committed.files[file];
+    const lines = current.split('\n');
+    const agree = before?.source.split('\n');
+    const known = (before?.mutants ?? []).filter((m) => agree[m.location.start.line - 1] === lines[m.location.start.line - 1]);
+    if (audit.complete === false && !before) throw new Error(`mutation --audit-apply: ${file}: a partial audit needs the committed report's mutants of the file`);
+    const { source, log } = applyAuditToSource(current, f, audit.complete === false ? known : []);
     writeFileSync(path.join(root, file), source);
     console.log(`${file}:\n  ${log.join('\n  ')}`);
   }

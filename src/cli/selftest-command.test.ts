@@ -36,7 +36,8 @@ t.test('selftest --list: every mutant with its requirement and configuration, in
   t.match(text.out, /\ntool-starts-before-composition\s+§12\.2\s+REQ-12\.2-parallel-tool-after-pre\s+a tool starts once .* \(also breaks REQ-7-composition-before-action\)\n/);
   t.match(text.out, /\npost-tool-deny-reexecutes\s+§6\.1\s+REQ-6\.1-no-reexecute\s+/);
   t.match(text.out, /\nincremental-release-ahead-of-verdict .*\[incremental configuration\]/);
-  t.match(text.out, /\n\d+ mutants \(\d+ of the incremental configuration\)/);
+  t.match(text.out, /\n\d+ mutants \(\d+ of the incremental configuration, \d+ of the CTK session host\)/);
+  t.match(text.out, /\nsession-holds-ignored .*\[session configuration\]/);
   const json = JSON.parse((await cli(['selftest', '--list', '--json', '--only', 'post-model-deny-reexecutes', 'incremental-reads-ahead'])).out) as { mutants: Array<Record<string, unknown>> };
   t.same(json.mutants, [
     { id: 'incremental-reads-ahead', clause: '12.1', requirement: 'REQ-12.1-incremental-deny-terminates', also_breaks: [], configuration: 'incremental', description: json.mutants[0]!.description },

@@ -92,7 +92,8 @@ function list(mutants: readonly Mutant[], flags: SelftestFlags): void {
       process.stdout.write(`${r.id.padEnd(idW)}  §${r.clause.padEnd(6)} ${(r.requirement ?? '-').padEnd(reqW)}  ${r.description}${config}${also}\n`);
     }
     const incremental = rows.filter((r) => r.configuration.startsWith('incremental')).length;
-    process.stdout.write(`${rows.length} mutant${rows.length === 1 ? '' : 's'} (${incremental} of the incremental configuration); coverage --requirements shows them per requirement\n`);
+    const session = rows.filter((r) => r.configuration === 'session').length;
+    process.stdout.write(`${rows.length} mutant${rows.length === 1 ? '' : 's'} (${incremental} of the incremental configuration${session > 0 ? `, ${session} of the CTK session host` : ''}); coverage --requirements shows them per requirement\n`);
   }
   process.exitCode = EXIT.ok;
 }

@@ -47,16 +47,18 @@ export function buildContext(meta: ContextMeta, fields: JsonObject): JsonObject 
   // Stryker disable next-line ConditionalExpression,EqualityOperator: the trace block (§4.5, optional) is an emitter option no harness sets (context.test.ts 'buildContext: the §4.1 core is the host's; a caller's core members are ignored, its trace and fields are copied')
   if (meta.trace !== undefined) ctx.trace = deepClone(meta.trace);
   for (const [key, value] of Object.entries(fields)) {
-    // Stryker disable next-line ConditionalExpression: equivalent: an undefined field is skipped by every later check and dropped from every serialization
+    // Stryker equivalent next-line ConditionalExpression `false`: equivalent: an undefined field is skipped by every later check and dropped from every serialization
     if (value === undefined) continue;
-    // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: the reference loop and the hook session never pass a core member as a field, so only an integrator calling buildContext directly reaches this guard (context.test.ts 'buildContext: the §4.1 core is the host's; a caller's core members are ignored, its trace and fields are copied')
+    // Stryker disable next-line EqualityOperator,StringLiteral: the reference loop and the hook session never pass a core member as a field, so only an integrator calling buildContext directly reaches this guard (context.test.ts 'buildContext: the §4.1 core is the host's; a caller's core members are ignored, its trace and fields are copied')
+    // Stryker equivalent next-line ConditionalExpression `true` @23: the reference loop and the hook session never pass a core member as a field, so only an integrator calling buildContext directly reaches this guard (context.test.ts 'buildContext: the §4.1 core is the host's; a caller's core members are ignored, its trace and fields are copied')
+    // Stryker equivalent next-line ConditionalExpression `false`: the reference loop and the hook session never pass a core member as a field, so only an integrator calling buildContext directly reaches this guard (context.test.ts 'buildContext: the §4.1 core is the host's; a caller's core members are ignored, its trace and fields are copied')
     if (key in ctx && key !== 'trace') continue; // the core is the host's, never the caller's
     ctx[key] = deepClone(value);
   }
   const aliased = getDotted(ctx, TARGET_FIELD[meta.point]);
   // §4.3 "a deep reference (or deep copy followed by write-back)": target shares the conditional field's value.
   // Nothing mutates a context in place (transforms build new roots, interceptors get their own copies).
-  // Stryker disable next-line ConditionalExpression: equivalent: target set to undefined when the aliased field is missing is still a missing target, which the envelope check rejects the same way (§6.3)
+  // Stryker equivalent next-line ConditionalExpression `true`: equivalent: target set to undefined when the aliased field is missing is still a missing target, which the envelope check rejects the same way (§6.3)
   if (aliased.found) ctx.target = aliased.value as Json;
   return ctx;
 }
@@ -69,7 +71,8 @@ export function writeBackTarget(ctx: JsonObject, target: Json): JsonObject {
   const point = ctx.interception_point as InterceptionPoint;
   const segments = TARGET_SEGMENTS[point];
   const set = setPath(ctx, segments, target);
-  // Stryker disable next-line ConditionalExpression,StringLiteral: an internal error no valid transform reaches (applyTransform resolved the same path a moment before)
+  // Stryker disable next-line StringLiteral: an internal error no valid transform reaches (applyTransform resolved the same path a moment before)
+  // Stryker equivalent next-line ConditionalExpression `false`: an internal error no valid transform reaches (applyTransform resolved the same path a moment before)
   if (!set.ok) throw new Error(`cannot write the target back into ${TARGET_FIELD[point]}: ${set.detail}`);
   const out = set.root as JsonObject;
   // §4.3 as in buildContext: target shares the (freshly copied) value written into the aliased field; one copy, not two.
@@ -89,14 +92,16 @@ export function validateContext(ctx: JsonObject, bounds: Bounds = {}): { ok: tru
   const scan = scanJsonDomain(ctx, bounds.maxDepth ?? DEFAULT_MAX_DEPTH);
   // Stryker disable next-line ConditionalExpression,EqualityOperator,LogicalOperator: a fast path: the checks below give the same answer for any context a vector can carry; only a context of megabytes (far beyond any vector) sees the size bound (emitter.test.ts '§12.3: breaching the depth or size bound is context_invalid, not a crash')
   const sizeSurelyWithin = scan.maxBytes <= (bounds.maxBytes ?? DEFAULT_MAX_BYTES);
-  // Stryker disable next-line ConditionalExpression,BooleanLiteral: a fast path, as above: the detailed checks give the same answer for a clean context, and only a context of megabytes sees the size bound (emitter.test.ts '§12.3: breaching the depth or size bound is context_invalid, not a crash')
+  // Stryker equivalent next-line ConditionalExpression `true`: a fast path, as above: the detailed checks give the same answer for a clean context, and only a context of megabytes sees the size bound (emitter.test.ts '§12.3: breaching the depth or size bound is context_invalid, not a crash')
+  // Stryker equivalent next-line BooleanLiteral `sizeSurelyWithin`: a fast path, as above: the detailed checks give the same answer for a clean context, and only a context of megabytes sees the size bound (emitter.test.ts '§12.3: breaching the depth or size bound is context_invalid, not a crash')
   if (!scan.clean || !sizeSurelyWithin) {
     // §12.3 first: a context over the bounds is not walked further.
     const b = checkBounds(ctx, bounds);
     if (!b.ok) return b;
     // §4.4: no non-finite numbers or lone surrogates anywhere in the context; located payload-free (§6.3).
     const bad = findDomainViolation(ctx);
-    // Stryker disable next-line ConditionalExpression,ObjectLiteral,StringLiteral: reached only for a context the scan rejected (or one of megabytes), which fails closed as context_invalid whichever detail (or none) it gets; the detail is the host's wording
+    // Stryker disable next-line ObjectLiteral,StringLiteral: reached only for a context the scan rejected (or one of megabytes), which fails closed as context_invalid whichever detail (or none) it gets; the detail is the host's wording
+    // Stryker equivalent next-line ConditionalExpression `true`: reached only for a context the scan rejected (or one of megabytes), which fails closed as context_invalid whichever detail (or none) it gets; the detail is the host's wording
     if (bad !== undefined) return { ok: false, detail: `the context holds ${bad.kind} at ${bad.at}, which interoperable JSON cannot carry (§4.4)` };
   }
   // §4 envelope (§10.2 "a host MUST validate the §4 envelope before dispatching any emission").
@@ -107,7 +112,9 @@ export function validateContext(ctx: JsonObject, bounds: Bounds = {}): { ok: tru
   const allowed = CONTEXT_MEMBERS[ctx.interception_point as InterceptionPoint];
   // Stryker disable next-line BlockStatement: the CTK never builds a context: the reference loop and the hook session put only schema members in one (emitter.test.ts '§4/§6.3: a member the point's closed schema does not admit makes the context invalid; nothing is dispatched')
   for (const member of Object.keys(ctx)) {
-    // Stryker disable next-line ConditionalExpression,EqualityOperator,BlockStatement: the CTK never builds a context: the reference loop and the hook session put only schema members in one, so a stray top-level member comes only from an integrator's own fields (emitter.test.ts '§4/§6.3: a member the point's closed schema does not admit makes the context invalid; nothing is dispatched')
+    // Stryker disable next-line EqualityOperator,BlockStatement: the CTK never builds a context: the reference loop and the hook session put only schema members in one, so a stray top-level member comes only from an integrator's own fields (emitter.test.ts '§4/§6.3: a member the point's closed schema does not admit makes the context invalid; nothing is dispatched')
+    // Stryker equivalent next-line ConditionalExpression `true` @33: the CTK never builds a context: the reference loop and the hook session put only schema members in one, so a stray top-level member comes only from an integrator's own fields (emitter.test.ts '§4/§6.3: a member the point's closed schema does not admit makes the context invalid; nothing is dispatched')
+    // Stryker equivalent next-line ConditionalExpression `false`: the CTK never builds a context: the reference loop and the hook session put only schema members in one, so a stray top-level member comes only from an integrator's own fields (emitter.test.ts '§4/§6.3: a member the point's closed schema does not admit makes the context invalid; nothing is dispatched')
     if (!allowed.has(member) && ctx[member] !== undefined) {
       // Stryker disable next-line Regex,StringLiteral: wording: which member names the detail shows is the host's text (only a name of the §4.6 shape is shown)
       const shown = /^[a-z][a-z0-9_]{0,63}$/.test(member) ? member : 'a member';

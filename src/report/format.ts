@@ -107,6 +107,8 @@ export function readingText(surface: HostSurface): string {
   const entries = Object.entries(surface.readings ?? {});
   if (entries.length === 0) return 'defaults';
   return entries.map(([k, v]) => `${k}: ${v}${READINGS[k as ReadingName]?.default === v ? ' (default)' : ''}`).join(', ');
+}
+
 /**
  * The choices that decide which vectors run besides the capabilities, in one line (the claim row's "Declared
  * choices"): the conversation layout (the members that differ from the reference loop's) and every posture's value,

@@ -1,0 +1,72 @@
+// The disables audit (mutation/audit.mjs) and the variant directive (mutation/run.mjs withEquivalentsIgnored): the
+// directives are read as Stryker reads them, a directive-free copy keeps every line in place, a killed disabled
+// mutant loses its disable (its surviving sibling variant named alone), and a variant directive marks only its variant.
+import t from 'tap';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { PACKAGE_ROOT } from '../version.js';
+
+interface M {
+  mutatorName: string;
+  replacement: string;
+  status: string;
+  location: { start: { line: number; column: number } };
+}
+interface AuditModule {
+  directivesOf(source: string): Array<{ line: number; target: number; nextLine: boolean }>;
+  withoutDirectives(source: string): string;
+  disablingDirective(directives: unknown, mutant: M): { line: number } | undefined;
+  auditOf(report: unknown, sources: Record<string, string>): { files: Record<string, { disabled: number; disabled_killed: unknown[]; disabled_surviving: unknown[] }> };
+  applyAuditToSource(source: string, fileAudit: unknown, known?: M[]): { source: string; log: string[] };
+}
+const load = async <T>(rel: string) => (await import(pathToFileURL(path.join(PACKAGE_ROOT, rel)).href)) as T;
+const m = (line: number, mutatorName: string, replacement: string, status: string, column = 3): M => ({ mutatorName, replacement, status, location: { start: { line, column } } });
+
+const SOURCE = [
+  'function f(a: boolean) {',
+  '  // Stryker disable next-line ConditionalExpression,StringLiteral: the CTK never passes a false a here',
+  '  // a second comment line: the directive still covers the code after it',
+  '  if (a) g("x");',
+  '  // Stryker disable all: diagnostics only, no record carries them',
+  '  h(1);',
+  '  // Stryker restore all',
+  '  k(2);',
+  '}',
+].join('\n');
+
+t.test('directives are read as Stryker reads them, and blanked in place', async (t) => {
+  const { directivesOf, withoutDirectives, disablingDirective } = await load<AuditModule>('mutation/audit.mjs');
+  const d = directivesOf(SOURCE);
+  t.same(d.map((x) => [x.line, x.target, x.nextLine]), [[2, 4, true], [5, 6, false], [7, 8, false]], 'a next-line directive covers the code line after further comments');
+  t.equal(disablingDirective(d, m(4, 'ConditionalExpression', 'true', 'Killed'))?.line, 2);
+  t.equal(disablingDirective(d, m(4, 'BooleanLiteral', 'false', 'Killed')), undefined, 'a mutator it does not name');
+  t.equal(disablingDirective(d, m(6, 'ObjectLiteral', '{}', 'Killed'))?.line, 5, 'inside the block');
+  t.equal(disablingDirective(d, m(8, 'ObjectLiteral', '{}', 'Killed')), undefined, 'after its restore');
+  const blank = withoutDirectives(SOURCE);
+  t.equal(blank.split('\n').length, SOURCE.split('\n').length, 'no line moves');
+  t.notMatch(blank, /Stryker (disable|restore)/);
+});
+
+t.test('a killed disabled mutant loses its disable; its surviving sibling is named alone', async (t) => {
+  const { auditOf, applyAuditToSource } = await load<AuditModule>('mutation/audit.mjs');
+  const report = { files: { 'a.ts': { mutants: [m(4, 'ConditionalExpression', 'true', 'Killed'), m(4, 'ConditionalExpression', 'false', 'Survived'), m(4, 'StringLiteral', '""', 'Survived'), m(6, 'BlockStatement', '{}', 'Killed'), m(6, 'StringLiteral', '""', 'NoCoverage')] } } };
+  const audit = auditOf(report, { 'a.ts': SOURCE });
+  t.equal(audit.files['a.ts']!.disabled, 5);
+  t.equal(audit.files['a.ts']!.disabled_killed.length, 2);
+  const { source } = applyAuditToSource(SOURCE, audit.files['a.ts']);
+  t.match(source, /\/\/ Stryker disable next-line StringLiteral: the CTK never passes/);
+  t.match(source, /\/\/ Stryker equivalent next-line ConditionalExpression `false`: the CTK never passes/);
+  t.notMatch(source, /Stryker disable all/, 'the block that hid a killed mutant is gone');
+  t.match(source, /\/\/ Stryker disable next-line StringLiteral: diagnostics only[^\n]*\n {2}h\(1\);/, 'its survivor keeps a next-line disable');
+  const untested = applyAuditToSource(SOURCE, audit.files['a.ts'], [m(6, 'ObjectLiteral', '{}', 'Ignored')]).source;
+  t.match(untested, /\/\/ Stryker disable next-line StringLiteral,ObjectLiteral: diagnostics only/, 'a partial audit keeps an untested mutant disabled');
+});
+
+t.test('a variant directive marks only its surviving variant Ignored', async (t) => {
+  const { withEquivalentsIgnored } = await load<{ withEquivalentsIgnored(r: unknown): { files: Record<string, { mutants: Array<M & { statusReason?: string }> }> } }>('mutation/run.mjs');
+  const source = 'x\n  // Stryker equivalent next-line ConditionalExpression `false`: only read for truthiness\n  if (a) b();\n';
+  const mutants = [m(3, 'ConditionalExpression', 'false', 'Survived'), m(3, 'ConditionalExpression', 'true', 'Survived'), m(3, 'ConditionalExpression', 'false', 'Killed', 9)];
+  const out = withEquivalentsIgnored({ files: { 'a.ts': { source, mutants } } }).files['a.ts']!.mutants;
+  t.same(out.map((x) => x.status), ['Ignored', 'Survived', 'Killed'], 'the other variant is tested, and a kill stays a kill');
+  t.equal(out[0]!.statusReason, 'only read for truthiness');
+});
