@@ -7,6 +7,7 @@
 import type { Harness, HostSurface } from '../../harness/contract.js';
 import { createReferenceHarness } from '../../harness/reference-harness.js';
 import { resolvePostures, type Postures } from '../../core/postures.js';
+import { resolveReadings } from '../../core/readings.js';
 import { describeLayout, isReferenceLayout, resolveLayout, type ConversationLayout } from '../../harness/layout.js';
 
 export class OracleConfigError extends Error {
@@ -37,7 +38,11 @@ export async function createOracle(surface: HostSurface): Promise<Oracle> {
   const laidOut = resolveLayout(surface.layout);
   if (!laidOut.ok) throw new OracleConfigError(`the declared layout ${laidOut.member} ${laidOut.problem}`);
   const layout = laidOut.layout;
-  const createUnder = (under: ConversationLayout): Harness => createReferenceHarness({ postures, streaming, layout: under });
+  // The contested readings too (src/core/readings.ts): the reference host takes every value of each.
+  const read = resolveReadings(surface.readings);
+  if (!read.ok) throw new OracleConfigError(`the declared reading ${read.name} ${read.problem}`);
+  const readings = read.readings;
+  const createUnder = (under: ConversationLayout): Harness => createReferenceHarness({ postures, readings, streaming, layout: under });
   const create = (): Harness => createUnder(layout);
   // The reference host declares the postures it runs with: every posture the host declares must be one it took.
   const probe = create();

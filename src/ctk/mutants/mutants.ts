@@ -180,6 +180,30 @@ function noShutdownAfterStartupDeny(): Mutant {
   };
 }
 
+/**
+ * §6.3 mutant: the host's own core raises host_error:context_invalid out of the run where it must record the deny
+ * (as a core does that throws on a context it cannot construct); the CTK reports it as host.fail_closed (fail-closed.ts).
+ */
+function contextInvalidRaised(): Mutant {
+  return {
+    id: 'context-invalid-raised',
+    clause: '6.3',
+    description: 'a context the host cannot construct raises host_error:context_invalid out of the run instead of recording the deny',
+    harness: () => {
+      const inner = createReferenceHarness();
+      return {
+        ...inner,
+        run: async (): Promise<RunReport> => {
+          const report = await inner.run();
+          const failed = report.records.some((r) => (r as JsonObject).decided_by === null && ((r as JsonObject).verdict as JsonObject | undefined)?.reason === HOST_ERROR.context_invalid);
+          if (failed) throw new Error(`CoreError: ${HOST_ERROR.context_invalid}`);
+          return report;
+        },
+      };
+    },
+  };
+}
+
 /** §12.2 mutant: the sequence counter is bumped after the current tick, so concurrent emissions share numbers. */
 function lazySequence(counter: { next: number }): number {
   const s = counter.next;
@@ -573,6 +597,7 @@ export const MUTANTS: readonly Mutant[] = [
   parts('post-after-blocked-pre', '6.2', 'post_tool_call is emitted after a blocked pre_tool_call', { shouldEmitPost: () => true }),
   parts('startup-deny-ignored', '6.1a', 'the session processes input after a denied agent_startup', { sessionMayProceed: () => true }),
   noShutdownAfterStartupDeny(),
+  contextInvalidRaised(),
   parts('shutdown-reason-completed-after-block', '6.1a', 'agent_shutdown reports summary.reason completed after a blocked session', { shutdownReason: () => 'completed' }),
   parts('deny-proceeds-in-enforce', '6', 'a combined deny at input/output/model points does not stop the action', { shouldProceed: () => true }),
   // --- evaluate_only ---

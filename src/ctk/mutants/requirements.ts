@@ -88,6 +88,7 @@ export const MUTANT_REQUIREMENTS: Readonly<Record<string, string | readonly [str
   'evaluate-only-skips-transform-validation': 'REQ-8-eval-validate-not-apply',
   'warning-messages-not-truncated': 'REQ-10.3-projection-message',
   'context-invalid-decided-by-zero': 'REQ-10.3-decided-by',
+  'context-invalid-raised': ['REQ-6.3-context-invalid-no-dispatch', 'REQ-1.3-fail-closed-context'],
   'fold-truncated-omitted-when-false': 'REQ-10.3-fold-truncated',
   'post-tool-args-untransformed': 'REQ-4.2-post-args-reflect',
   'run-all-allow-lift-drops-fold': 'REQ-7.4-run-all-approval',
