@@ -10,6 +10,7 @@ import { parseTargetPath, setPath } from '../core/paths.js';
 import { TARGET_FIELD, type InterceptionPoint, type Json, type JsonObject } from '../core/types.js';
 import { getDotted } from '../core/paths.js';
 import type { RunReport } from '../harness/contract.js';
+import { effectiveLayout, type ConversationLayout } from '../harness/layout.js';
 import type { Failure } from '../results/model.js';
 import { decideInterceptor } from './decide.js';
 import { brief, isLosslessNumber } from './json.js';
@@ -21,6 +22,8 @@ export interface CrossCheckInput {
   report: RunReport;
   recording: JsonObject[];
   mocks: MockLog;
+  /** The host's declared conversation layout (HARNESS.md): how it renders what the mocks returned (null_answer). */
+  layout?: Partial<ConversationLayout>;
   /** Model calls answered with several post_model_call emissions (incremental_output, §12.1): their response is not one context. */
   segmentedCalls?: ReadonlySet<number>;
 }
@@ -49,6 +52,7 @@ export function checkCrossCheck(o: CrossCheckInput): Failure[] {
     const s = seqOf(r);
     if (s !== undefined && !bySeq.has(s)) bySeq.set(s, r);
   }
+  const emptyText = effectiveLayout(o.layout).null_answer === 'empty_text';
   const f: Failure[] = [];
   const fail = (check: Check, clause: string, message: string, expected: unknown, got: unknown, path?: string) =>
     f.push({ clause, check: `invariant.crosscheck.${check}`, message, expected, got, ...(path ? { path } : {}) });
@@ -136,7 +140,9 @@ export function checkCrossCheck(o: CrossCheckInput): Failure[] {
     if (post === undefined || (nextPre !== undefined && nextPre < post)) continue; // not dispatched (context_invalid): other invariants judge it
     const shown = obj(o.recording[post]!.response);
     const mine = answer.response;
-    const same = shown !== undefined && deepEqual(shown.content ?? null, mine.content) && deepEqual(shown.tool_calls ?? [], mine.tool_calls) && deepEqual(shown.finish_reason, mine.finish_reason);
+    // null_answer=empty_text: a framework whose model interface is text has no null answer; it has "" (HARNESS.md).
+    const textAnswer = emptyText && mine.content === null && deepEqual(mine.tool_calls, []) && shown?.content === '';
+    const same = shown !== undefined && (textAnswer || deepEqual(shown.content ?? null, mine.content)) && deepEqual(shown.tool_calls ?? [], mine.tool_calls) && deepEqual(shown.finish_reason, mine.finish_reason);
     if (!same) {
       fail('model_response', '4.2', `${label(post)} shows a response other than the one the mock model returned to call ${answer.call}${answer.kind === 'stream' ? ' (its stream assembled)' : ''}: the model returned ${brief(mine, 200)}, interceptors were shown ${brief(shown, 200)}`, mine, shown ?? null, `recording[${post}].response`);
     }

@@ -163,7 +163,7 @@ export async function runVector(lv: LoadedVector, opts: RunOptions): Promise<{ r
       const incremental = opts.surface.capabilities.includes('incremental_output');
       const segmentedCalls = new Set(incremental ? mocks.streams.map((s) => s.call) : []);
       failures.push(...checkInvariants({ vector: v, report, recording, segmentedCalls }));
-      failures.push(...checkCrossCheck({ vector: v, report, recording, mocks, segmentedCalls }));
+      failures.push(...checkCrossCheck({ vector: v, report, recording, mocks, segmentedCalls, layout: opts.surface.layout }));
       if (incremental) failures.push(...checkStreamConsumption(report.records as JsonObject[], mocks.streams));
       failures.push(...checkExpectations({ vector: v, surface: opts.surface, report, recording, mocks }));
     } catch (error) {
