@@ -39,7 +39,8 @@ function mockModel(run: RunSetup): LanguageModelV4 {
     async doGenerate(options) {
       const r = wholeResponse(await run.model({ model_id: 'mock', messages: promptToMessages(options.prompt) as never }));
       const content: LanguageModelV4Content[] = [];
-      if (typeof r.content === 'string' && r.content !== '') content.push({ type: 'text', text: r.content });
+      // An empty answer is a text part with no text, as a provider returns it: the response is "" (not null) for interceptors too.
+      if (typeof r.content === 'string') content.push({ type: 'text', text: r.content });
       else if (r.content !== null && typeof r.content === 'object') content.push({ type: 'text', text: JSON.stringify(r.content) });
       for (const tc of r.tool_calls ?? []) content.push({ type: 'tool-call', toolCallId: tc.id, toolName: tc.name, input: JSON.stringify(tc.args ?? {}) });
       const zero = { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 };
@@ -48,8 +49,9 @@ function mockModel(run: RunSetup): LanguageModelV4 {
     async doStream(options) {
       const reply = await run.model({ model_id: 'mock', messages: promptToMessages(options.prompt) as never });
       if (isModelStream(reply)) return { stream: streamParts(reply) };
-      const content = typeof reply.content === 'string' ? reply.content : reply.content === null ? '' : JSON.stringify(reply.content);
-      return { stream: streamParts([{ content, tool_calls: reply.tool_calls ?? [], finish_reason: reply.finish_reason ?? 'stop' }]) };
+      // A null answer streams no text delta at all, so the assembled response stays null, as the model returned it.
+      const content = typeof reply.content === 'string' ? reply.content : reply.content === null ? undefined : JSON.stringify(reply.content);
+      return { stream: streamParts([{ ...(content !== undefined ? { content } : {}), tool_calls: reply.tool_calls ?? [], finish_reason: reply.finish_reason ?? 'stop' } as ModelStreamChunk]) };
     },
   };
 }
@@ -62,7 +64,8 @@ function streamParts(chunks: AsyncIterable<ModelStreamChunk> | Iterable<ModelStr
       controller.enqueue({ type: 'stream-start', warnings: [] });
       let finish: string | undefined;
       for await (const chunk of chunks) {
-        if (chunk.content) controller.enqueue({ type: 'text-delta', id: 't', delta: chunk.content });
+        // An empty chunk is an empty delta (AH-CTK-481): the assembled text is "", as the model streamed it.
+        if (typeof chunk.content === 'string') controller.enqueue({ type: 'text-delta', id: 't', delta: chunk.content });
         for (const tc of chunk.tool_calls ?? []) controller.enqueue({ type: 'tool-call', toolCallId: tc.id, toolName: tc.name, input: JSON.stringify(tc.args ?? {}) });
         if (chunk.finish_reason !== undefined && chunk.partial !== true) finish = chunk.finish_reason;
       }

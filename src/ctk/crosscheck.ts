@@ -10,6 +10,7 @@ import { parseTargetPath, setPath } from '../core/paths.js';
 import { TARGET_FIELD, type InterceptionPoint, type Json, type JsonObject } from '../core/types.js';
 import { getDotted } from '../core/paths.js';
 import type { RunReport } from '../harness/contract.js';
+import { effectiveLayout, type ConversationLayout } from '../harness/layout.js';
 import type { Failure } from '../results/model.js';
 import { decideInterceptor } from './decide.js';
 import { brief, isLosslessNumber } from './json.js';
@@ -21,8 +22,15 @@ export interface CrossCheckInput {
   report: RunReport;
   recording: JsonObject[];
   mocks: MockLog;
+  /** The host's declared conversation layout (HARNESS.md): how it renders what the mocks returned (null_answer). */
+  layout?: Partial<ConversationLayout>;
   /** Model calls answered with several post_model_call emissions (incremental_output, §12.1): their response is not one context. */
   segmentedCalls?: ReadonlySet<number>;
+  /**
+   * The host declares `tool_error_values` (HARNESS.md): a failing tool's error value is its post_tool_call value.
+   * Without it a failed tool result is held to is_error only (a framework whose tools fail by raising cannot carry it).
+   */
+  toolErrorValues?: boolean;
 }
 
 type Check = 'model_calls' | 'model_messages' | 'model_response' | 'tool_calls' | 'tool_args' | 'tool_result' | 'release' | 'blocked';
@@ -49,6 +57,7 @@ export function checkCrossCheck(o: CrossCheckInput): Failure[] {
     const s = seqOf(r);
     if (s !== undefined && !bySeq.has(s)) bySeq.set(s, r);
   }
+  const emptyText = effectiveLayout(o.layout).null_answer === 'empty_text';
   const f: Failure[] = [];
   const fail = (check: Check, clause: string, message: string, expected: unknown, got: unknown, path?: string) =>
     f.push({ clause, check: `invariant.crosscheck.${check}`, message, expected, got, ...(path ? { path } : {}) });
@@ -136,7 +145,9 @@ export function checkCrossCheck(o: CrossCheckInput): Failure[] {
     if (post === undefined || (nextPre !== undefined && nextPre < post)) continue; // not dispatched (context_invalid): other invariants judge it
     const shown = obj(o.recording[post]!.response);
     const mine = answer.response;
-    const same = shown !== undefined && deepEqual(shown.content ?? null, mine.content) && deepEqual(shown.tool_calls ?? [], mine.tool_calls) && deepEqual(shown.finish_reason, mine.finish_reason);
+    // null_answer=empty_text: a framework whose model interface is text has no null answer; it has "" (HARNESS.md).
+    const textAnswer = emptyText && mine.content === null && deepEqual(mine.tool_calls, []) && shown?.content === '';
+    const same = shown !== undefined && (textAnswer || deepEqual(shown.content ?? null, mine.content)) && deepEqual(shown.tool_calls ?? [], mine.tool_calls) && deepEqual(shown.finish_reason, mine.finish_reason);
     if (!same) {
       fail('model_response', '4.2', `${label(post)} shows a response other than the one the mock model returned to call ${answer.call}${answer.kind === 'stream' ? ' (its stream assembled)' : ''}: the model returned ${brief(mine, 200)}, interceptors were shown ${brief(shown, 200)}`, mine, shown ?? null, `recording[${post}].response`);
     }
@@ -174,7 +185,8 @@ export function checkCrossCheck(o: CrossCheckInput): Failure[] {
     const post = at('post_tool_call', out.at, o.recording.length, sameId)[0];
     if (post === undefined) continue; // a missing post_tool_call is invariant.ordering's finding
     const shown = obj(o.recording[post]!.tool_result);
-    const ok = out.kind === 'raised' ? shown?.is_error === true : shown !== undefined && deepEqual(shown.value ?? null, out.result!.value) && deepEqual(shown.is_error, out.result!.is_error);
+    const failedOnly = out.kind === 'raised' || (out.result!.is_error === true && o.toolErrorValues === false);
+    const ok = failedOnly ? shown?.is_error === true : shown !== undefined && deepEqual(shown.value ?? null, out.result!.value) && deepEqual(shown.is_error, out.result!.is_error);
     if (!ok) {
       const mine = out.kind === 'raised' ? { raised: true, is_error: true } : out.result;
       fail('tool_result', '4.2', `${label(post)} shows a tool_result other than what tool "${invoked.name}" ${out.kind === 'raised' ? 'raised (a tool error: is_error true)' : 'returned'}: the tool gave ${brief(mine, 200)}, interceptors were shown ${brief(shown, 200)}`, mine, shown ?? null, `recording[${post}].tool_result`);

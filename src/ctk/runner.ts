@@ -169,7 +169,7 @@ export async function runVector(lv: LoadedVector, opts: RunOptions): Promise<{ r
       // The reading errored_model_call=none: a model call scripted to fail may go without its post_model_call.
       const unpairedCalls = new Set(declaredReadingValue(opts.surface, 'errored_model_call') === 'none' ? faultingModelCalls(v) : []);
       failures.push(...checkInvariants({ vector: v, report, recording, segmentedCalls, unpairedCalls }));
-      failures.push(...checkCrossCheck({ vector: v, report, recording, mocks, segmentedCalls }));
+      failures.push(...checkCrossCheck({ vector: v, report, recording, mocks, segmentedCalls, layout: opts.surface.layout, toolErrorValues: opts.surface.capabilities.includes('tool_error_values') }));
       if (incremental) failures.push(...checkStreamConsumption(report.records as JsonObject[], mocks.streams));
       failures.push(...checkExpectations({ vector: v, surface: opts.surface, report, recording, mocks }));
     } catch (error) {

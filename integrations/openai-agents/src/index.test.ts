@@ -37,7 +37,7 @@ test('transforms take effect: pre_tool_call args, pre_model_call messages, post_
   t.same(refunds, [{ amount: 500 }]);
   t.same(requestToMessages(seen[0]!), [{ role: 'user', content: 'refund order 417' }], 'the model got the transformed messages');
   t.same(requestToMessages(seen[1]!).at(-1), { role: 'tool', content: '{"refunded":500,"currency":"EUR"}' }, 'the model got the transformed tool result (as the SDK carries it: text)');
-  t.same(contexts.at(-1), { role: 'tool', content: { refunded: 500, currency: 'EUR' } }, 'pre_model_call shows the JSON value the tool result carries (§4.2)');
+  t.same(contexts.at(-1), { role: 'tool', content: '{"refunded":500,"currency":"EUR"}' }, 'pre_model_call shows the tool result as the model is sent it: text (§4.2)');
   t.match(result, { output: 'redacted' });
   t.match((result as { history: unknown[] }).history.at(-1), { role: 'assistant', content: [{ type: 'output_text', text: 'redacted' }] }, 'the carried history holds the verdicted answer');
 });

@@ -68,7 +68,7 @@ export function agentHooks(options: AgentHooksOptions): AgentHooks<OpenAIAgentsH
 
 /** The Agents SDK wiring over an existing hook session (startSession() is the usual way in). */
 export function createOpenAIAgentsSession(hooks: HookSession): OpenAIAgentsHookSession {
-  const toolValues = new Map<string, Json>(); // what each call's result was, for pre_model_call (messages.ts ToolValues)
+  const toolValues = new Map<string, Json>(); // stays empty: pre_model_call shows a function result as the text the SDK sends
   const labels = createLabelBook(); // §5.4
 
   /** pre_model_call for one call: the request the model must get (labels stripped), and what post_model_call needs. */
@@ -150,7 +150,8 @@ export function createOpenAIAgentsSession(hooks: HookSession): OpenAIAgentsHookS
       );
       // §6.2 / §6.1 / §10.3: a block, a discarded result or an unprojectable one reaches the model as the tool's output.
       if (r.kind === 'blocked') return r.message;
-      toolValues.set(id, r.value);
+      // §4.2: pre_model_call shows what the model is sent, and the SDK sends a function result as text; so the
+      // messages carry that text, not the value the tool returned (issue 30: one story for interceptors and model).
       labels.onToolResult(id, r.labels); // §5.4
       return toolOutputText(r.value);
     };
