@@ -22,14 +22,16 @@ const NON_DEFAULT_LAYOUT = {
   tool_error_content: 'text',
   user_placeholder: '(continue)',
   null_answer: 'empty_text',
+  non_leading_system: { prefix: '<system>', suffix: '</system>' },
 };
 
-/** NON_DEFAULT_LAYOUT with the values the vector's `layout` gate names (GRAMMAR.md §1; the gate's words for host_messages and user_placeholder). */
+/** NON_DEFAULT_LAYOUT with the values the vector's `layout` gate names (GRAMMAR.md §1; the gate's words for host_messages, user_placeholder and non_leading_system). */
 function layoutFor(vector) {
   const layout = { ...NON_DEFAULT_LAYOUT };
   for (const [member, value] of Object.entries(vector.layout ?? {})) {
     if (member === 'host_messages') layout.host_messages = value === 'none' ? [] : NON_DEFAULT_LAYOUT.host_messages;
     else if (member === 'user_placeholder') layout.user_placeholder = value === 'none' ? null : NON_DEFAULT_LAYOUT.user_placeholder;
+    else if (member === 'non_leading_system') layout.non_leading_system = value === 'user_text' ? NON_DEFAULT_LAYOUT.non_leading_system : value;
     else layout[member] = value;
   }
   return layout;

@@ -227,6 +227,10 @@ async function fuzzCommand(flags: FuzzFlags): Promise<number> {
       process.stderr.write('nothing ran: no case completed (is --time long enough?)\n');
       return EXIT.failed;
     }
+    if (result.groups.some((g) => g.kind === 'self_contradiction')) {
+      process.stderr.write(`fuzz: the host contradicts itself on ${summary.self_contradicting_cases} case${summary.self_contradicting_cases === 1 ? '' : 's'} (its interceptors were shown one thing and its model or tools got another): fix that first; its differences from the reference host follow from it or are listed after it\n`);
+      return EXIT.failed;
+    }
     if (result.groups.length > 0) return EXIT.failed;
     if (result.unconfirmed.length > 0) {
       // The host differed, but the CTK could not write a vector its own reference passes: not a pass, the CTK's fault.

@@ -98,7 +98,7 @@ export interface Vector {
   /** Extension (src/core/readings.ts): applies only to a host declaring exactly these contested readings; others skip it. */
   readings?: Record<string, string>;
   /** Extension (the declared conversation layout, harness/layout.ts): applies only to a host whose layout has these values. */
-  layout?: Partial<Record<'assistant_turn' | 'history' | 'host_messages' | 'pre_model_transform' | 'assistant_message' | 'external_input' | 'tool_error_content' | 'user_placeholder' | 'null_answer', string>>;
+  layout?: Partial<Record<'assistant_turn' | 'history' | 'host_messages' | 'pre_model_transform' | 'assistant_message' | 'external_input' | 'tool_error_content' | 'user_placeholder' | 'null_answer' | 'non_leading_system', string>>;
   /** Extensions (hang_faults): per-vector timeouts handed to the host. */
   interceptor_timeout_ms?: number;
   resolver_timeout_ms?: number;

@@ -1,6 +1,6 @@
 // The declared conversation layout: validation (defaults filled, a bad member named), the gate a vector states.
 import t from 'tap';
-import { REFERENCE_LAYOUT, describeLayout, isReferenceLayout, layoutSkip, resolveLayout } from './layout.js';
+import { REFERENCE_LAYOUT, describeLayout, isReferenceLayout, layoutSkip, layoutValue, layoutVariants, resolveLayout, type ConversationLayout } from './layout.js';
 import { validateSurface } from './surface.js';
 import { checkSurface } from './stdio/validate.js';
 import { referenceSurface } from './reference-harness.js';
@@ -35,4 +35,24 @@ t.test('a layout-gated vector is skipped under another layout, the reason naming
     reason: 'host declares conversation layout host_messages=prepended; the vector depends on host_messages=none',
   });
   t.same(layoutSkip({ assistant_turn: 'after_tool_results' }, { assistant_turn: 'before_tool_results' })?.member, 'assistant_turn');
+});
+
+t.test('non_leading_system: kept, moved_to_front or a user-text frame; the gate names the frame user_text', async (t) => {
+  const framed = resolveLayout({ non_leading_system: { prefix: '<system>', suffix: '</system>' } });
+  t.ok(framed.ok);
+  if (framed.ok) {
+    t.same(framed.layout.non_leading_system, { prefix: '<system>', suffix: '</system>' });
+    t.equal(layoutValue(framed.layout, 'non_leading_system'), 'user_text');
+    t.match(describeLayout(framed.layout), /non_leading_system=user_text \("<system>" … "<\/system>"\)/);
+    t.equal(layoutSkip({ non_leading_system: 'user_text' }, framed.layout), undefined);
+    t.match(layoutSkip({ non_leading_system: 'kept' }, framed.layout)?.reason, /non_leading_system=user_text; the vector depends on non_leading_system=kept/);
+  }
+  const moved = resolveLayout({ non_leading_system: 'moved_to_front' });
+  t.ok(moved.ok && moved.layout.non_leading_system === 'moved_to_front');
+  for (const bad of ['user_text', { prefix: '<s>' }, { prefix: 1, suffix: '' }, { prefix: '', suffix: '', role: 'user' }]) {
+    const r = resolveLayout({ non_leading_system: bad });
+    t.match(r, { ok: false, member: 'non_leading_system' }, `${JSON.stringify(bad)} is refused`);
+  }
+  const variants = layoutVariants(resolveLayout(undefined).ok ? (resolveLayout(undefined) as { layout: ConversationLayout }).layout : ({} as ConversationLayout)).filter((v) => v.member === 'non_leading_system');
+  t.same(variants.map((v) => layoutValue(v.layout, 'non_leading_system')), ['moved_to_front', 'user_text'], 'the one-member variants of the default layout');
 });

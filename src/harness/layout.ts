@@ -20,6 +20,7 @@ export const LAYOUT_GATES = {
   tool_error_content: ['value', 'text'],
   user_placeholder: ['none', 'inserted'],
   null_answer: ['kept', 'empty_text'],
+  non_leading_system: ['kept', 'moved_to_front', 'user_text'],
 } as const satisfies Record<keyof ConversationLayout, readonly string[]>;
 export type LayoutMember = keyof typeof LAYOUT_GATES;
 export const LAYOUT_MEMBERS = Object.keys(LAYOUT_GATES) as LayoutMember[];
@@ -28,12 +29,13 @@ export const LAYOUT_MEMBERS = Object.keys(LAYOUT_GATES) as LayoutMember[];
 export function layoutValue(layout: ConversationLayout, member: LayoutMember): string {
   if (member === 'host_messages') return layout.host_messages.length === 0 ? 'none' : 'prepended';
   if (member === 'user_placeholder') return layout.user_placeholder === null ? 'none' : 'inserted';
+  if (member === 'non_leading_system') return typeof layout.non_leading_system === 'string' ? layout.non_leading_system : 'user_text';
   return layout[member];
 }
 
 /** A layout in one line, e.g. "assistant_turn=before_tool_results, history=session, host_messages=none, pre_model_transform=request". */
 export function describeLayout(layout: ConversationLayout): string {
-  return LAYOUT_MEMBERS.map((m) => `${m}=${layoutValue(layout, m)}${m === 'host_messages' && layout.host_messages.length > 0 ? ` (${layout.host_messages.length})` : ''}${m === 'user_placeholder' && layout.user_placeholder !== null ? ` (${JSON.stringify(layout.user_placeholder)})` : ''}`).join(', ');
+  return LAYOUT_MEMBERS.map((m) => `${m}=${layoutValue(layout, m)}${m === 'host_messages' && layout.host_messages.length > 0 ? ` (${layout.host_messages.length})` : ''}${m === 'user_placeholder' && layout.user_placeholder !== null ? ` (${JSON.stringify(layout.user_placeholder)})` : ''}${m === 'non_leading_system' && typeof layout.non_leading_system !== 'string' ? ` (${JSON.stringify(layout.non_leading_system.prefix)} … ${JSON.stringify(layout.non_leading_system.suffix)})` : ''}`).join(', ');
 }
 
 /** True when the layout is the reference loop's own. */
@@ -57,6 +59,13 @@ export function resolveLayout(value: unknown): { ok: true; layout: ConversationL
     if (v === undefined) continue;
     if (!(LAYOUT_GATES[member] as readonly unknown[]).includes(v)) return { ok: false, member, problem: `must be one of ${LAYOUT_GATES[member].join(', ')}` };
     (layout as unknown as Record<string, unknown>)[member] = v;
+  }
+  const nls = value.non_leading_system;
+  if (nls !== undefined) {
+    const shape = 'must be "kept", "moved_to_front", or {prefix: string, suffix: string} (sent as user text in that frame)';
+    if (nls === 'kept' || nls === 'moved_to_front') layout.non_leading_system = nls;
+    else if (isPlainObject(nls) && typeof nls.prefix === 'string' && typeof nls.suffix === 'string' && Object.keys(nls).every((k) => k === 'prefix' || k === 'suffix')) layout.non_leading_system = { prefix: nls.prefix, suffix: nls.suffix };
+    else return { ok: false, member: 'non_leading_system', problem: shape };
   }
   const placeholder = value.user_placeholder;
   if (placeholder !== undefined) {
@@ -95,6 +104,9 @@ export function layoutSkip(gate: Partial<Record<string, string>> | undefined, la
   return undefined;
 }
 
+/** The frame a one-member variant sends a non-leading system message in, as user text. */
+const VARIANT_SYSTEM_FRAME = { prefix: '[system] ', suffix: '' };
+
 /** The host messages a one-member variant puts first when the layout has none (layoutVariants). */
 const VARIANT_HOST_MESSAGES = [{ role: 'system', content: 'You are a careful assistant.' }];
 
@@ -107,6 +119,9 @@ export function layoutVariants(layout: ConversationLayout): Array<{ member: Layo
   for (const member of LAYOUT_MEMBERS) {
     if (member === 'host_messages') out.push({ member, layout: { ...layout, host_messages: layout.host_messages.length === 0 ? VARIANT_HOST_MESSAGES : [] } });
     else if (member === 'user_placeholder') out.push({ member, layout: { ...layout, user_placeholder: layout.user_placeholder === null ? '.' : null } });
+    else if (member === 'non_leading_system') {
+      for (const value of ['kept', 'moved_to_front', VARIANT_SYSTEM_FRAME] as const) if (layoutValue({ ...layout, non_leading_system: value }, member) !== layoutValue(layout, member)) out.push({ member, layout: { ...layout, non_leading_system: value } });
+    }
     else for (const value of LAYOUT_GATES[member] as readonly string[]) if (value !== layout[member]) out.push({ member, layout: { ...layout, [member]: value } });
   }
   return out;

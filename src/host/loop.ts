@@ -67,6 +67,19 @@ export interface ConversationLayout {
    * has no null answer). READINGS.md, *An answer with `null` content*.
    */
   null_answer: 'kept' | 'empty_text';
+  /**
+   * How a `system` message that is not among the leading ones reaches the model (and so the pre_model_call context):
+   * kept as `system` where it is (the reference loop), moved up behind the leading system messages, or sent as a user
+   * message whose content is the system text in the declared frame (`prefix` + text + `suffix`; an object content as
+   * its JSON text). §4.2 pins that the context's messages are what the model receives, whichever it is.
+   */
+  non_leading_system: 'kept' | 'moved_to_front' | SystemFrame;
+}
+
+/** Layout non_leading_system as user text: the frame put around the system message's text. */
+export interface SystemFrame {
+  prefix: string;
+  suffix: string;
 }
 
 /** The reference loop's own layout (HARNESS.md §2, *The reference agent loop*). */
@@ -80,6 +93,7 @@ export const REFERENCE_LAYOUT: Readonly<ConversationLayout> = Object.freeze({
   tool_error_content: 'value',
   user_placeholder: null,
   null_answer: 'kept',
+  non_leading_system: 'kept',
 });
 
 export interface AgentLoopOptions {
@@ -340,7 +354,8 @@ async function modelRound(loop: LoopState, turn: TurnState): Promise<TurnResult 
   const { parts, modelId } = loop;
   const consumed = mergeLabels(...turn.messageLabels);
   const hostMessages = loop.layout.host_messages;
-  const messages = withPlaceholder(hostMessages.length === 0 ? turn.messages : [...hostMessages, ...turn.messages], loop.layout.user_placeholder);
+  const laidOut = renderNonLeadingSystem(hostMessages.length === 0 ? turn.messages : [...hostMessages, ...turn.messages], loop.layout.non_leading_system);
+  const messages = withPlaceholder(laidOut, loop.layout.user_placeholder);
   const pre = await emit(loop, 'pre_model_call', { model: { id: modelId }, messages: messages as unknown as Json }, consumed);
   if (!pre.proceed) return { status: 'blocked' }; // §6: the call is not dispatched
   if (loop.layout.pre_model_transform === 'conversation' && pre.target !== (messages as unknown as Json)) adoptTransformedMessages(turn, pre.target, hostMessages.length);
@@ -379,6 +394,16 @@ async function modelRound(loop: LoopState, turn: TurnState): Promise<TurnResult 
   if (outcomes.some((o) => o.terminate)) return { status: 'blocked' };
   if (!assistantFirst) assistant();
   return undefined;
+}
+
+/** Layout non_leading_system: a system message after the leading ones kept, moved up behind them, or framed as user text. */
+function renderNonLeadingSystem(messages: Message[], how: ConversationLayout['non_leading_system']): Message[] {
+  if (how === 'kept') return messages;
+  const lead = messages.findIndex((m) => m.role !== 'system');
+  if (lead < 0) return messages;
+  const late = (m: Message, i: number) => i >= lead && m.role === 'system';
+  if (how === 'moved_to_front') return [...messages.slice(0, lead), ...messages.filter(late), ...messages.filter((m, i) => i >= lead && !late(m, i))];
+  return messages.map((m, i) => (late(m, i) ? { role: 'user', content: `${how.prefix}${typeof m.content === 'string' ? m.content : JSON.stringify(m.content)}${how.suffix}` } : m));
 }
 
 /** Layout user_placeholder: the host's user message before an assistant message that follows only system messages. */

@@ -259,3 +259,22 @@ t.test('a vector asserting laid-out messages states the layout members it depend
   t.equal(g.shrunk.check.host, 'fail', 'fails on the host');
   t.match(renderSummary(buildSummary(r, { name: 'h', version: '0' }, 1)), /states layout .*is skipped on the reference host under the default layout \(by the layout it states\), passes on it under this host's layout; fails on this host/);
 });
+
+t.test('a host that shows its interceptors one message list and sends the model another is reported as self-contradicting, on its first such case', async (t) => {
+  const m = MUTANTS.find((x) => x.id === 'system-rendered-as-user')!;
+  const surface = referenceSurface();
+  const r = await runCampaign({ host: { label: m.id, surface, create: async () => m.harness() }, oracle: await createOracle(surface), seed: '1', runs: 400, shrinkBudget: 150 });
+  t.ok(r.groups.length > 0, 'detected');
+  const first = Math.min(...r.groups.flatMap((g) => g.cases));
+  t.equal(r.groups[0]!.kind, 'self_contradiction', 'the self-contradiction is listed first');
+  t.equal(r.groups[0]!.cases[0], first, `its first divergent case (${first}) is reported as the host contradicting itself`);
+  t.match(r.groups[0]!.field, /^self_contradiction\.model_messages$/);
+  t.equal(r.groups[0]!.shrunk?.check.host, 'fail', 'the written vector fails on the host (by the cross-check)');
+  t.equal(r.groups[0]!.shrunk?.check.reference, 'pass', 'and passes on the reference host');
+  const text = renderSummary(buildSummary(r, { name: 'h', version: '0' }, 1));
+  t.match(text, /the host CONTRADICTS ITSELF on \d+ case/);
+  t.match(text, /\nSELF-CONTRADICTS self_contradiction\.model_messages/);
+  // The reference host never contradicts itself.
+  const clean = await runCampaign({ host: { label: 'reference', surface, create: async () => createReferenceHarness() }, oracle: await createOracle(surface), seed: '1', runs: 200 });
+  t.same(clean.groups, []);
+});

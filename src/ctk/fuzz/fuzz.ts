@@ -4,6 +4,7 @@
 // With --jobs N each worker owns one host harness and one oracle; indices are handed out in order and results
 // are reported in case order, so the same seed and host give the same cases and the same result.
 import type { Harness, HostSurface } from '../../harness/contract.js';
+import type { Json } from '../../core/types.js';
 import { executeVector, runVector, type Execution } from '../runner.js';
 import { checkVector, vectorFromValue } from '../load.js';
 import { parseLossless, stringifyLossless } from '../json.js';
@@ -18,6 +19,9 @@ import { caseBytes, partForClause, toVector, vectorBytes } from './to-vector.js'
 import { shardCaseCount, shardCaseIndex, type Shard } from '../shard.js';
 import { passesOn } from './trim-expect.js';
 import { validateSurface } from '../../harness/surface.js';
+import { checkCrossCheck } from '../crosscheck.js';
+import { citationsFor } from '../failures.js';
+import { requirementsById } from '../coverage.js';
 import { LAYOUT_MEMBERS, layoutDifferences, layoutValue, layoutVariants, REFERENCE_LAYOUT, type ConversationLayout, type LayoutMember } from '../../harness/layout.js';
 
 export interface FuzzHost {
@@ -114,6 +118,8 @@ export interface ShrinkSize {
 }
 
 export interface DivergenceGroup {
+  /** `self_contradiction`: the host contradicted itself on these cases (the cross-check), whatever the reference did. */
+  kind: 'self_contradiction' | 'difference';
   field: string;
   requirement: string | null;
   clause: string;
@@ -184,6 +190,10 @@ async function checkCase(w: Worker, v: Vector, opts: CampaignOptions): Promise<C
     throw new FuzzInternalError(`the reference host (the oracle) failed on ${v.id}: ${oracle.failures.map((f) => f.message).join('; ')}`);
   }
   const surface = opts.host.surface;
+  // Self-contradiction comes first: a host whose interceptors saw one thing and its model or tools another is
+  // reported as that, ahead of any difference from the reference host.
+  const contradiction = selfContradiction(v, host, oracle, surface);
+  if (contradiction) return { divergence: contradiction, oracle, host, ...(host.failures.length > 0 ? { harness_message: host.failures.map((f) => f.message).join('; ') } : {}) };
   const h = normalizeExecution(host, { vector: v, surface });
   if (host.failures.length > 0) h.harness = 'failed';
   const r = normalizeExecution(oracle, { vector: v, surface });
@@ -196,6 +206,39 @@ async function checkCase(w: Worker, v: Vector, opts: CampaignOptions): Promise<C
   }
   if (host.failures.length > 0) out.harness_message = host.failures.map((f) => f.message).join('; ');
   return out;
+}
+
+/** The cross-check's failures on one execution (the runner's own check, crosscheck.ts). */
+function crossCheckOf(v: Vector, ex: Execution, surface: HostSurface) {
+  if (ex.report === undefined) return [];
+  const segmentedCalls = new Set(surface.capabilities.includes('incremental_output') ? ex.mocks.streams.map((s) => s.call) : []);
+  return checkCrossCheck({ vector: v, report: ex.report, recording: ex.recording, mocks: ex.mocks, segmentedCalls });
+}
+
+/**
+ * The host's first cross-check failure as a self-contradiction, or undefined. A check the reference host's run of the
+ * same case fails too is the CTK's, not the host's, and is not reported as the host contradicting itself.
+ */
+function selfContradiction(v: Vector, host: Execution, oracle: Execution, surface: HostSurface): Divergence | undefined {
+  const failures = crossCheckOf(v, host, surface);
+  if (failures.length === 0) return undefined;
+  const ownChecks = new Set(crossCheckOf(v, oracle, surface).map((f) => f.check));
+  const f = failures.find((x) => !ownChecks.has(x.check));
+  if (!f) return undefined;
+  const catalogue = requirementsById();
+  const cited = citationsFor(f, v.id, catalogue)[0];
+  const check = f.check.replace(/^invariant\.crosscheck\./, '');
+  const field = `self_contradiction.${check}`;
+  return {
+    kind: 'self_contradiction',
+    path: f.path ? `${field} at ${f.path}` : field,
+    field,
+    host: f.got as Json,
+    reference: f.expected as Json,
+    requirement: cited?.id ?? null,
+    clause: cited?.clause ?? f.clause,
+    requirement_text: `the host contradicts itself: ${f.message}${cited ? ` (${cited.text})` : ''}`,
+  };
 }
 
 const sameDivergence = (a: Divergence | undefined, b: Divergence | undefined) => a !== undefined && b !== undefined && a.field === b.field && a.requirement === b.requirement;
@@ -286,7 +329,8 @@ export async function runCampaign(opts: CampaignOptions): Promise<CampaignResult
     // With stopAtFirstDivergence, cases past the first divergence may have run in other workers: not counted.
     const counted = [...divergent.entries()].filter(([k]) => k <= stopAt).sort(([a], [b]) => a - b).map(([, o]) => o);
     const cases = Number.isFinite(stopAt) ? stopAt + 1 : done;
-    const all = groupDivergences(counted);
+    // Self-contradictions first (each its own class), then the differences from the reference host, in case order.
+    const all = groupDivergences(counted).sort((a, b) => Number(b.first.kind === 'self_contradiction') - Number(a.first.kind === 'self_contradiction'));
     if (opts.shrink !== false) await shrinkGroups(all, new Map([...firstOfGroup].map(([key, held]) => [key, held.detail])), workers, opts);
     // A divergence whose vector the reference host fails is never reported as the host's.
     const unconfirmed = all.filter((g) => g.shrunk !== undefined && !confirmed(g.shrunk.check));
@@ -319,6 +363,7 @@ function groupDivergences(outcomes: CaseOutcome[]): DivergenceGroup[] {
     if (g) g.cases.push(o.index);
     else
       groups.set(key, {
+        kind: o.divergence.kind ?? 'difference',
         field: o.divergence.field,
         requirement: o.divergence.requirement,
         clause: o.divergence.clause,

@@ -113,6 +113,8 @@ class CaseBuilder {
   private readonly streams: boolean;
   /** Does this case script values the host cannot project (only where projection_faults is declared, §10.3)? */
   private readonly unprojectable: boolean;
+  /** Does this case script a native failure of the mock model, a stream or a tool (only where mock_faults is declared)? */
+  private readonly mockFault: boolean;
   /** Every content a post_model_call of a streamed response can carry: the assembled prefixes (match targets). */
   private readonly streamPrefixes: string[] = [];
   /** The paths interceptor transforms write, per point. */
@@ -131,6 +133,8 @@ class CaseBuilder {
     // Drawn last, and only where declared: a surface declaring neither draws nothing here.
     this.streams = space.streaming !== 'none' && rng.chance(space.streaming === 'incremental' ? 0.5 : 0.3);
     this.unprojectable = space.projectionFaults && rng.chance(0.1);
+    // Drawn after everything else, and only where declared: a surface without mock_faults draws the same cases as before.
+    this.mockFault = space.mockFaults && rng.chance(0.1);
   }
 
   build(id: string, title: string): Vector {
@@ -208,6 +212,8 @@ class CaseBuilder {
       // §12.1: an incremental host's vectors list incremental_output; a buffering host's are gated by streaming.
       caps.push(this.space.streaming === 'incremental' ? 'incremental_output' : 'streaming');
     }
+    if (this.mockFault) this.scriptFault(perTurn.flatMap((t) => t.responses), scenario.tools as JsonObject[] | undefined);
+    if (perTurn.some((t) => t.responses.some((resp) => resp.fault !== undefined)) || (scenario.tools as JsonObject[] | undefined)?.some((tool) => (tool.behavior as JsonObject[]).some((b) => b.fault !== undefined))) caps.push('mock_faults');
     if (perTurn.some((t) => t.responses.some((resp) => resp.unprojectable !== undefined)) || (scenario.tools as JsonObject[] | undefined)?.some((tool) => (tool.behavior as JsonObject[]).some((b) => b.unprojectable !== undefined)))
       caps.push('projection_faults');
     scenario.model_script = perTurn.flatMap((t) => t.responses.map((respond) => ({ respond })));
@@ -260,6 +266,30 @@ class CaseBuilder {
     } else resp.stream = chunks;
     let prefix = '';
     for (const c of resp.stream as string[]) this.streamPrefixes.push((prefix += c));
+  }
+
+  /**
+   * mock_faults (GRAMMAR.md `fault`): one native failure — a model call that fails (§12.1 an errored call), a stream
+   * that fails after some chunks, or a tool that throws. Not together with a truncation or an unprojectable value.
+   */
+  private scriptFault(responses: JsonObject[], tools: JsonObject[] | undefined): void {
+    const r = this.rng;
+    const behaviors = (tools ?? []).flatMap((t) => t.behavior as JsonObject[]);
+    if (behaviors.length > 0 && r.chance(0.5)) {
+      const b = r.pick(behaviors);
+      b.fault = 'raise';
+      delete b.is_error;
+      delete b.unprojectable;
+      return;
+    }
+    // A truncated stream's chunks are only a prefix of its content: such a response keeps its truncation instead.
+    const whole = responses.filter((x) => x.stream_truncated !== true);
+    if (whole.length === 0) return;
+    const resp = r.pick(whole);
+    resp.fault = 'raise';
+    delete resp.unprojectable;
+    // Before any chunk, or (absent) after all of them: a later step may merge the chunks into one segment.
+    if (Array.isArray(resp.stream) && r.chance(0.5)) resp.fault_after = 0;
   }
 
   private toolDefinition(t: ToolTemplate): JsonObject {

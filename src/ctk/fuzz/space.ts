@@ -42,6 +42,8 @@ export interface GenerationSpace {
   streaming: 'none' | 'buffered' | 'incremental';
   /** The mock may hand back a value the host cannot project to the wire (§10.3 host projection failure). */
   projectionFaults: boolean;
+  /** mock_faults: a model call, a stream or a tool may fail natively (GRAMMAR.md `fault`). */
+  mockFaults: boolean;
   /** A depth beyond both the host's declared bound and the reference host's, or undefined (no bound declared). */
   deepValueDepth: number | undefined;
 }
@@ -86,6 +88,7 @@ export function generationSpace(surface: HostSurface): GenerationSpace {
     messageListTransforms: caps.has('message_list_transforms'),
     streaming: caps.has('incremental_output') ? 'incremental' : caps.has('streaming') ? 'buffered' : 'none',
     projectionFaults: caps.has('projection_faults'),
+    mockFaults: caps.has('mock_faults'),
     deepValueDepth: typeof declaredDepth === 'number' && declaredDepth > 0 ? Math.max(declaredDepth, DEFAULT_MAX_DEPTH) + 8 : undefined,
   };
 }

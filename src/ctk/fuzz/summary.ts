@@ -10,6 +10,8 @@ export const DIVERGENCE_MEANING =
   'Each one names the first differing field and the clause of the requirement it touches: read the clause (and READINGS.md) to decide.';
 
 export interface DivergenceEntry {
+  /** `self_contradiction`: the host contradicted itself (listed first); `difference`: it differs from the reference host. */
+  kind: 'self_contradiction' | 'difference';
   field: string;
   clause: string;
   requirement: string | null;
@@ -51,6 +53,8 @@ export interface FuzzSummary {
   cases_per_second: number;
   meaning: string;
   divergent_cases: number;
+  /** Of the divergent cases, those on which the host contradicted itself (their groups come first in divergences). */
+  self_contradicting_cases: number;
   divergences: DivergenceEntry[];
   /** Differences whose written vector the reference host fails: not the host's, and not counted (the CTK's to resolve). */
   unconfirmed: DivergenceEntry[];
@@ -60,6 +64,7 @@ export interface FuzzSummary {
 
 function entry(g: DivergenceGroup): DivergenceEntry {
   const e: DivergenceEntry = {
+    kind: g.kind,
     field: g.field,
     clause: g.clause,
     requirement: g.requirement,
@@ -96,6 +101,7 @@ export function buildSummary(r: CampaignResult, host: { name: string; version: s
     cases_per_second: r.cases_per_second,
     meaning: DIVERGENCE_MEANING,
     divergent_cases: r.divergent_cases,
+    self_contradicting_cases: r.groups.filter((g) => g.kind === 'self_contradiction').reduce((n, g) => n + g.cases.length, 0),
     divergences: r.groups.map(entry),
     unconfirmed: r.unconfirmed.map(entry),
     unstable: r.unstable,
@@ -130,10 +136,13 @@ export function renderSummary(s: FuzzSummary): string {
   if (s.divergences.length === 0) {
     lines.push('no divergence: on every case the host did what the reference host did');
   } else {
+    if (s.self_contradicting_cases > 0) {
+      lines.push(`the host CONTRADICTS ITSELF on ${s.self_contradicting_cases} case${s.self_contradicting_cases === 1 ? '' : 's'}: what it showed its interceptors is not what its model or tools got (or returned); listed first, before any difference from the reference host`);
+    }
     lines.push(`${s.divergent_cases} divergent case${s.divergent_cases === 1 ? '' : 's'} in ${s.divergences.length} group${s.divergences.length === 1 ? '' : 's'} (first differing field, clause):`);
     for (const d of s.divergences) {
       lines.push('');
-      lines.push(`DIVERGES ${d.field} §${d.clause}${d.requirement ? ` ${d.requirement}` : ''} — ${d.count} case${d.count === 1 ? '' : 's'} (${d.cases.slice(0, 8).join(', ')}${d.count > 8 ? ', …' : ''})`);
+      lines.push(`${d.kind === 'self_contradiction' ? 'SELF-CONTRADICTS' : 'DIVERGES'} ${d.field} §${d.clause}${d.requirement ? ` ${d.requirement}` : ''} — ${d.count} case${d.count === 1 ? '' : 's'} (${d.cases.slice(0, 8).join(', ')}${d.count > 8 ? ', …' : ''})`);
       lines.push(`  requirement: ${d.requirement_text}`);
       lines.push(`  case ${d.cases[0]}: ${d.example.path}: host ${show(d.example.host)}, reference ${show(d.example.reference)}`);
       if (d.harness_message) lines.push(`  harness: ${show(d.harness_message, 300)}`);

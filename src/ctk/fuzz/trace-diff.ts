@@ -11,6 +11,11 @@ import { usesUnprojectable, type Vector } from '../vector.js';
 import { UNREPORTED, type NormalizedTrace } from './normalize.js';
 
 export interface Divergence {
+  /**
+   * `self_contradiction`: the host contradicts itself (the cross-check, crosscheck.ts: what it showed its interceptors
+   * is not what its model or tools got, or what they returned); reported ahead of differences from the reference.
+   */
+  kind?: 'self_contradiction';
   /** The first differing field, e.g. `records[3].decided_by`; `(absent)` sides are `undefined`. */
   path: string;
   /** The same with every index replaced by `*`: divergences group (and shrink) by this and the requirement. */
@@ -199,6 +204,8 @@ export function firstDiff(h: Json | undefined, r: Json | undefined, at: string):
  * uniqueness, and under parallel tool calls anything inside a run of tool emissions.
  */
 export function assertable(d: Divergence, vector: Vector): boolean {
+  // The cross-check fails the host on the vector's run whatever its expect says.
+  if (d.kind === 'self_contradiction') return true;
   const p = d.path;
   if (/^(approval_requests|identities|sequence\.unique)/.test(p)) return false;
   if (/^contexts\[[1-9]\d*\]/.test(p)) return false;
