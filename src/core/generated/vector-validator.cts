@@ -4,7 +4,7 @@
 /* eslint-disable */
 "use strict";
 exports.vectors = validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agent-hooks-ctk.dev/schema/vectors.schema.json","title":"agent-hooks-ctk conformance vector","description":"The published CTK vector grammar plus the CTK extensions, both defined member by member in vectors/GRAMMAR.md. Closed objects everywhere except inside the maps whose keys the author chooses (match, context and assert, and the maps keyed by posture names or values).","type":"object","additionalProperties":false,"required":["id","title","spec_clause","scenario","expect"],"properties":{"id":{"type":"string","pattern":"^AH-CTK-[0-9]{3}(-[a-z0-9-]+)?$"},"title":{"type":"string","minLength":1},"spec_clause":{"type":"string","minLength":1},"part":{"type":"string"},"mode":{"enum":["enforce","evaluate_only"]},"capabilities":{"type":"array","uniqueItems":true,"items":{"enum":["model_calls","tool_calls","parallel_tool_calls","streaming","multi_turn","int64_json","bigint_json","buffered_output","incremental_output","raw_interceptor_return","hang_faults","result_labels_resurfacing","projection_faults","non_json_verdicts","structured_model_content","structured_input_content","message_list_transforms","mock_faults"]}},"composition":{"type":"object","additionalProperties":false,"required":["profile"],"properties":{"profile":{"enum":["sequential/first_deny","sequential/run_all","parallel/strictest","parallel/unanimous"]},"on_approval":{"enum":["stop","resume"]},"on_disagreement":{"enum":["deny","approval"]},"on_transform_conflict":{"enum":["deny","approval"]}}},"identity_provider":{"anyOf":[{"type":"null"},{"type":"string","pattern":"^[a-z][a-z0-9_-]*$"}]},"redact_for_approval":{"type":"array","items":{"$ref":"#/$defs/targetPath"}},"scenario":{"$ref":"#/$defs/scenario"},"interceptor_script":{"$ref":"#/$defs/ruleList"},"interceptor_scripts":{"type":"array","items":{"$ref":"#/$defs/ruleList"}},"approval_script":{"type":"array","items":{"$ref":"#/$defs/approvalRule"}},"postures":{"description":"CTK extension: the vector applies only to a host that declares exactly these posture values (§13.1; names and values from the posture registry, src/core/postures.ts); any other host skips it, the reason naming posture and value.","type":"object","minProperties":1,"additionalProperties":{"type":"string"}},"layout":{"description":"CTK extension: the vector applies only to a host whose declared conversation layout (HostSurface.layout; HARNESS.md, The conversation layout) has these values; any other host skips it, the reason naming the member and both values.","type":"object","minProperties":1,"additionalProperties":false,"properties":{"assistant_turn":{"enum":["after_tool_results","before_tool_results"]},"history":{"enum":["turn","session","answers","incorporated"]},"host_messages":{"enum":["none","prepended"]},"pre_model_transform":{"enum":["request","conversation"]},"assistant_message":{"enum":["content_or_tool_calls","content_then_tool_calls"]},"external_input":{"enum":["external","user"]},"tool_error_content":{"enum":["value","text"]},"user_placeholder":{"enum":["none","inserted"]},"null_answer":{"enum":["kept","empty_text"]},"non_leading_system":{"enum":["kept","moved_to_front","user_text"]}}},"interceptor_timeout_ms":{"type":"integer","minimum":1},"resolver_timeout_ms":{"type":"integer","minimum":1},"stream_mediation":{"description":"CTK extension: the stream discipline the expectations of a respond.stream vector without incremental_output hold for: buffered (default; skipped by incremental hosts) or any.","enum":["buffered","any"]},"expect":{"$ref":"#/$defs/expect"}},"$defs":{"point":{"enum":["agent_startup","input","pre_model_call","post_model_call","pre_tool_call","post_tool_call","output","agent_shutdown"]},"targetPath":{"type":"string","pattern":"^\\$(target|policy_target)(\\.[A-Za-z0-9_-]+|\\[[0-9]+\\]|\\[\"[A-Za-z0-9_-]+\"\\])*$"},"content":{"type":["string","object"]},"input":{"type":"object","additionalProperties":false,"required":["content","role"],"properties":{"content":{"$ref":"#/$defs/content"},"role":{"enum":["user","system","external"]}}},"scenario":{"type":"object","additionalProperties":false,"properties":{"input":{"$ref":"#/$defs/input"},"inputs":{"type":"array","minItems":1,"items":{"$ref":"#/$defs/input"}},"tools":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["name","behavior"],"properties":{"name":{"type":"string","minLength":1},"schema":true,"behavior":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["return"],"properties":{"when_args":true,"return":true,"is_error":{"type":"boolean"},"unprojectable":{"$ref":"#/$defs/unprojectable"},"fault":{"$ref":"#/$defs/mockFault"},"rendezvous":{"description":"CTK extension (parallel_tool_calls probe): the invocation waits until parties invocations of the same group are in flight together, at most within_ms (default 2000), then returns; one that waited in vain fails the vector (§12.2).","type":"object","additionalProperties":false,"required":["group","parties"],"properties":{"group":{"type":"string","minLength":1},"parties":{"type":"integer","minimum":2},"within_ms":{"type":"integer","minimum":1}}}}}}}}},"model_script":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["respond"],"properties":{"respond":{"type":"object","additionalProperties":false,"required":["content","finish_reason"],"properties":{"content":{"type":["string","object","null"]},"tool_calls":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["id","name","args"],"properties":{"id":{"type":"string"},"name":{"type":"string"},"args":{"type":"object"}}}},"finish_reason":{"type":"string"},"stream":{"description":"vectors/GRAMMAR.md §9.1: text chunks, in order, whose concatenation is content; the mock delivers them one by one.","type":"array","minItems":1,"items":{"type":"string"}},"stream_truncated":{"description":"vectors/GRAMMAR.md §9.1: the stream dies after the listed chunks; the last one is partial and finish_reason never arrives.","type":"boolean"},"unprojectable":{"$ref":"#/$defs/unprojectable"},"fault":{"$ref":"#/$defs/mockFault"},"fault_after":{"description":"vectors/GRAMMAR.md §9.1 (CTK, mock_faults): with fault and stream, the stream delivers this many of its chunks, then the next pull fails (default: all of them).","type":"integer","minimum":0}}}}}},"parallel_tools":{"type":"boolean"}}},"mockFault":{"description":"CTK extension (mock_faults): the mock fails natively instead of answering (a rejected call, a stream that throws, a tool that throws).","enum":["raise"]},"unprojectable":{"description":"CTK extension (projection_faults): the in-process mock adds one member JSON cannot carry to this object value.","enum":["cycle","bigint","function","throwing_getter"]},"nonJsonVerdict":{"description":"CTK extension (non_json_verdicts): the in-process scripted interceptor returns its (object) return with one extra member holding, nested, a value JSON cannot carry.","enum":["nan","infinity","negative_infinity","bigint","function","symbol","undefined_element","class_instance","cycle","hole"]},"ruleList":{"type":"array","items":{"$ref":"#/$defs/rule"}},"rule":{"type":"object","additionalProperties":false,"required":["at"],"properties":{"at":{"$ref":"#/$defs/point"},"match":{"type":"object"},"return":true,"fault":{"enum":["raise","malformed_verdict","mutate","hang"]},"unprojectable":{"$ref":"#/$defs/nonJsonVerdict"}}},"approvalRule":{"type":"object","additionalProperties":false,"required":["resolve"],"properties":{"match":{"type":"object"},"resolve":{"type":"object","properties":{"outcome":{"type":"string"},"verdict":true,"identity_override":{"type":["string","null"]},"echo_recomputed":{"type":"boolean"},"fault":{"enum":["raise","hang"]}},"additionalProperties":false}}},"outcome":{"enum":["completed","blocked","error"]},"stringList":{"type":"array","items":{"type":"string"}},"pointList":{"type":"array","items":{"$ref":"#/$defs/point"}},"toolInvocations":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["name","args"],"properties":{"name":{"type":"string"},"args":true}}},"expectedRecords":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["interception_point"],"properties":{"interception_point":{"$ref":"#/$defs/point"},"index":{"type":"integer","minimum":0},"match":{"description":"CTK extension (vectors/GRAMMAR.md §5.5): take the one record of this point whose emission's context (the recorded context with the record's sequence) has these values at these dotted paths, e.g. tool_call.id; independent of the scan cursor, so it picks a record of a concurrent batch whatever its position.","type":"object","minProperties":1},"assert":{"type":"object"},"absent":{"$ref":"#/$defs/stringList"},"present":{"$ref":"#/$defs/stringList"}}}},"expectedModelCalls":{"type":"array","items":{"type":"object","additionalProperties":false,"properties":{"messages_must_contain":{"$ref":"#/$defs/stringList"},"messages_must_not_contain":{"$ref":"#/$defs/stringList"},"messages":true}}},"expectedInterceptions":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["interception_point"],"properties":{"interception_point":{"$ref":"#/$defs/point"},"context":{"type":"object"},"context_must_validate":{"type":"boolean"},"context_must_contain":{"$ref":"#/$defs/stringList"},"context_must_not_contain":{"$ref":"#/$defs/stringList"}}}},"postureCase":{"description":"CTK extension (§13.1): one posture value's expectations, checked exactly like the same top-level expect members; only the members a posture can change (src/ctk/posture-cases.ts). A case's interceptions are read with the case's own sequence_strict (absent: true).","type":"object","additionalProperties":false,"properties":{"run_outcome":{"$ref":"#/$defs/outcome"},"interceptions":{"$ref":"#/$defs/expectedInterceptions"},"sequence_strict":{"type":"boolean"},"final_output":true,"outputs":{"type":"array"},"tool_invocations":{"$ref":"#/$defs/toolInvocations"},"tool_not_invoked":{"$ref":"#/$defs/stringList"},"interceptions_absent":{"$ref":"#/$defs/pointList"},"model_calls":{"$ref":"#/$defs/expectedModelCalls"},"model_call_count":{"type":"integer","minimum":0},"record_count":{"type":"integer","minimum":0},"records":{"$ref":"#/$defs/expectedRecords"}}},"expect":{"type":"object","additionalProperties":false,"required":["interceptions","run_outcome"],"properties":{"interceptions":{"$ref":"#/$defs/expectedInterceptions"},"sequence_strict":{"type":"boolean"},"interceptions_absent":{"$ref":"#/$defs/pointList"},"run_outcome":{"$ref":"#/$defs/outcome"},"run_outcome_by_posture":{"type":"object","additionalProperties":false,"required":["posture","outcomes"],"properties":{"posture":{"type":"string"},"outcomes":{"type":"object","additionalProperties":{"$ref":"#/$defs/outcome"}}}},"by_posture":{"description":"CTK extension (§13.1): the expectations a posture changes, one case per value of a registered posture; the runner checks the case of the value the host declares (undeclared: the registry default). Not together with run_outcome_by_posture.","type":"object","additionalProperties":false,"required":["posture","cases"],"properties":{"posture":{"type":"string"},"cases":{"type":"object","minProperties":1,"additionalProperties":{"$ref":"#/$defs/postureCase"}}}},"final_output":true,"outputs":{"type":"array"},"tool_invocations":{"$ref":"#/$defs/toolInvocations"},"tool_not_invoked":{"$ref":"#/$defs/stringList"},"identities_equal":{"type":"boolean"},"records":{"$ref":"#/$defs/expectedRecords"},"model_calls":{"$ref":"#/$defs/expectedModelCalls"},"model_call_count":{"type":"integer","minimum":0},"record_count":{"type":"integer","minimum":0},"released_output":true,"persisted_must_not_contain":{"$ref":"#/$defs/stringList"},"records_must_not_contain":{"description":"CTK extension (§6.3, §10.3): substrings that must not occur in any record the host reports, serialized as compact JSON.","type":"array","minItems":1,"items":{"type":"string","minLength":1}}}}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://agent-hooks-ctk.dev/schema/vectors.schema.json","title":"agent-hooks-ctk conformance vector","description":"The published CTK vector grammar plus the CTK extensions, both defined member by member in vectors/GRAMMAR.md. Closed objects everywhere except inside the maps whose keys the author chooses (match, context and assert, and the maps keyed by posture names or values).","type":"object","additionalProperties":false,"required":["id","title","spec_clause","scenario","expect"],"properties":{"id":{"type":"string","pattern":"^AH-CTK-[0-9]{3}(-[a-z0-9-]+)?$"},"title":{"type":"string","minLength":1},"spec_clause":{"type":"string","minLength":1},"part":{"type":"string"},"mode":{"enum":["enforce","evaluate_only"]},"capabilities":{"type":"array","uniqueItems":true,"items":{"enum":["model_calls","tool_calls","parallel_tool_calls","streaming","multi_turn","int64_json","bigint_json","buffered_output","incremental_output","raw_interceptor_return","hang_faults","result_labels_resurfacing","projection_faults","non_json_verdicts","structured_model_content","structured_input_content","text_only_input","message_list_transforms","mock_faults","tool_error_values"]}},"composition":{"type":"object","additionalProperties":false,"required":["profile"],"properties":{"profile":{"enum":["sequential/first_deny","sequential/run_all","parallel/strictest","parallel/unanimous"]},"on_approval":{"enum":["stop","resume"]},"on_disagreement":{"enum":["deny","approval"]},"on_transform_conflict":{"enum":["deny","approval"]}}},"identity_provider":{"anyOf":[{"type":"null"},{"type":"string","pattern":"^[a-z][a-z0-9_-]*$"}]},"redact_for_approval":{"type":"array","items":{"$ref":"#/$defs/targetPath"}},"scenario":{"$ref":"#/$defs/scenario"},"interceptor_script":{"$ref":"#/$defs/ruleList"},"interceptor_scripts":{"type":"array","items":{"$ref":"#/$defs/ruleList"}},"approval_script":{"type":"array","items":{"$ref":"#/$defs/approvalRule"}},"postures":{"description":"CTK extension: the vector applies only to a host that declares exactly these posture values (§13.1; names and values from the posture registry, src/core/postures.ts); any other host skips it, the reason naming posture and value.","type":"object","minProperties":1,"additionalProperties":{"type":"string"}},"readings":{"description":"CTK extension: the vector applies only to a host that declares exactly these contested readings (names and values from the reading registry, src/core/readings.ts; READINGS.md); any other host skips it, the reason naming reading and value.","type":"object","minProperties":1,"additionalProperties":{"type":"string"}},"layout":{"description":"CTK extension: the vector applies only to a host whose declared conversation layout (HostSurface.layout; HARNESS.md, The conversation layout) has these values; any other host skips it, the reason naming the member and both values.","type":"object","minProperties":1,"additionalProperties":false,"properties":{"assistant_turn":{"enum":["after_tool_results","before_tool_results"]},"history":{"enum":["turn","session","answers","incorporated"]},"host_messages":{"enum":["none","prepended"]},"pre_model_transform":{"enum":["request","conversation"]},"assistant_message":{"enum":["content_or_tool_calls","content_then_tool_calls"]},"external_input":{"enum":["external","user"]},"tool_error_content":{"enum":["value","text"]},"user_placeholder":{"enum":["none","inserted"]},"null_answer":{"enum":["kept","empty_text"]},"non_leading_system":{"enum":["kept","moved_to_front","user_text"]}}},"interceptor_timeout_ms":{"type":"integer","minimum":1},"resolver_timeout_ms":{"type":"integer","minimum":1},"stream_mediation":{"description":"CTK extension: the stream discipline the expectations of a respond.stream vector without incremental_output hold for: buffered (default; skipped by incremental hosts) or any.","enum":["buffered","any"]},"expect":{"$ref":"#/$defs/expect"}},"$defs":{"point":{"enum":["agent_startup","input","pre_model_call","post_model_call","pre_tool_call","post_tool_call","output","agent_shutdown"]},"targetPath":{"type":"string","pattern":"^\\$(target|policy_target)(\\.[A-Za-z0-9_-]+|\\[[0-9]+\\]|\\[\"[A-Za-z0-9_-]+\"\\])*$"},"content":{"type":["string","object"]},"input":{"type":"object","additionalProperties":false,"required":["content","role"],"properties":{"content":{"$ref":"#/$defs/content"},"role":{"enum":["user","system","external"]}}},"scenario":{"type":"object","additionalProperties":false,"properties":{"input":{"$ref":"#/$defs/input"},"inputs":{"type":"array","minItems":1,"items":{"$ref":"#/$defs/input"}},"tools":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["name","behavior"],"properties":{"name":{"type":"string","minLength":1},"schema":true,"behavior":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["return"],"properties":{"when_args":true,"return":true,"is_error":{"type":"boolean"},"unprojectable":{"$ref":"#/$defs/unprojectable"},"fault":{"$ref":"#/$defs/mockFault"},"rendezvous":{"description":"CTK extension (parallel_tool_calls probe): the invocation waits until parties invocations of the same group are in flight together, at most within_ms (default 2000), then returns; one that waited in vain fails the vector (§12.2).","type":"object","additionalProperties":false,"required":["group","parties"],"properties":{"group":{"type":"string","minLength":1},"parties":{"type":"integer","minimum":2},"within_ms":{"type":"integer","minimum":1}}}}}}}}},"model_script":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["respond"],"properties":{"respond":{"type":"object","additionalProperties":false,"required":["content","finish_reason"],"properties":{"content":{"type":["string","object","null"]},"tool_calls":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["id","name","args"],"properties":{"id":{"type":"string"},"name":{"type":"string"},"args":{"type":"object"}}}},"finish_reason":{"type":"string"},"stream":{"description":"vectors/GRAMMAR.md §9.1: text chunks, in order, whose concatenation is content; the mock delivers them one by one.","type":"array","minItems":1,"items":{"type":"string"}},"stream_truncated":{"description":"vectors/GRAMMAR.md §9.1: the stream dies after the listed chunks; the last one is partial and finish_reason never arrives.","type":"boolean"},"unprojectable":{"$ref":"#/$defs/unprojectable"},"fault":{"$ref":"#/$defs/mockFault"},"fault_after":{"description":"vectors/GRAMMAR.md §9.1 (CTK, mock_faults): with fault and stream, the stream delivers this many of its chunks, then the next pull fails (default: all of them).","type":"integer","minimum":0}}}}}},"parallel_tools":{"type":"boolean"}}},"mockFault":{"description":"CTK extension (mock_faults): the mock fails natively instead of answering (a rejected call, a stream that throws, a tool that throws).","enum":["raise"]},"unprojectable":{"description":"CTK extension (projection_faults): the in-process mock adds one member JSON cannot carry to this object value.","enum":["cycle","bigint","function","throwing_getter"]},"nonJsonVerdict":{"description":"CTK extension (non_json_verdicts): the in-process scripted interceptor returns its (object) return with one extra member holding, nested, a value JSON cannot carry.","enum":["nan","infinity","negative_infinity","bigint","function","symbol","undefined_element","class_instance","cycle","hole"]},"ruleList":{"type":"array","items":{"$ref":"#/$defs/rule"}},"rule":{"type":"object","additionalProperties":false,"required":["at"],"properties":{"at":{"$ref":"#/$defs/point"},"match":{"type":"object"},"return":true,"fault":{"enum":["raise","malformed_verdict","mutate","hang"]},"unprojectable":{"$ref":"#/$defs/nonJsonVerdict"}}},"approvalRule":{"type":"object","additionalProperties":false,"required":["resolve"],"properties":{"match":{"type":"object"},"resolve":{"type":"object","properties":{"outcome":{"type":"string"},"verdict":true,"identity_override":{"type":["string","null"]},"echo_recomputed":{"type":"boolean"},"fault":{"enum":["raise","hang"]}},"additionalProperties":false}}},"outcome":{"enum":["completed","blocked","error"]},"stringList":{"type":"array","items":{"type":"string"}},"pointList":{"type":"array","items":{"$ref":"#/$defs/point"}},"toolInvocations":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["name","args"],"properties":{"name":{"type":"string"},"args":true}}},"expectedRecords":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["interception_point"],"properties":{"interception_point":{"$ref":"#/$defs/point"},"index":{"type":"integer","minimum":0},"match":{"description":"CTK extension (vectors/GRAMMAR.md §5.5): take the one record of this point whose emission's context (the recorded context with the record's sequence) has these values at these dotted paths, e.g. tool_call.id; independent of the scan cursor, so it picks a record of a concurrent batch whatever its position.","type":"object","minProperties":1},"assert":{"type":"object"},"absent":{"$ref":"#/$defs/stringList"},"present":{"$ref":"#/$defs/stringList"}}}},"expectedModelCalls":{"type":"array","items":{"type":"object","additionalProperties":false,"properties":{"messages_must_contain":{"$ref":"#/$defs/stringList"},"messages_must_not_contain":{"$ref":"#/$defs/stringList"},"messages":true}}},"expectedInterceptions":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["interception_point"],"properties":{"interception_point":{"$ref":"#/$defs/point"},"context":{"type":"object"},"context_must_validate":{"type":"boolean"},"context_must_contain":{"$ref":"#/$defs/stringList"},"context_must_not_contain":{"$ref":"#/$defs/stringList"}}}},"postureCase":{"description":"CTK extension (§13.1): one posture value's expectations, checked exactly like the same top-level expect members; only the members a posture can change (src/ctk/posture-cases.ts). A case's interceptions are read with the case's own sequence_strict (absent: true).","type":"object","additionalProperties":false,"properties":{"run_outcome":{"$ref":"#/$defs/outcome"},"interceptions":{"$ref":"#/$defs/expectedInterceptions"},"sequence_strict":{"type":"boolean"},"final_output":true,"outputs":{"type":"array"},"tool_invocations":{"$ref":"#/$defs/toolInvocations"},"tool_not_invoked":{"$ref":"#/$defs/stringList"},"interceptions_absent":{"$ref":"#/$defs/pointList"},"model_calls":{"$ref":"#/$defs/expectedModelCalls"},"model_call_count":{"type":"integer","minimum":0},"record_count":{"type":"integer","minimum":0},"records":{"$ref":"#/$defs/expectedRecords"}}},"expect":{"type":"object","additionalProperties":false,"required":["interceptions","run_outcome"],"properties":{"interceptions":{"$ref":"#/$defs/expectedInterceptions"},"sequence_strict":{"type":"boolean"},"interceptions_absent":{"$ref":"#/$defs/pointList"},"run_outcome":{"$ref":"#/$defs/outcome"},"run_outcome_by_posture":{"type":"object","additionalProperties":false,"required":["posture","outcomes"],"properties":{"posture":{"type":"string"},"outcomes":{"type":"object","additionalProperties":{"$ref":"#/$defs/outcome"}}}},"by_posture":{"description":"CTK extension (§13.1): the expectations a posture changes, one case per value of a registered posture; the runner checks the case of the value the host declares (undeclared: the registry default). Not together with run_outcome_by_posture.","type":"object","additionalProperties":false,"required":["posture","cases"],"properties":{"posture":{"type":"string"},"cases":{"type":"object","minProperties":1,"additionalProperties":{"$ref":"#/$defs/postureCase"}}}},"by_reading":{"description":"CTK extension: the expectations a contested reading changes, one case per value of a registered reading (src/core/readings.ts); the runner checks the case of the value the host declares (undeclared: the registry default). One selection per vector: not together with by_posture or run_outcome_by_posture.","type":"object","additionalProperties":false,"required":["reading","cases"],"properties":{"reading":{"type":"string"},"cases":{"type":"object","minProperties":1,"additionalProperties":{"$ref":"#/$defs/postureCase"}}}},"final_output":true,"outputs":{"type":"array"},"tool_invocations":{"$ref":"#/$defs/toolInvocations"},"tool_not_invoked":{"$ref":"#/$defs/stringList"},"identities_equal":{"type":"boolean"},"records":{"$ref":"#/$defs/expectedRecords"},"model_calls":{"$ref":"#/$defs/expectedModelCalls"},"model_call_count":{"type":"integer","minimum":0},"record_count":{"type":"integer","minimum":0},"released_output":true,"persisted_must_not_contain":{"$ref":"#/$defs/stringList"},"records_must_not_contain":{"description":"CTK extension (§6.3, §10.3): substrings that must not occur in any record the host reports, serialized as compact JSON.","type":"array","minItems":1,"items":{"type":"string","minLength":1}}}}}};
 const schema32 = {"type":"string","pattern":"^\\$(target|policy_target)(\\.[A-Za-z0-9_-]+|\\[[0-9]+\\]|\\[\"[A-Za-z0-9_-]+\"\\])*$"};
 const schema44 = {"type":"object","additionalProperties":false,"required":["resolve"],"properties":{"match":{"type":"object"},"resolve":{"type":"object","properties":{"outcome":{"type":"string"},"verdict":true,"identity_override":{"type":["string","null"]},"echo_recomputed":{"type":"boolean"},"fault":{"enum":["raise","hang"]}},"additionalProperties":false}}};
 const func1 = Object.prototype.hasOwnProperty;
@@ -970,7 +970,7 @@ return errors === 0;
 }
 validate26.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema45 = {"type":"object","additionalProperties":false,"required":["interceptions","run_outcome"],"properties":{"interceptions":{"$ref":"#/$defs/expectedInterceptions"},"sequence_strict":{"type":"boolean"},"interceptions_absent":{"$ref":"#/$defs/pointList"},"run_outcome":{"$ref":"#/$defs/outcome"},"run_outcome_by_posture":{"type":"object","additionalProperties":false,"required":["posture","outcomes"],"properties":{"posture":{"type":"string"},"outcomes":{"type":"object","additionalProperties":{"$ref":"#/$defs/outcome"}}}},"by_posture":{"description":"CTK extension (§13.1): the expectations a posture changes, one case per value of a registered posture; the runner checks the case of the value the host declares (undeclared: the registry default). Not together with run_outcome_by_posture.","type":"object","additionalProperties":false,"required":["posture","cases"],"properties":{"posture":{"type":"string"},"cases":{"type":"object","minProperties":1,"additionalProperties":{"$ref":"#/$defs/postureCase"}}}},"final_output":true,"outputs":{"type":"array"},"tool_invocations":{"$ref":"#/$defs/toolInvocations"},"tool_not_invoked":{"$ref":"#/$defs/stringList"},"identities_equal":{"type":"boolean"},"records":{"$ref":"#/$defs/expectedRecords"},"model_calls":{"$ref":"#/$defs/expectedModelCalls"},"model_call_count":{"type":"integer","minimum":0},"record_count":{"type":"integer","minimum":0},"released_output":true,"persisted_must_not_contain":{"$ref":"#/$defs/stringList"},"records_must_not_contain":{"description":"CTK extension (§6.3, §10.3): substrings that must not occur in any record the host reports, serialized as compact JSON.","type":"array","minItems":1,"items":{"type":"string","minLength":1}}}};
+const schema45 = {"type":"object","additionalProperties":false,"required":["interceptions","run_outcome"],"properties":{"interceptions":{"$ref":"#/$defs/expectedInterceptions"},"sequence_strict":{"type":"boolean"},"interceptions_absent":{"$ref":"#/$defs/pointList"},"run_outcome":{"$ref":"#/$defs/outcome"},"run_outcome_by_posture":{"type":"object","additionalProperties":false,"required":["posture","outcomes"],"properties":{"posture":{"type":"string"},"outcomes":{"type":"object","additionalProperties":{"$ref":"#/$defs/outcome"}}}},"by_posture":{"description":"CTK extension (§13.1): the expectations a posture changes, one case per value of a registered posture; the runner checks the case of the value the host declares (undeclared: the registry default). Not together with run_outcome_by_posture.","type":"object","additionalProperties":false,"required":["posture","cases"],"properties":{"posture":{"type":"string"},"cases":{"type":"object","minProperties":1,"additionalProperties":{"$ref":"#/$defs/postureCase"}}}},"by_reading":{"description":"CTK extension: the expectations a contested reading changes, one case per value of a registered reading (src/core/readings.ts); the runner checks the case of the value the host declares (undeclared: the registry default). One selection per vector: not together with by_posture or run_outcome_by_posture.","type":"object","additionalProperties":false,"required":["reading","cases"],"properties":{"reading":{"type":"string"},"cases":{"type":"object","minProperties":1,"additionalProperties":{"$ref":"#/$defs/postureCase"}}}},"final_output":true,"outputs":{"type":"array"},"tool_invocations":{"$ref":"#/$defs/toolInvocations"},"tool_not_invoked":{"$ref":"#/$defs/stringList"},"identities_equal":{"type":"boolean"},"records":{"$ref":"#/$defs/expectedRecords"},"model_calls":{"$ref":"#/$defs/expectedModelCalls"},"model_call_count":{"type":"integer","minimum":0},"record_count":{"type":"integer","minimum":0},"released_output":true,"persisted_must_not_contain":{"$ref":"#/$defs/stringList"},"records_must_not_contain":{"description":"CTK extension (§6.3, §10.3): substrings that must not occur in any record the host reports, serialized as compact JSON.","type":"array","minItems":1,"items":{"type":"string","minLength":1}}}};
 const schema52 = {"enum":["completed","blocked","error"]};
 const schema56 = {"type":"array","items":{"type":"object","additionalProperties":false,"required":["name","args"],"properties":{"name":{"type":"string"},"args":true}}};
 const schema48 = {"type":"array","items":{"type":"string"}};
@@ -2003,9 +2003,11 @@ vErrors.push(err18);
 errors++;
 }
 }
-if(data.outputs !== undefined){
-if(!(Array.isArray(data.outputs))){
-const err19 = {instancePath:instancePath+"/outputs",schemaPath:"#/properties/outputs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.by_reading !== undefined){
+let data12 = data.by_reading;
+if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
+if(data12.reading === undefined){
+const err19 = {instancePath:instancePath+"/by_reading",schemaPath:"#/properties/by_reading/required",keyword:"required",params:{missingProperty: "reading"},message:"must have required property '"+"reading"+"'"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -2014,16 +2016,8 @@ vErrors.push(err19);
 }
 errors++;
 }
-}
-if(data.tool_invocations !== undefined){
-let data13 = data.tool_invocations;
-if(Array.isArray(data13)){
-const len0 = data13.length;
-for(let i0=0; i0<len0; i0++){
-let data14 = data13[i0];
-if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-if(data14.name === undefined){
-const err20 = {instancePath:instancePath+"/tool_invocations/" + i0,schemaPath:"#/$defs/toolInvocations/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(data12.cases === undefined){
+const err20 = {instancePath:instancePath+"/by_reading",schemaPath:"#/properties/by_reading/required",keyword:"required",params:{missingProperty: "cases"},message:"must have required property '"+"cases"+"'"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -2032,8 +2026,9 @@ vErrors.push(err20);
 }
 errors++;
 }
-if(data14.args === undefined){
-const err21 = {instancePath:instancePath+"/tool_invocations/" + i0,schemaPath:"#/$defs/toolInvocations/items/required",keyword:"required",params:{missingProperty: "args"},message:"must have required property '"+"args"+"'"};
+for(const key5 in data12){
+if(!((key5 === "reading") || (key5 === "cases"))){
+const err21 = {instancePath:instancePath+"/by_reading",schemaPath:"#/properties/by_reading/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -2042,9 +2037,10 @@ vErrors.push(err21);
 }
 errors++;
 }
-for(const key5 in data14){
-if(!((key5 === "name") || (key5 === "args"))){
-const err22 = {instancePath:instancePath+"/tool_invocations/" + i0,schemaPath:"#/$defs/toolInvocations/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+}
+if(data12.reading !== undefined){
+if(typeof data12.reading !== "string"){
+const err22 = {instancePath:instancePath+"/by_reading/reading",schemaPath:"#/properties/by_reading/properties/reading/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -2054,9 +2050,11 @@ vErrors.push(err22);
 errors++;
 }
 }
-if(data14.name !== undefined){
-if(typeof data14.name !== "string"){
-const err23 = {instancePath:instancePath+"/tool_invocations/" + i0+"/name",schemaPath:"#/$defs/toolInvocations/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data12.cases !== undefined){
+let data14 = data12.cases;
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+if(Object.keys(data14).length < 1){
+const err23 = {instancePath:instancePath+"/by_reading/cases",schemaPath:"#/properties/by_reading/properties/cases/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -2065,10 +2063,15 @@ vErrors.push(err23);
 }
 errors++;
 }
+for(const key6 in data14){
+if(!(validate36(data14[key6], {instancePath:instancePath+"/by_reading/cases/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data14,parentDataProperty:key6,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
+errors = vErrors.length;
+}
 }
 }
 else {
-const err24 = {instancePath:instancePath+"/tool_invocations/" + i0,schemaPath:"#/$defs/toolInvocations/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err24 = {instancePath:instancePath+"/by_reading/cases",schemaPath:"#/properties/by_reading/properties/cases/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -2080,7 +2083,7 @@ errors++;
 }
 }
 else {
-const err25 = {instancePath:instancePath+"/tool_invocations",schemaPath:"#/$defs/toolInvocations/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err25 = {instancePath:instancePath+"/by_reading",schemaPath:"#/properties/by_reading/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -2090,13 +2093,9 @@ vErrors.push(err25);
 errors++;
 }
 }
-if(data.tool_not_invoked !== undefined){
-let data16 = data.tool_not_invoked;
-if(Array.isArray(data16)){
-const len1 = data16.length;
-for(let i1=0; i1<len1; i1++){
-if(typeof data16[i1] !== "string"){
-const err26 = {instancePath:instancePath+"/tool_not_invoked/" + i1,schemaPath:"#/$defs/stringList/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.outputs !== undefined){
+if(!(Array.isArray(data.outputs))){
+const err26 = {instancePath:instancePath+"/outputs",schemaPath:"#/properties/outputs/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -2106,9 +2105,15 @@ vErrors.push(err26);
 errors++;
 }
 }
-}
-else {
-const err27 = {instancePath:instancePath+"/tool_not_invoked",schemaPath:"#/$defs/stringList/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.tool_invocations !== undefined){
+let data17 = data.tool_invocations;
+if(Array.isArray(data17)){
+const len0 = data17.length;
+for(let i0=0; i0<len0; i0++){
+let data18 = data17[i0];
+if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
+if(data18.name === undefined){
+const err27 = {instancePath:instancePath+"/tool_invocations/" + i0,schemaPath:"#/$defs/toolInvocations/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -2117,15 +2122,100 @@ vErrors.push(err27);
 }
 errors++;
 }
-}
-if(data.identities_equal !== undefined){
-if(typeof data.identities_equal !== "boolean"){
-const err28 = {instancePath:instancePath+"/identities_equal",schemaPath:"#/properties/identities_equal/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data18.args === undefined){
+const err28 = {instancePath:instancePath+"/tool_invocations/" + i0,schemaPath:"#/$defs/toolInvocations/items/required",keyword:"required",params:{missingProperty: "args"},message:"must have required property '"+"args"+"'"};
 if(vErrors === null){
 vErrors = [err28];
 }
 else {
 vErrors.push(err28);
+}
+errors++;
+}
+for(const key7 in data18){
+if(!((key7 === "name") || (key7 === "args"))){
+const err29 = {instancePath:instancePath+"/tool_invocations/" + i0,schemaPath:"#/$defs/toolInvocations/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+if(data18.name !== undefined){
+if(typeof data18.name !== "string"){
+const err30 = {instancePath:instancePath+"/tool_invocations/" + i0+"/name",schemaPath:"#/$defs/toolInvocations/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+}
+else {
+const err31 = {instancePath:instancePath+"/tool_invocations/" + i0,schemaPath:"#/$defs/toolInvocations/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+}
+else {
+const err32 = {instancePath:instancePath+"/tool_invocations",schemaPath:"#/$defs/toolInvocations/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+if(data.tool_not_invoked !== undefined){
+let data20 = data.tool_not_invoked;
+if(Array.isArray(data20)){
+const len1 = data20.length;
+for(let i1=0; i1<len1; i1++){
+if(typeof data20[i1] !== "string"){
+const err33 = {instancePath:instancePath+"/tool_not_invoked/" + i1,schemaPath:"#/$defs/stringList/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+}
+else {
+const err34 = {instancePath:instancePath+"/tool_not_invoked",schemaPath:"#/$defs/stringList/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+if(data.identities_equal !== undefined){
+if(typeof data.identities_equal !== "boolean"){
+const err35 = {instancePath:instancePath+"/identities_equal",schemaPath:"#/properties/identities_equal/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
 }
 errors++;
 }
@@ -2143,102 +2233,9 @@ errors = vErrors.length;
 }
 }
 if(data.model_call_count !== undefined){
-let data21 = data.model_call_count;
-if(!((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21)))){
-const err29 = {instancePath:instancePath+"/model_call_count",schemaPath:"#/properties/model_call_count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
-if(typeof data21 == "number"){
-if(data21 < 0 || isNaN(data21)){
-const err30 = {instancePath:instancePath+"/model_call_count",schemaPath:"#/properties/model_call_count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
-}
-}
-if(data.record_count !== undefined){
-let data22 = data.record_count;
-if(!((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22)))){
-const err31 = {instancePath:instancePath+"/record_count",schemaPath:"#/properties/record_count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
-if(typeof data22 == "number"){
-if(data22 < 0 || isNaN(data22)){
-const err32 = {instancePath:instancePath+"/record_count",schemaPath:"#/properties/record_count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
-}
-}
-}
-if(data.persisted_must_not_contain !== undefined){
-let data23 = data.persisted_must_not_contain;
-if(Array.isArray(data23)){
-const len2 = data23.length;
-for(let i2=0; i2<len2; i2++){
-if(typeof data23[i2] !== "string"){
-const err33 = {instancePath:instancePath+"/persisted_must_not_contain/" + i2,schemaPath:"#/$defs/stringList/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
-}
-}
-}
-else {
-const err34 = {instancePath:instancePath+"/persisted_must_not_contain",schemaPath:"#/$defs/stringList/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
-errors++;
-}
-}
-if(data.records_must_not_contain !== undefined){
-let data25 = data.records_must_not_contain;
-if(Array.isArray(data25)){
-if(data25.length < 1){
-const err35 = {instancePath:instancePath+"/records_must_not_contain",schemaPath:"#/properties/records_must_not_contain/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
-}
-const len3 = data25.length;
-for(let i3=0; i3<len3; i3++){
-let data26 = data25[i3];
-if(typeof data26 === "string"){
-if(func2(data26) < 1){
-const err36 = {instancePath:instancePath+"/records_must_not_contain/" + i3,schemaPath:"#/properties/records_must_not_contain/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+let data25 = data.model_call_count;
+if(!((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25)))){
+const err36 = {instancePath:instancePath+"/model_call_count",schemaPath:"#/properties/model_call_count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -2247,9 +2244,9 @@ vErrors.push(err36);
 }
 errors++;
 }
-}
-else {
-const err37 = {instancePath:instancePath+"/records_must_not_contain/" + i3,schemaPath:"#/properties/records_must_not_contain/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data25 == "number"){
+if(data25 < 0 || isNaN(data25)){
+const err37 = {instancePath:instancePath+"/model_call_count",schemaPath:"#/properties/model_call_count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -2260,8 +2257,10 @@ errors++;
 }
 }
 }
-else {
-const err38 = {instancePath:instancePath+"/records_must_not_contain",schemaPath:"#/properties/records_must_not_contain/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.record_count !== undefined){
+let data26 = data.record_count;
+if(!((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26)))){
+const err38 = {instancePath:instancePath+"/record_count",schemaPath:"#/properties/record_count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -2270,15 +2269,106 @@ vErrors.push(err38);
 }
 errors++;
 }
-}
-}
-else {
-const err39 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(typeof data26 == "number"){
+if(data26 < 0 || isNaN(data26)){
+const err39 = {instancePath:instancePath+"/record_count",schemaPath:"#/properties/record_count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err39];
 }
 else {
 vErrors.push(err39);
+}
+errors++;
+}
+}
+}
+if(data.persisted_must_not_contain !== undefined){
+let data27 = data.persisted_must_not_contain;
+if(Array.isArray(data27)){
+const len2 = data27.length;
+for(let i2=0; i2<len2; i2++){
+if(typeof data27[i2] !== "string"){
+const err40 = {instancePath:instancePath+"/persisted_must_not_contain/" + i2,schemaPath:"#/$defs/stringList/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+}
+else {
+const err41 = {instancePath:instancePath+"/persisted_must_not_contain",schemaPath:"#/$defs/stringList/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+if(data.records_must_not_contain !== undefined){
+let data29 = data.records_must_not_contain;
+if(Array.isArray(data29)){
+if(data29.length < 1){
+const err42 = {instancePath:instancePath+"/records_must_not_contain",schemaPath:"#/properties/records_must_not_contain/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+const len3 = data29.length;
+for(let i3=0; i3<len3; i3++){
+let data30 = data29[i3];
+if(typeof data30 === "string"){
+if(func2(data30) < 1){
+const err43 = {instancePath:instancePath+"/records_must_not_contain/" + i3,schemaPath:"#/properties/records_must_not_contain/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+else {
+const err44 = {instancePath:instancePath+"/records_must_not_contain/" + i3,schemaPath:"#/properties/records_must_not_contain/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+}
+else {
+const err45 = {instancePath:instancePath+"/records_must_not_contain",schemaPath:"#/properties/records_must_not_contain/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+}
+else {
+const err46 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
 }
 errors++;
 }
@@ -2468,7 +2558,7 @@ if(Array.isArray(data5)){
 const len0 = data5.length;
 for(let i0=0; i0<len0; i0++){
 let data6 = data5[i0];
-if(!((((((((((((((((((data6 === "model_calls") || (data6 === "tool_calls")) || (data6 === "parallel_tool_calls")) || (data6 === "streaming")) || (data6 === "multi_turn")) || (data6 === "int64_json")) || (data6 === "bigint_json")) || (data6 === "buffered_output")) || (data6 === "incremental_output")) || (data6 === "raw_interceptor_return")) || (data6 === "hang_faults")) || (data6 === "result_labels_resurfacing")) || (data6 === "projection_faults")) || (data6 === "non_json_verdicts")) || (data6 === "structured_model_content")) || (data6 === "structured_input_content")) || (data6 === "message_list_transforms")) || (data6 === "mock_faults"))){
+if(!((((((((((((((((((((data6 === "model_calls") || (data6 === "tool_calls")) || (data6 === "parallel_tool_calls")) || (data6 === "streaming")) || (data6 === "multi_turn")) || (data6 === "int64_json")) || (data6 === "bigint_json")) || (data6 === "buffered_output")) || (data6 === "incremental_output")) || (data6 === "raw_interceptor_return")) || (data6 === "hang_faults")) || (data6 === "result_labels_resurfacing")) || (data6 === "projection_faults")) || (data6 === "non_json_verdicts")) || (data6 === "structured_model_content")) || (data6 === "structured_input_content")) || (data6 === "text_only_input")) || (data6 === "message_list_transforms")) || (data6 === "mock_faults")) || (data6 === "tool_error_values"))){
 const err14 = {instancePath:instancePath+"/capabilities/" + i0,schemaPath:"#/properties/capabilities/items/enum",keyword:"enum",params:{allowedValues: schema31.properties.capabilities.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err14];
@@ -2919,11 +3009,11 @@ vErrors.push(err45);
 errors++;
 }
 }
-if(data.layout !== undefined){
-let data29 = data.layout;
+if(data.readings !== undefined){
+let data29 = data.readings;
 if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
 if(Object.keys(data29).length < 1){
-const err46 = {instancePath:instancePath+"/layout",schemaPath:"#/properties/layout/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties"};
+const err46 = {instancePath:instancePath+"/readings",schemaPath:"#/properties/readings/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -2933,8 +3023,8 @@ vErrors.push(err46);
 errors++;
 }
 for(const key5 in data29){
-if(!(func1.call(schema31.properties.layout.properties, key5))){
-const err47 = {instancePath:instancePath+"/layout",schemaPath:"#/properties/layout/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+if(typeof data29[key5] !== "string"){
+const err47 = {instancePath:instancePath+"/readings/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/readings/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -2944,10 +3034,9 @@ vErrors.push(err47);
 errors++;
 }
 }
-if(data29.assistant_turn !== undefined){
-let data30 = data29.assistant_turn;
-if(!((data30 === "after_tool_results") || (data30 === "before_tool_results"))){
-const err48 = {instancePath:instancePath+"/layout/assistant_turn",schemaPath:"#/properties/layout/properties/assistant_turn/enum",keyword:"enum",params:{allowedValues: schema31.properties.layout.properties.assistant_turn.enum},message:"must be equal to one of the allowed values"};
+}
+else {
+const err48 = {instancePath:instancePath+"/readings",schemaPath:"#/properties/readings/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -2957,10 +3046,11 @@ vErrors.push(err48);
 errors++;
 }
 }
-if(data29.history !== undefined){
-let data31 = data29.history;
-if(!((((data31 === "turn") || (data31 === "session")) || (data31 === "answers")) || (data31 === "incorporated"))){
-const err49 = {instancePath:instancePath+"/layout/history",schemaPath:"#/properties/layout/properties/history/enum",keyword:"enum",params:{allowedValues: schema31.properties.layout.properties.history.enum},message:"must be equal to one of the allowed values"};
+if(data.layout !== undefined){
+let data31 = data.layout;
+if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
+if(Object.keys(data31).length < 1){
+const err49 = {instancePath:instancePath+"/layout",schemaPath:"#/properties/layout/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties"};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -2969,11 +3059,9 @@ vErrors.push(err49);
 }
 errors++;
 }
-}
-if(data29.host_messages !== undefined){
-let data32 = data29.host_messages;
-if(!((data32 === "none") || (data32 === "prepended"))){
-const err50 = {instancePath:instancePath+"/layout/host_messages",schemaPath:"#/properties/layout/properties/host_messages/enum",keyword:"enum",params:{allowedValues: schema31.properties.layout.properties.host_messages.enum},message:"must be equal to one of the allowed values"};
+for(const key6 in data31){
+if(!(func1.call(schema31.properties.layout.properties, key6))){
+const err50 = {instancePath:instancePath+"/layout",schemaPath:"#/properties/layout/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -2983,10 +3071,10 @@ vErrors.push(err50);
 errors++;
 }
 }
-if(data29.pre_model_transform !== undefined){
-let data33 = data29.pre_model_transform;
-if(!((data33 === "request") || (data33 === "conversation"))){
-const err51 = {instancePath:instancePath+"/layout/pre_model_transform",schemaPath:"#/properties/layout/properties/pre_model_transform/enum",keyword:"enum",params:{allowedValues: schema31.properties.layout.properties.pre_model_transform.enum},message:"must be equal to one of the allowed values"};
+if(data31.assistant_turn !== undefined){
+let data32 = data31.assistant_turn;
+if(!((data32 === "after_tool_results") || (data32 === "before_tool_results"))){
+const err51 = {instancePath:instancePath+"/layout/assistant_turn",schemaPath:"#/properties/layout/properties/assistant_turn/enum",keyword:"enum",params:{allowedValues: schema31.properties.layout.properties.assistant_turn.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -2996,10 +3084,10 @@ vErrors.push(err51);
 errors++;
 }
 }
-if(data29.assistant_message !== undefined){
-let data34 = data29.assistant_message;
-if(!((data34 === "content_or_tool_calls") || (data34 === "content_then_tool_calls"))){
-const err52 = {instancePath:instancePath+"/layout/assistant_message",schemaPath:"#/properties/layout/properties/assistant_message/enum",keyword:"enum",params:{allowedValues: schema31.properties.layout.properties.assistant_message.enum},message:"must be equal to one of the allowed values"};
+if(data31.history !== undefined){
+let data33 = data31.history;
+if(!((((data33 === "turn") || (data33 === "session")) || (data33 === "answers")) || (data33 === "incorporated"))){
+const err52 = {instancePath:instancePath+"/layout/history",schemaPath:"#/properties/layout/properties/history/enum",keyword:"enum",params:{allowedValues: schema31.properties.layout.properties.history.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -3009,10 +3097,10 @@ vErrors.push(err52);
 errors++;
 }
 }
-if(data29.external_input !== undefined){
-let data35 = data29.external_input;
-if(!((data35 === "external") || (data35 === "user"))){
-const err53 = {instancePath:instancePath+"/layout/external_input",schemaPath:"#/properties/layout/properties/external_input/enum",keyword:"enum",params:{allowedValues: schema31.properties.layout.properties.external_input.enum},message:"must be equal to one of the allowed values"};
+if(data31.host_messages !== undefined){
+let data34 = data31.host_messages;
+if(!((data34 === "none") || (data34 === "prepended"))){
+const err53 = {instancePath:instancePath+"/layout/host_messages",schemaPath:"#/properties/layout/properties/host_messages/enum",keyword:"enum",params:{allowedValues: schema31.properties.layout.properties.host_messages.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -3022,10 +3110,10 @@ vErrors.push(err53);
 errors++;
 }
 }
-if(data29.tool_error_content !== undefined){
-let data36 = data29.tool_error_content;
-if(!((data36 === "value") || (data36 === "text"))){
-const err54 = {instancePath:instancePath+"/layout/tool_error_content",schemaPath:"#/properties/layout/properties/tool_error_content/enum",keyword:"enum",params:{allowedValues: schema31.properties.layout.properties.tool_error_content.enum},message:"must be equal to one of the allowed values"};
+if(data31.pre_model_transform !== undefined){
+let data35 = data31.pre_model_transform;
+if(!((data35 === "request") || (data35 === "conversation"))){
+const err54 = {instancePath:instancePath+"/layout/pre_model_transform",schemaPath:"#/properties/layout/properties/pre_model_transform/enum",keyword:"enum",params:{allowedValues: schema31.properties.layout.properties.pre_model_transform.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -3035,10 +3123,10 @@ vErrors.push(err54);
 errors++;
 }
 }
-if(data29.user_placeholder !== undefined){
-let data37 = data29.user_placeholder;
-if(!((data37 === "none") || (data37 === "inserted"))){
-const err55 = {instancePath:instancePath+"/layout/user_placeholder",schemaPath:"#/properties/layout/properties/user_placeholder/enum",keyword:"enum",params:{allowedValues: schema31.properties.layout.properties.user_placeholder.enum},message:"must be equal to one of the allowed values"};
+if(data31.assistant_message !== undefined){
+let data36 = data31.assistant_message;
+if(!((data36 === "content_or_tool_calls") || (data36 === "content_then_tool_calls"))){
+const err55 = {instancePath:instancePath+"/layout/assistant_message",schemaPath:"#/properties/layout/properties/assistant_message/enum",keyword:"enum",params:{allowedValues: schema31.properties.layout.properties.assistant_message.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -3048,10 +3136,10 @@ vErrors.push(err55);
 errors++;
 }
 }
-if(data29.null_answer !== undefined){
-let data38 = data29.null_answer;
-if(!((data38 === "kept") || (data38 === "empty_text"))){
-const err56 = {instancePath:instancePath+"/layout/null_answer",schemaPath:"#/properties/layout/properties/null_answer/enum",keyword:"enum",params:{allowedValues: schema31.properties.layout.properties.null_answer.enum},message:"must be equal to one of the allowed values"};
+if(data31.external_input !== undefined){
+let data37 = data31.external_input;
+if(!((data37 === "external") || (data37 === "user"))){
+const err56 = {instancePath:instancePath+"/layout/external_input",schemaPath:"#/properties/layout/properties/external_input/enum",keyword:"enum",params:{allowedValues: schema31.properties.layout.properties.external_input.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -3061,10 +3149,10 @@ vErrors.push(err56);
 errors++;
 }
 }
-if(data29.non_leading_system !== undefined){
-let data39 = data29.non_leading_system;
-if(!(((data39 === "kept") || (data39 === "moved_to_front")) || (data39 === "user_text"))){
-const err57 = {instancePath:instancePath+"/layout/non_leading_system",schemaPath:"#/properties/layout/properties/non_leading_system/enum",keyword:"enum",params:{allowedValues: schema31.properties.layout.properties.non_leading_system.enum},message:"must be equal to one of the allowed values"};
+if(data31.tool_error_content !== undefined){
+let data38 = data31.tool_error_content;
+if(!((data38 === "value") || (data38 === "text"))){
+const err57 = {instancePath:instancePath+"/layout/tool_error_content",schemaPath:"#/properties/layout/properties/tool_error_content/enum",keyword:"enum",params:{allowedValues: schema31.properties.layout.properties.tool_error_content.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -3074,9 +3162,10 @@ vErrors.push(err57);
 errors++;
 }
 }
-}
-else {
-const err58 = {instancePath:instancePath+"/layout",schemaPath:"#/properties/layout/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data31.user_placeholder !== undefined){
+let data39 = data31.user_placeholder;
+if(!((data39 === "none") || (data39 === "inserted"))){
+const err58 = {instancePath:instancePath+"/layout/user_placeholder",schemaPath:"#/properties/layout/properties/user_placeholder/enum",keyword:"enum",params:{allowedValues: schema31.properties.layout.properties.user_placeholder.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -3086,10 +3175,10 @@ vErrors.push(err58);
 errors++;
 }
 }
-if(data.interceptor_timeout_ms !== undefined){
-let data40 = data.interceptor_timeout_ms;
-if(!((typeof data40 == "number") && (!(data40 % 1) && !isNaN(data40)))){
-const err59 = {instancePath:instancePath+"/interceptor_timeout_ms",schemaPath:"#/properties/interceptor_timeout_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data31.null_answer !== undefined){
+let data40 = data31.null_answer;
+if(!((data40 === "kept") || (data40 === "empty_text"))){
+const err59 = {instancePath:instancePath+"/layout/null_answer",schemaPath:"#/properties/layout/properties/null_answer/enum",keyword:"enum",params:{allowedValues: schema31.properties.layout.properties.null_answer.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -3098,9 +3187,11 @@ vErrors.push(err59);
 }
 errors++;
 }
-if(typeof data40 == "number"){
-if(data40 < 1 || isNaN(data40)){
-const err60 = {instancePath:instancePath+"/interceptor_timeout_ms",schemaPath:"#/properties/interceptor_timeout_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data31.non_leading_system !== undefined){
+let data41 = data31.non_leading_system;
+if(!(((data41 === "kept") || (data41 === "moved_to_front")) || (data41 === "user_text"))){
+const err60 = {instancePath:instancePath+"/layout/non_leading_system",schemaPath:"#/properties/layout/properties/non_leading_system/enum",keyword:"enum",params:{allowedValues: schema31.properties.layout.properties.non_leading_system.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -3111,10 +3202,8 @@ errors++;
 }
 }
 }
-if(data.resolver_timeout_ms !== undefined){
-let data41 = data.resolver_timeout_ms;
-if(!((typeof data41 == "number") && (!(data41 % 1) && !isNaN(data41)))){
-const err61 = {instancePath:instancePath+"/resolver_timeout_ms",schemaPath:"#/properties/resolver_timeout_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err61 = {instancePath:instancePath+"/layout",schemaPath:"#/properties/layout/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -3123,9 +3212,11 @@ vErrors.push(err61);
 }
 errors++;
 }
-if(typeof data41 == "number"){
-if(data41 < 1 || isNaN(data41)){
-const err62 = {instancePath:instancePath+"/resolver_timeout_ms",schemaPath:"#/properties/resolver_timeout_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data.interceptor_timeout_ms !== undefined){
+let data42 = data.interceptor_timeout_ms;
+if(!((typeof data42 == "number") && (!(data42 % 1) && !isNaN(data42)))){
+const err62 = {instancePath:instancePath+"/interceptor_timeout_ms",schemaPath:"#/properties/interceptor_timeout_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -3134,17 +3225,53 @@ vErrors.push(err62);
 }
 errors++;
 }
-}
-}
-if(data.stream_mediation !== undefined){
-let data42 = data.stream_mediation;
-if(!((data42 === "buffered") || (data42 === "any"))){
-const err63 = {instancePath:instancePath+"/stream_mediation",schemaPath:"#/properties/stream_mediation/enum",keyword:"enum",params:{allowedValues: schema31.properties.stream_mediation.enum},message:"must be equal to one of the allowed values"};
+if(typeof data42 == "number"){
+if(data42 < 1 || isNaN(data42)){
+const err63 = {instancePath:instancePath+"/interceptor_timeout_ms",schemaPath:"#/properties/interceptor_timeout_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err63];
 }
 else {
 vErrors.push(err63);
+}
+errors++;
+}
+}
+}
+if(data.resolver_timeout_ms !== undefined){
+let data43 = data.resolver_timeout_ms;
+if(!((typeof data43 == "number") && (!(data43 % 1) && !isNaN(data43)))){
+const err64 = {instancePath:instancePath+"/resolver_timeout_ms",schemaPath:"#/properties/resolver_timeout_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+if(typeof data43 == "number"){
+if(data43 < 1 || isNaN(data43)){
+const err65 = {instancePath:instancePath+"/resolver_timeout_ms",schemaPath:"#/properties/resolver_timeout_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+}
+}
+if(data.stream_mediation !== undefined){
+let data44 = data.stream_mediation;
+if(!((data44 === "buffered") || (data44 === "any"))){
+const err66 = {instancePath:instancePath+"/stream_mediation",schemaPath:"#/properties/stream_mediation/enum",keyword:"enum",params:{allowedValues: schema31.properties.stream_mediation.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
 }
 errors++;
 }
@@ -3157,12 +3284,12 @@ errors = vErrors.length;
 }
 }
 else {
-const err64 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err67 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err64];
+vErrors = [err67];
 }
 else {
-vErrors.push(err64);
+vErrors.push(err67);
 }
 errors++;
 }
