@@ -33,8 +33,10 @@ CAPABILITIES = [
     "non_json_verdicts",
     "structured_model_content",
     "structured_input_content",
+    "text_only_input",
     "message_list_transforms",
     "mock_faults",
+    "tool_error_values",
 ]
 IN_PROCESS_ONLY_CAPABILITIES = ["projection_faults", "non_json_verdicts"]
 MODES = ["enforce", "evaluate_only"]
@@ -61,6 +63,7 @@ REFERENCE_LAYOUT = {
     "tool_error_content": "value",
     "user_placeholder": None,
     "null_answer": "kept",
+    "non_leading_system": "kept",
 }
 LAYOUT_GATES = {
     "assistant_turn": ["after_tool_results", "before_tool_results"],
@@ -72,4 +75,5 @@ LAYOUT_GATES = {
     "tool_error_content": ["value", "text"],
     "user_placeholder": ["none", "inserted"],
     "null_answer": ["kept", "empty_text"],
+    "non_leading_system": ["kept", "moved_to_front", "user_text"],
 }
