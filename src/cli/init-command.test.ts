@@ -59,7 +59,7 @@ t.test('init --lang python prints a next command that runs the scaffold where it
     process.stdout.write = write;
   }
   const line = out.split('\n').find((l) => l.trim().startsWith('cd '))!;
-  t.ok(line, out);
+  t.ok(line, 'a next-step line starting with cd is printed');
   t.ok(line.includes(`cd '${dir}'`), 'cd into the directory, quoted');
   t.match(line, /run --harness-cmd "python3 harness\.py"$/);
   t.notMatch(line, /npx agent-hooks-ctk/, 'no npx outside a project that has the CTK (the package is on no registry)');

@@ -55,7 +55,8 @@ t.test("init's next step in a directory with nothing installed", async (t) => {
   t.teardown(() => {
     process.env.PATH = PATH;
   });
-  t.equal(nextCommand('python', dir, 'my host'), `cd 'my host' && node ${OWN_BIN} run --harness-cmd "python3 harness.py"`);
+  // No python3 on that PATH can import the kit: the kit's install comes first (python/ of this package).
+  t.equal(nextCommand('python', dir, 'my host'), `cd 'my host' && python3 -m pip install ${path.join(PACKAGE_ROOT, 'python')} && node ${OWN_BIN} run --harness-cmd "python3 harness.py"`);
   t.match(nextCommand('ts', dir, 'h'), /^cd h && node \S+ run --harness-cmd "node \S*cli\.mjs harness\.ts"$/);
 });
 
