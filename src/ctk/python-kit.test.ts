@@ -21,7 +21,7 @@ t.teardown(() => rmSync(dir, { recursive: true, force: true }));
 
 // What the kit's loop leaves undeclared: the other stream discipline, the in-process-only capabilities, the posture
 // values it was not started with, and the layouts other than the reference loop's.
-const ALLOWED_SKIPS = /^host does not declare (capability incremental_output|buffered stream assembly|capability projection_faults|capability non_json_verdicts|posture )|^host declares conversation layout /;
+const ALLOWED_SKIPS = /^host does not declare (capability incremental_output|buffered stream assembly|capability projection_faults|capability non_json_verdicts|capability text_only_input|posture )|^host declares conversation layout /;
 
 t.before(async () => {
   await execa('python3', ['-m', 'venv', venv]);
