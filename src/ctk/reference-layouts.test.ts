@@ -18,6 +18,7 @@ for (const member of LAYOUT_MEMBERS) {
   for (const value of LAYOUT_GATES[member].slice(1)) {
     if (member === 'host_messages') LAYOUTS.push({ host_messages: [{ role: 'system', content: 'You are a careful agent.' }] });
     else if (member === 'user_placeholder') LAYOUTS.push({ user_placeholder: '.' });
+    else if (member === 'non_leading_system' && value === 'user_text') LAYOUTS.push({ non_leading_system: { prefix: '<system>', suffix: '</system>' } });
     else LAYOUTS.push({ [member]: value } as Partial<ConversationLayout>);
   }
 }
