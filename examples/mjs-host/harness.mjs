@@ -17,7 +17,7 @@ function surface() {
     name: 'mjs-example-host',
     version: '0.1.0',
     sdk: { lang: 'javascript', version: '0.1.0' },
-    capabilities: ['model_calls', 'tool_calls', 'parallel_tool_calls', 'multi_turn', 'raw_interceptor_return', 'hang_faults', 'result_labels_resurfacing', 'streaming', 'projection_faults', 'non_json_verdicts', 'structured_model_content', 'structured_input_content'],
+    capabilities: ['model_calls', 'tool_calls', 'parallel_tool_calls', 'multi_turn', 'raw_interceptor_return', 'hang_faults', 'result_labels_resurfacing', 'streaming', 'projection_faults', 'non_json_verdicts', 'structured_model_content', 'structured_input_content', 'tool_error_values'],
     profiles,
     identity_providers: ['jcs-sha256', null],
     modes: [...MODES],

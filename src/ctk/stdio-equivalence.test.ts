@@ -38,7 +38,7 @@ for (const streaming of ['buffered', 'incremental'] as const) {
       [...overStdio.values()].every(
         (s) =>
           s === 'pass' ||
-          /^skip: host does not declare capability (int64_json|bigint_json|projection_faults|non_json_verdicts|incremental_output)$/.test(s) ||
+          /^skip: host does not declare capability (int64_json|bigint_json|projection_faults|non_json_verdicts|incremental_output|text_only_input)$/.test(s) ||
           /^skip: host does not declare buffered stream assembly/.test(s) ||
           /^skip: host does not declare posture \S+/.test(s) ||
           /^skip: host declares conversation layout \S+/.test(s),

@@ -33,7 +33,7 @@ t.test('a passing report makes a claim: row with every tuple column, per-part CL
   t.match(c[4], /sequential\/first\\_deny \(on\\_approval: stop, resume\); parallel\/strictest/);
   t.equal(c[5], 'jcs-sha256');
   t.equal(c[6], 'typescript@0.1.0');
-  t.equal(c[7], "layout: the reference loop's; postures: tool\\_seam\\_host\\_error=continue, stop\\_approval\\_fold\\_truncated=when\\_skipped", 'declared choices: layout and every posture');
+  t.equal(c[7], "layout: the reference loop's; postures: tool\\_seam\\_host\\_error=continue, stop\\_approval\\_fold\\_truncated=when\\_skipped; readings: errored\\_model\\_call=post\\_model\\_call", 'declared choices: layout, every posture and every reading');
   t.equal(c[8], '2/2 passed, 1 skipped (1 not declared)');
   t.match(c[9], /jcs-sha256 is content-derived/);
   t.match(c[10], /^agent-hooks-ctk 0\.1\.0, `sha256:[0-9a-f]{64}`$/);

@@ -39,7 +39,8 @@ t.test('the project\'s own baselines read in this format', async (t) => {
   ]) {
     const b = readBaselineFile(path.join(PACKAGE_ROOT, file));
     t.ok(b.entries.length > 0, `${file}: ${b.entries.length} entries`);
-    t.ok(b.entries.some((e) => e.check !== undefined), `${file} lists checks`);
+    // The samples baseline names reasons only: each sample fails more than one check there (MAF-1 with MAF-4).
+    if (!file.endsWith('.samples.yaml')) t.ok(b.entries.some((e) => e.check !== undefined), `${file} lists checks`);
   }
 });
 
