@@ -246,7 +246,8 @@ class Emitter:
         if not self.interceptors:
             # §7: zero interceptors → deny no_interceptor, decided_by null, profile-independent. evaluate_only records
             # that same deny and proceeds anyway (§8), as the published corpus pins.
-            verdict = host_deny("host_error:no_interceptor")
+            # §12.1: the host's own plain deny (a stream it cannot assemble) stands over the no_interceptor deny.
+            verdict = host_deny(self_deny if self_deny is not None else "host_error:no_interceptor")
             self._record(ctx, verdict, input_identity, input_identity, None, [], False, None)
             return Emission(self.mode == "evaluate_only", verdict, ctx)
         # §9, §6.1a, §8: the seam only in enforce, never at agent_shutdown, and not for a host self-deny (a plain

@@ -310,7 +310,8 @@ def tool_call(ctk, em, call, response_labels):
         result = ctk.tool(call["id"], call["name"], args)
         value, is_error = result.get("value"), result.get("is_error") is True
     except RemoteFailure:
-        value, is_error = "tool error: RemoteFailure", True
+        # The CTK's mock tool failed: named as the CTK names its fault (the reference loop shows the error's type name).
+        value, is_error = "tool error: MockFault", True
     post = em.emit("post_tool_call", {"tool_call": {"id": call["id"], "name": call["name"], "args": args},
                                       "tool_result": {"value": value, "is_error": is_error}},
                    labels=merge_labels(response_labels, pre.labels))  # the result derives from the args
