@@ -53,11 +53,13 @@ t.test('init --lang python prints a next command that runs the scaffold where it
   let out = '';
   const write = process.stdout.write.bind(process.stdout);
   process.stdout.write = ((chunk: string) => ((out += chunk), true)) as typeof process.stdout.write;
+  let code: number;
   try {
-    t.equal(await main(['node', 'agent-hooks-ctk', 'init', '--lang', 'python', dir]), 0);
+    code = await main(['node', 'agent-hooks-ctk', 'init', '--lang', 'python', dir]);
   } finally {
     process.stdout.write = write;
   }
+  t.equal(code, 0); // asserted once stdout is tap's again (an assertion's line would land in the capture)
   const line = out.split('\n').find((l) => l.trim().startsWith('cd '))!;
   t.ok(line, 'a next-step line starting with cd is printed');
   t.ok(line.includes(`cd '${dir}'`), 'cd into the directory, quoted');
