@@ -158,11 +158,19 @@ export function normalizeExecution(ex: Execution, opts: NormalizeOptions): Norma
     streams: mediates ? ex.mocks.streams.map((st) => ({ call: st.call, delivered: st.delivered })) : [],
     outcome: report.outcome,
     final_output: report.final_output ?? null,
-    // Per-turn outputs are an extension of multi_turn scenarios; a single-turn host need not report them.
-    outputs: opts.vector.scenario.inputs !== undefined ? (report.outputs ?? null) : null,
+    // Per-turn outputs are an extension of multi_turn scenarios; a single-turn host need not report them. A turn that
+    // never began (after a denied agent_startup, §6.1a, or a failure that ended the session) produced no output: null,
+    // as a blocked turn's (HARNESS.md). The reference loop lists no entry for it, a framework harness a null.
+    outputs: opts.vector.scenario.inputs !== undefined ? perTurn(report.outputs, opts.vector.scenario.inputs.length) : null,
     released_output: mediates && typeof report.released_output === 'string' ? report.released_output : UNREPORTED,
     persisted: mediates && typeof report.persisted === 'string' ? persistedChunks(report.persisted, ex, opts.vector) : UNREPORTED,
   };
+}
+
+/** One output per turn: the reported list, padded with null for turns that never began; null when none is reported. */
+function perTurn(outputs: Json[] | undefined, turns: number): Json {
+  if (!Array.isArray(outputs)) return null;
+  return outputs.length >= turns ? outputs : [...outputs, ...Array.from({ length: turns - outputs.length }, () => null)];
 }
 
 /**
