@@ -1,7 +1,7 @@
 // FUZZ.md "Measured": `fuzz` against every framework integration and the Python hosts, each against its own
 // harness and the layout it declares, then every written vector checked again, outside the fuzzer, by `run`:
 //   1. on the default reference host (`run --vectors DIR`, no harness): it passes, or is skipped by the layout it
-//      states (skip_gate "layout");
+//      states (skip_gate "layout") or by the host's non-default postures it states (skip_gate "posture");
 //   2. on the reference host under the host's declared layout and postures (the oracle `fuzz` compares with, loaded
 //      as an in-process harness from the host's own describe()): it passes.
 // It also runs each vector on the host (informational: a vector the grammar cannot pin passes there, FUZZ.md).
@@ -140,10 +140,10 @@ async function writeSurface(node, host, file) {
 }
 
 /** `run --vectors DIR` on a host; the results by vector id. */
-async function runVectors(node, dir, vectors, harnessArgs, tag) {
+async function runVectors(node, dir, vectors, harnessArgs, tag, timeout) {
   const out = path.join(dir, `run-${tag}`);
   rmSync(out, { recursive: true, force: true });
-  const r = await runNode(node, [BIN, 'run', ...harnessArgs, '--vectors', vectors, '--reporter', 'json', '--out', out]);
+  const r = await runNode(node, [BIN, 'run', ...harnessArgs, '--vectors', vectors, '--reporter', 'json', '--out', out, ...(timeout ? ['--timeout', timeout] : [])]);
   const file = path.join(out, 'report.json');
   if (!existsSync(file)) throw new Error(`run on ${tag} wrote no report (exit ${r.code}): ${r.err.trim().split('\n').slice(-3).join(' ')}`);
   return new Map(JSON.parse(readFileSync(file, 'utf8')).results.map((x) => [x.id, x]));
@@ -197,23 +197,25 @@ async function measure(node, host, o) {
   if (files.length === 0) return row;
   // The checks, outside the fuzzer: `run` on the written files as a user would run them.
   const streaming = surface.capabilities.includes('incremental_output') ? ['--reference', 'incremental'] : [];
-  const plain = await runVectors(node, dir, vectorsDir, streaming, 'default-reference');
-  const underHost = await runVectors(node, dir, vectorsDir, ['--harness', referenceUnderHostModule(dir, path.join(dir, 'surface.json'))], 'reference-under-host');
-  const onHost = await runVectors(node, dir, vectorsDir, host.args, 'host');
+  const plain = await runVectors(node, dir, vectorsDir, streaming, 'default-reference', o.timeout);
+  const underHost = await runVectors(node, dir, vectorsDir, ['--harness', referenceUnderHostModule(dir, path.join(dir, 'surface.json'))], 'reference-under-host', o.timeout);
+  const onHost = await runVectors(node, dir, vectorsDir, host.args, 'host', o.timeout);
   row.vectors = [];
   for (const f of files) {
     const v = JSON.parse(readFileSync(path.join(vectorsDir, f), 'utf8'));
     const a = plain.get(v.id);
     const b = underHost.get(v.id);
     const h = onHost.get(v.id);
-    const okDefault = a?.status === 'pass' || (a?.status === 'skip' && a.skip_gate === 'layout' && v.layout !== undefined);
+    // A skip counts only when it is by the gate the vector states: its layout, or the host's non-default postures (§13.1).
+    const statedGate = (a?.skip_gate === 'layout' && v.layout !== undefined) || (a?.skip_gate === 'posture' && v.postures !== undefined);
+    const okDefault = a?.status === 'pass' || (a?.status === 'skip' && statedGate);
     const okHost = b?.status === 'pass';
     if (okDefault) row.ok_default++;
     else row.problems.push(`${v.id}: on the default reference host ${a?.status ?? 'not run'}${a?.reason ? `: ${a.reason}` : ''}`);
     if (okHost) row.ok_host_layout++;
     else row.problems.push(`${v.id}: on the reference host under the host's layout ${b?.status ?? 'not run'}${b?.reason ? `: ${b.reason}` : ''}`);
     if (h?.status === 'fail') row.fail_on_host++;
-    row.vectors.push({ id: v.id, layout: v.layout ?? null, default_reference: a?.status, default_skip_gate: a?.skip_gate, reference_under_host: b?.status, host: h?.status, title: v.title });
+    row.vectors.push({ id: v.id, layout: v.layout ?? null, postures: v.postures ?? null, default_reference: a?.status, default_skip_gate: a?.skip_gate, reference_under_host: b?.status, host: h?.status, title: v.title });
   }
   return row;
 }
