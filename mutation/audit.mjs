@@ -120,11 +120,14 @@ export function auditMarkdown(audit, tests) {
   return lines.join('\n') + '\n';
 }
 
-/** Copies the checkout for the audit: what the suite needs, node_modules linked, FILES without their directives. */
-function auditCopy(root, files) {
-  const copy = path.join(root, 'tmp/audit-checkout');
-  // A stopped audit resumes: its checkpoint and incremental file (the copy's reports/) outlive the copy.
-  const kept = path.join(root, 'tmp/audit-reports');
+/**
+ * Copies the checkout for a directive-free run: what the suite needs, node_modules linked, FILES without their
+ * directives (`dir`: tmp/audit-checkout for --audit, tmp/mutation-checkout for the whole run, mutation/run.mjs).
+ */
+export function auditCopy(root, files, dir = 'tmp/audit-checkout') {
+  const copy = path.join(root, dir);
+  // A stopped run resumes: its checkpoint and incremental file (the copy's reports/) outlive the copy.
+  const kept = path.join(root, `${dir}-reports`);
   rmSync(kept, { recursive: true, force: true });
   if (existsSync(path.join(copy, 'reports'))) cpSync(path.join(copy, 'reports'), kept, { recursive: true });
   rmSync(copy, { recursive: true, force: true });

@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { CHUNKS, chunkFiles } from './chunks.mjs';
 import { EXPECTED_SKIPS, expectedSkips, expectedTestNames, mutatedSources, mutationScore } from './report.mjs';
 import { resume } from './resume.mjs';
-import { applyAudit, auditFromCheckpoint, equivalentDirective, equivalentsOf, runAudit } from './audit.mjs';
+import { applyAudit, auditCopy, auditFromCheckpoint, equivalentDirective, equivalentsOf, runAudit } from './audit.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const OUT_JSON = 'reports/mutation/mutation.json';
@@ -102,15 +102,23 @@ function reportHtml(report) {
   return `<!DOCTYPE html>\n<html>\n<head><meta charset="utf-8"><title>agent-hooks-ctk: mutation report</title><script>\n${script}\n</script></head>\n<body>\n<mutation-test-report-app titlePostfix="agent-hooks-ctk"></mutation-test-report-app>\n<script>\nconst app = document.querySelector('mutation-test-report-app');\napp.report = ${json};\n</script>\n</body>\n</html>\n`;
 }
 
-function runChunk(name) {
+/**
+ * Where the run works: a copy of the checkout in which every mutated source has its Stryker directives blanked in
+ * place (mutation/audit.mjs auditCopy), so that every mutant is tested and the directives are applied afterwards
+ * (deriveReport): one run gives the score with the directives and the score without them, and a directive over a
+ * mutant the suite kills is found by the same run (issue: disables audited).
+ */
+const COPY = 'tmp/mutation-checkout';
+
+function runChunk(name, copy) {
   const { incremental } = chunkFiles(name);
-  mkdirSync(path.join(root, path.dirname(incremental)), { recursive: true });
-  resume(root, incremental);
-  console.log(`mutation: chunk ${name}`);
-  const r = spawnSync('npx', ['stryker', 'run', 'stryker.config.mjs'], { cwd: root, stdio: 'inherit', env: { ...process.env, CTK_MUTATION_CHUNK: name } });
+  mkdirSync(path.join(copy, path.dirname(incremental)), { recursive: true });
+  resume(copy, incremental);
+  console.log(`mutation: chunk ${name} (directives ignored, in ${path.relative(root, copy)})`);
+  const r = spawnSync('npx', ['stryker', 'run', 'stryker.config.mjs'], { cwd: copy, stdio: 'inherit', env: { ...process.env, CTK_MUTATION_CHUNK: name } });
   if (r.status !== 0) throw new Error(`mutation: chunk ${name}: stryker exited with ${r.status ?? r.signal}`);
-  // The chunk's committed report keeps who killed each mutant, not the coverage matrix (its incremental file has it).
-  const file = path.join(root, chunkFiles(name).report);
+  // The chunk's report keeps who killed each mutant, not the coverage matrix (its incremental file has it).
+  const file = path.join(copy, chunkFiles(name).report);
   writeFileSync(file, JSON.stringify(withoutCoverage(JSON.parse(readFileSync(file, 'utf8')))));
 }
 
@@ -167,7 +175,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       // What each unmutated host skips, for the suite to hold every mutant to (the sandbox copies it).
       writeFileSync(path.join(root, EXPECTED_SKIPS), JSON.stringify(await expectedSkips(root), null, 1) + '\n');
       const asked = args.flatMap((a, i) => (args[i - 1] === '--chunk' ? [a] : []));
-      for (const c of asked.length > 0 ? asked : CHUNKS.map((c) => c.name)) runChunk(c);
+      const copy = auditCopy(root, Object.keys(mutatedSources(root)), COPY);
+      for (const c of asked.length > 0 ? asked : CHUNKS.map((c) => c.name)) runChunk(c, copy);
     }
     await merge();
   } catch (error) {
