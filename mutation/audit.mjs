@@ -2,7 +2,7 @@
 // without it. Stryker runs over FILES in a copy of this checkout whose FILES have their directives blanked (each
 // directive line keeps its place, so every mutant keeps its location), and each mutant the directives would have
 // disabled is listed with what the suite did to it: a disabled mutant the suite kills is a wrong disable.
-// Output: reports/mutation/audit.json and audit.md (or --audit-out NAME: reports/mutation/NAME.json/.md). The run is
+// Output: reports/mutation/audit-files.json and .md (or --audit-out NAME: reports/mutation/NAME.json/.md). The run is
 // checkpointed and incremental (tmp/audit-checkout/reports/): a stopped audit started again resumes where it stopped.
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -144,7 +144,7 @@ export function auditCopy(root, files, dir = 'tmp/audit-checkout') {
 }
 
 /** Runs the audit over FILES and writes its report (outName.json / .md under reports/mutation/). */
-export function runAudit(root, files, outName = 'audit') {
+export function runAudit(root, files, outName = 'audit-files') {
   for (const file of files) if (!existsSync(path.join(root, file))) throw new Error(`mutation --audit: no file ${file}`);
   const sources = Object.fromEntries(files.map((f) => [f, readFileSync(path.join(root, f), 'utf8')]));
   const copy = auditCopy(root, files);
@@ -167,7 +167,7 @@ export function runAudit(root, files, outName = 'audit') {
  * The audit from the run's checkpoint (mutation/checkpoint-reporter.mjs) while or after it runs: every mutant tested
  * so far. A partial audit says how many of the instrumented mutants it covers; the score is over those.
  */
-export function auditFromCheckpoint(root, files, outName = 'audit') {
+export function auditFromCheckpoint(root, files, outName = 'audit-files') {
   const copy = path.join(root, 'tmp/audit-checkout');
   const file = path.join(copy, 'reports/mutation/audit.incremental.checkpoint.jsonl');
   if (!existsSync(file)) throw new Error(`mutation --audit-partial: no checkpoint at ${path.relative(root, file)} (start the audit first)`);
@@ -297,7 +297,7 @@ export function applyAuditToSource(source, fileAudit, known = []) {
 }
 
 /** `--audit-apply NAME`: every audited file's directives rewritten from reports/mutation/NAME.json. */
-export function applyAudit(root, name = 'audit') {
+export function applyAudit(root, name = 'audit-files') {
   const audit = JSON.parse(readFileSync(path.join(root, `reports/mutation/${name}.json`), 'utf8'));
   // A partial audit has not tested every disabled mutant: the committed report's mutants of the same source stand in
   // for the untested ones (kept disabled).
@@ -314,4 +314,48 @@ export function applyAudit(root, name = 'audit') {
     writeFileSync(path.join(root, file), source);
     console.log(`${file}:\n  ${log.join('\n  ')}`);
   }
+}
+
+/** A full-line directive (or the blank the copy leaves in its place): a line that holds no mutant. */
+const DIRECTIVE_LINE = /^\s*\/\/\s?(Stryker (disable|restore|equivalent)\b|\(a Stryker directive, ignored by the audit\))/;
+
+/**
+ * Where each line of `before` is in `after`, two texts of one source that differ only in full-line directives (the
+ * audit's rewrite): a Map from line (1-based) to line; undefined when anything else differs (the code changed).
+ */
+export function lineMapping(before, after) {
+  const code = (text) => text.split('\n').flatMap((l, i) => (DIRECTIVE_LINE.test(l) ? [] : [{ l, n: i + 1 }]));
+  const a = code(before);
+  const b = code(after);
+  if (a.length !== b.length || a.some((x, i) => x.l !== b[i].l)) return undefined;
+  return new Map(a.map((x, i) => [x.n, b[i].n]));
+}
+
+/** A report's mutants moved to the lines of `source` (lineMapping), with that source. */
+export function movedTo(file, f, source) {
+  const map = lineMapping(f.source, source);
+  if (!map) throw new Error(`mutation: ${file} changed in more than its Stryker directives since the run: rerun npm run mutation`);
+  const at = (loc) => ({ line: map.get(loc.line) ?? loc.line, column: loc.column });
+  return { ...f, source, mutants: f.mutants.map((m) => ({ ...m, location: { start: at(m.location.start), end: at(m.location.end) } })) };
+}
+
+/** A directive's reason (the text after its mutator list). */
+const reasonOf = (text) => /\/\/\s?Stryker (?:disable|restore)(?: next-line)? [A-Za-z, ]+?(?::\s*(.*))?$/.exec(text)?.[1] ?? '';
+
+/**
+ * The report as Stryker would write it with the directives in force, from the run that ignored them (mutation/run.mjs
+ * runs every mutant): a mutant a directive disables is Ignored with the directive's reason, unless the suite kills it
+ * (then the directive is wrong: the mutant counts as killed, and the audit lists it). Variant directives
+ * (`Stryker equivalent`) likewise, in mutation/run.mjs withEquivalentsIgnored.
+ */
+export function withDirectivesApplied(report) {
+  const files = {};
+  for (const [file, f] of Object.entries(report.files)) {
+    const directives = directivesOf(f.source ?? '');
+    files[file] = directives.length === 0 ? f : { ...f, mutants: f.mutants.map((m) => {
+      const d = m.status === 'Killed' ? undefined : disablingDirective(directives, m);
+      return d ? { ...m, status: 'Ignored', statusReason: reasonOf(d.text) } : m;
+    }) };
+  }
+  return { ...report, files };
 }

@@ -70,3 +70,29 @@ t.test('a variant directive marks only its surviving variant Ignored', async (t)
   t.same(out.map((x) => x.status), ['Ignored', 'Survived', 'Killed'], 'the other variant is tested, and a kill stays a kill');
   t.equal(out[0]!.statusReason, 'only read for truthiness');
 });
+
+t.test('the directive-free run: directives applied afterwards, a kill stays a kill, and the reports follow a rewrite', async (t) => {
+  type R = { files: Record<string, { source: string; mutants: Array<M & { statusReason?: string; location: { start: { line: number; column: number }; end: { line: number; column: number } } }> }> };
+  const audit = await load<{
+    withDirectivesApplied(r: unknown): R;
+    lineMapping(a: string, b: string): Map<number, number> | undefined;
+    movedTo(file: string, f: unknown, source: string): R['files'][string];
+    auditOf: AuditModule['auditOf'];
+    applyAuditToSource: AuditModule['applyAuditToSource'];
+  }>('mutation/audit.mjs');
+  const at = (x: M) => ({ ...x, location: { start: x.location.start, end: { line: x.location.start.line, column: 40 } } });
+  const mutants = [m(4, 'ConditionalExpression', 'true', 'Killed'), m(4, 'StringLiteral', '""', 'Survived'), m(6, 'BlockStatement', '{}', 'Timeout'), m(8, 'ObjectLiteral', '{}', 'Survived')].map(at);
+  const free = { files: { 'a.ts': { source: SOURCE, mutants } } };
+  const applied = audit.withDirectivesApplied(free).files['a.ts']!.mutants;
+  t.same(applied.map((x) => x.status), ['Killed', 'Ignored', 'Ignored', 'Survived'], 'disabled and not killed: Ignored; killed under a disable: killed; after the restore: as tested');
+  t.equal(applied[1]!.statusReason, 'the CTK never passes a false a here', "the directive's reason");
+  // The rewrite changes comment lines only: every mutant moves with its code line.
+  const { source } = audit.applyAuditToSource(SOURCE, audit.auditOf(free, { 'a.ts': SOURCE }).files['a.ts']);
+  const moved = audit.movedTo('a.ts', free.files['a.ts'], source);
+  const lines = source.split('\n');
+  t.same(moved.mutants.map((x) => lines[x.location.start.line - 1]!.trim()), ['if (a) g("x");', 'if (a) g("x");', 'h(1);', 'k(2);']);
+  t.equal(moved.source, source);
+  t.same(audit.withDirectivesApplied({ files: { 'a.ts': moved } }).files['a.ts']!.mutants.map((x) => x.status), ['Killed', 'Ignored', 'Ignored', 'Survived'], 'the same statuses on the rewritten source');
+  t.equal(audit.lineMapping(SOURCE, SOURCE.replace('k(2)', 'k(3)')), undefined, 'a change to code is no rewrite');
+  t.throws(() => audit.movedTo('a.ts', free.files['a.ts'], SOURCE.replace('h(1)', 'h(2)')), /a\.ts changed in more than its Stryker directives/);
+});
