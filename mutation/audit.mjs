@@ -17,7 +17,7 @@ const DIRECTIVE = /\/\/\s?Stryker (disable|restore)(?: (next-line))? ([A-Za-z, ]
  * Mutator `replacement` [@column]: reason` names one variant only (at that column, when the line has the same variant twice) (Stryker reads no such directive and tests the mutant; the
  * report marks it Ignored when it survives, mutation/run.mjs, and counts it killed when it is: then it is wrong).
  */
-const EQUIVALENT = /\/\/\s?Stryker equivalent next-line ([A-Za-z]+) `([^`]*)`(?: @(\d+))?:/;
+const EQUIVALENT = /\/\/\s?Stryker equivalent next-line ([A-Za-z]+)(?: `([^`]*)`)?(?: @(\d+)(?:-(\d+))?)?:/;
 
 /** The variant directives of a source: line, target line, mutator (lower case), replacement, text. */
 export function equivalentsOf(source) {
@@ -28,14 +28,14 @@ export function equivalentsOf(source) {
     if (!m) return;
     let target = i + 1;
     while (target < lines.length && /^\s*\/\//.test(lines[target])) target++;
-    out.push({ line: i + 1, target: target + 1, mutator: m[1].toLowerCase(), replacement: m[2], ...(m[3] ? { column: Number(m[3]) } : {}), text: text.trim() });
+    out.push({ line: i + 1, target: target + 1, mutator: m[1].toLowerCase(), ...(m[2] !== undefined ? { replacement: m[2] } : {}), ...(m[3] ? { column: Number(m[3]) } : {}), ...(m[4] ? { endColumn: Number(m[4]) } : {}), text: text.trim() });
   });
   return out;
 }
 
 /** The variant directive naming this very mutant, if any. */
 export const equivalentDirective = (equivalents, mutant) =>
-  equivalents.find((e) => e.target === mutant.location.start.line && (e.column === undefined || e.column === mutant.location.start.column) && e.mutator === mutant.mutatorName.toLowerCase() && e.replacement === mutant.replacement.replace(/\s+/g, ' '));
+  equivalents.find((e) => e.target === mutant.location.start.line && (e.column === undefined || e.column === mutant.location.start.column) && (e.endColumn === undefined || e.endColumn === mutant.location.end?.column) && e.mutator === mutant.mutatorName.toLowerCase() && (e.replacement === undefined || e.replacement === mutant.replacement.replace(/\s+/g, ' ')));
 
 /** The directives of a source, in order: line (1-based), kind, next-line or not, the mutator names (lower case). */
 export function directivesOf(source) {
@@ -89,7 +89,7 @@ export function auditOf(report, sources) {
     const disabled = [];
     for (const m of f.mutants) {
       const d = disablingDirective(directives, m) ?? equivalentDirective(equivalents, m);
-      if (d) disabled.push({ line: m.location.start.line, column: m.location.start.column, mutator: m.mutatorName, replacement: m.replacement, status: m.status, ...(m.killedBy?.length ? { killed_by: m.killedBy } : {}), directive_line: d.line, directive: d.text });
+      if (d) disabled.push({ line: m.location.start.line, column: m.location.start.column, ...(m.location.end ? { end_column: m.location.end.column } : {}), mutator: m.mutatorName, replacement: m.replacement, status: m.status, ...(m.killedBy?.length ? { killed_by: m.killedBy } : {}), directive_line: d.line, directive: d.text });
     }
     const score = mutationScore({ files: { [file]: f } });
     files[file] = {
@@ -227,14 +227,15 @@ export function applyAuditToSource(source, fileAudit, known = []) {
   const ops = []; // { index, remove, insert }
   const log = [];
   const flat = (r) => r.replace(/\s+/g, ' ');
-  /** One variant directive per surviving variant; with its column where the line has that variant more than once. */
+  /** One variant directive per surviving variant, at its column. */
   const variantLines = (indent, entries, killedHere, reason) => {
     const seen = new Set();
     const out = [];
     for (const m of entries) {
-      const twin = [...entries, ...killedHere].filter((o) => o !== m && same(o.mutator, m.mutator) && flat(o.replacement) === flat(m.replacement));
-      const at = twin.length > 0 && twin.some((o) => killedHere.includes(o)) ? ` @${m.column}` : '';
-      const line = `${indent}// Stryker equivalent next-line ${m.mutator} \`${flat(m.replacement)}\`${at}: ${reason}`;
+      // Always at its place (columns, end too: two mutants can start at one column, an operand and its expression),
+      // since a line can hold the same variant again outside this directive; a replacement with a backquote unnamed.
+      const at = ` @${m.column}${m.end_column !== undefined ? `-${m.end_column}` : ''}`;
+      const line = `${indent}// Stryker equivalent next-line ${m.mutator}${nameable(m.replacement) ? ` \`${flat(m.replacement)}\`` : ''}${at}: ${reason}`;
       if (!seen.has(line)) out.push(line);
       seen.add(line);
     }
@@ -248,7 +249,7 @@ export function applyAuditToSource(source, fileAudit, known = []) {
       const s = survivors.filter((m) => same(m.mutator, name));
       const k = killedHere.filter((m) => same(m.mutator, name));
       if (s.length === 0) continue; // every variant killed (or none here): no longer disabled
-      if (k.length === 0 || !s.every((m) => nameable(m.replacement))) keep.push(name);
+      if (k.length === 0) keep.push(name);
       else variants.push(...s);
     }
     return [...(keep.length ? [`${indent}// Stryker disable next-line ${keep.join(',')}: ${reason}`] : []), ...variantLines(indent, variants, killedHere, reason)];
@@ -260,8 +261,11 @@ export function applyAuditToSource(source, fileAudit, known = []) {
     const k = killed.filter(mine);
     const s = surviving.filter(mine);
     if (/Stryker equivalent next-line/.test(text)) {
-      ops.push({ index: line - 1, remove: 1, insert: [] });
-      log.push(`line ${line}: variant directive removed (its mutant is killed)`);
+      // It named a killed mutant as well (a twin at the same start): each survivor it named gets a precise one.
+      const reason = text.replace(/^\/\/\s?Stryker equivalent next-line [A-Za-z]+(?: `[^`]*`)?(?: @\d+(?:-\d+)?)?:\s*/, '');
+      const insert = variantLines(indentOf(lines[line - 1]), s, k, reason);
+      ops.push({ index: line - 1, remove: 1, insert });
+      log.push(`line ${line}: variant directive ${insert.length ? 'narrowed' : 'removed'} (its mutant is killed)`);
     } else if (/Stryker disable next-line/.test(text)) {
       const all = names.some((n) => same(n, 'all')) ? [...new Set([...k, ...s].map((m) => m.mutator))] : names;
       const insert = overLine(indentOf(text), all, s, k, reason);

@@ -96,7 +96,7 @@ export function withEquivalentsIgnored(report) {
     const equivalents = equivalentsOf(f.source ?? '');
     files[file] = equivalents.length === 0 ? f : { ...f, mutants: f.mutants.map((m) => {
       const e = ['Survived', 'NoCoverage'].includes(m.status) ? equivalentDirective(equivalents, m) : undefined;
-      return e ? { ...m, status: 'Ignored', statusReason: e.text.replace(/^\/\/\s?Stryker equivalent next-line [A-Za-z]+ `[^`]*`:\s*/, '') } : m;
+      return e ? { ...m, status: 'Ignored', statusReason: e.text.replace(/^\/\/\s?Stryker equivalent next-line [A-Za-z]+(?: `[^`]*`)?(?: @\d+(?:-\d+)?)?:\s*/, '') } : m;
     }) };
   }
   return { ...report, files };

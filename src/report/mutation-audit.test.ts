@@ -55,7 +55,7 @@ t.test('a killed disabled mutant loses its disable; its surviving sibling is nam
   t.equal(audit.files['a.ts']!.disabled_killed.length, 2);
   const { source } = applyAuditToSource(SOURCE, audit.files['a.ts']);
   t.match(source, /\/\/ Stryker disable next-line StringLiteral: the CTK never passes/);
-  t.match(source, /\/\/ Stryker equivalent next-line ConditionalExpression `false`: the CTK never passes/);
+  t.match(source, /\/\/ Stryker equivalent next-line ConditionalExpression `false` @3: the CTK never passes/);
   t.notMatch(source, /Stryker disable all/, 'the block that hid a killed mutant is gone');
   t.match(source, /\/\/ Stryker disable next-line StringLiteral: diagnostics only[^\n]*\n {2}h\(1\);/, 'its survivor keeps a next-line disable');
   const untested = applyAuditToSource(SOURCE, audit.files['a.ts'], [m(6, 'ObjectLiteral', '{}', 'Ignored')]).source;
@@ -95,4 +95,20 @@ t.test('the directive-free run: directives applied afterwards, a kill stays a ki
   t.same(audit.withDirectivesApplied({ files: { 'a.ts': moved } }).files['a.ts']!.mutants.map((x) => x.status), ['Killed', 'Ignored', 'Ignored', 'Survived'], 'the same statuses on the rewritten source');
   t.equal(audit.lineMapping(SOURCE, SOURCE.replace('k(2)', 'k(3)')), undefined, 'a change to code is no rewrite');
   t.throws(() => audit.movedTo('a.ts', free.files['a.ts'], SOURCE.replace('h(1)', 'h(2)')), /a\.ts changed in more than its Stryker directives/);
+});
+
+t.test('a variant directive names its mutant by place: two mutants starting at one column, a replacement with a backquote', async (t) => {
+  const audit = await load<{ applyAuditToSource: AuditModule['applyAuditToSource']; auditOf: AuditModule['auditOf']; equivalentsOf(s: string): unknown[]; equivalentDirective(e: unknown[], m: unknown): unknown }>('mutation/audit.mjs');
+  const source = 'x\n  // Stryker disable next-line ConditionalExpression,StringLiteral: wording only\n  if (a || b) f(`t`, "u");\n';
+  const at = (col: number, end: number, mutatorName: string, replacement: string, status: string) => ({ mutatorName, replacement, status, location: { start: { line: 3, column: col }, end: { line: 3, column: end } } });
+  // `a || b` and its operand `a` both start at column 7: one is killed, the other survives.
+  const mutants = [at(7, 13, 'ConditionalExpression', 'false', 'Killed'), at(7, 8, 'ConditionalExpression', 'false', 'Survived'), at(17, 20, 'StringLiteral', '``', 'Survived'), at(22, 25, 'StringLiteral', '""', 'Killed')];
+  const { source: out } = audit.applyAuditToSource(source, audit.auditOf({ files: { 'a.ts': { mutants } } }, { 'a.ts': source }).files['a.ts']);
+  t.match(out, /equivalent next-line ConditionalExpression `false` @7-8: wording only/);
+  t.match(out, /equivalent next-line StringLiteral @17-20: wording only/, 'a replacement with a backquote is named by place alone');
+  t.notMatch(out, /Stryker disable/);
+  const e = audit.equivalentsOf(out);
+  const line = out.split('\n').findIndex((l) => l.includes('if (a || b)')) + 1;
+  const moved = mutants.map((m) => ({ ...m, location: { start: { ...m.location.start, line }, end: { ...m.location.end, line } } }));
+  t.same(moved.map((m) => audit.equivalentDirective(e, m) !== undefined), [false, true, true, false], 'each directive names its survivor, never its killed twin');
 });
