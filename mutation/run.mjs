@@ -1,6 +1,6 @@
 // npm run mutation: the Stryker run over src/host and src/core, chunk by chunk (mutation/chunks.mjs), each resumable
 // (a stopped chunk keeps every result it had, mutation/checkpoint-reporter.mjs) and incremental. The run works in a
-// copy in which the directive-free sources (chunks.mjs DIRECTIVE_FREE, or --directive-free all|FILES) have their
+// copy in which the directive-free sources (chunks.mjs DIRECTIVE_FREE: all of them; or --directive-free FILES) have their
 // Stryker directives blanked in place: every mutant of those is tested, and their directives are applied afterwards.
 // The chunks' reports are merged into
 //   reports/mutation/directive-free.json   every mutant with what the suite did to it (the score without directives)
@@ -240,7 +240,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       writeFileSync(path.join(root, EXPECTED_SKIPS), JSON.stringify(await expectedSkips(root), null, 1) + '\n');
       const asked = args.flatMap((a, i) => (args[i - 1] === '--chunk' ? [a] : []));
       const named = args.includes('--directive-free') ? args[args.indexOf('--directive-free') + 1] : undefined;
-      const free = named === 'all' ? Object.keys(mutatedSources(root)) : named ? named.split(',') : DIRECTIVE_FREE;
+      const free = named === 'all' || (!named && DIRECTIVE_FREE === undefined) ? Object.keys(mutatedSources(root)) : named ? named.split(',') : DIRECTIVE_FREE;
       for (const f of free) if (!existsSync(path.join(root, f))) throw new Error(`mutation --directive-free: no file ${f}`);
       const copy = auditCopy(root, free, COPY);
       writeFileSync(path.join(copy, 'directive-free-files.json'), JSON.stringify(free));
