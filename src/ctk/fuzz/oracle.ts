@@ -6,8 +6,8 @@
 // cannot take is bad input, never a silent choice.
 import type { Harness, HostSurface } from '../../harness/contract.js';
 import { createReferenceHarness } from '../../harness/reference-harness.js';
-import { nonDefaultPostures, resolvePostures, type Postures } from '../../core/postures.js';
-import { nonDefaultReadings, resolveReadings } from '../../core/readings.js';
+import type { Postures } from '../../core/postures.js';
+import { nonDefaultPostures, nonDefaultReadings, resolvePostures, resolveReadings } from '../../harness/declared-choices.js';
 import { describeLayout, isReferenceLayout, resolveLayout, type ConversationLayout } from '../../harness/layout.js';
 
 export class OracleConfigError extends Error {
