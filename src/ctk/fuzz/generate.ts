@@ -111,6 +111,23 @@ function oneSegmentEach(scenario: JsonObject): void {
   }
 }
 
+/** The bounded wait of a generated rendezvous: long enough for calls in flight together, short for a serial host. */
+const RENDEZVOUS_WITHIN_MS = 400;
+
+/**
+ * §12.2, §13.1 (GRAMMAR.md §2 `rendezvous`): a host declaring parallel_tool_calls is observed to run one response's
+ * tool calls at once. Every clause of every tool waits for the batch; only where each tool-calling response asks for
+ * the same number of calls and nothing can deny one of them (no rule at pre_tool_call), so the parties counted are
+ * the calls a conformant host invokes together.
+ */
+function scriptRendezvous(scenario: JsonObject, scripts: InterceptorRule[][]): void {
+  const counts = (scenario.model_script as Array<{ respond: JsonObject }>).map((m) => (m.respond.tool_calls as Json[]).length).filter((n) => n > 0);
+  const parties = counts[0];
+  if (parties === undefined || parties < 2 || counts.some((n) => n !== parties)) return;
+  if (scripts.some((rules) => rules.some((rule) => rule.at === 'pre_tool_call'))) return;
+  for (const tool of scenario.tools as JsonObject[]) for (const b of tool.behavior as JsonObject[]) b.rendezvous = { group: 'batch', parties, within_ms: RENDEZVOUS_WITHIN_MS };
+}
+
 // ---------------------------------------------------------------------------------------------- builder
 
 interface Turn {
@@ -224,6 +241,7 @@ class CaseBuilder {
     else v.interceptor_scripts = scripts;
     if (approval.length > 0) v.approval_script = approval;
     if (this.space.streaming === 'incremental' && transformsAtPostModel(scripts, approval)) oneSegmentEach(scenario);
+    if (scenario.parallel_tools === true && r.chance(0.5)) scriptRendezvous(scenario, scripts);
     if (this.hangs.interceptor) v.interceptor_timeout_ms = this.options.hangTimeoutMs;
     if (this.hangs.resolver) v.resolver_timeout_ms = this.options.hangTimeoutMs;
     v.expect = { interceptions: [], sequence_strict: false, run_outcome: 'completed' };

@@ -27,6 +27,8 @@ export interface NormalizedTrace {
   /** The interception point of every record, in order. */
   points: Json[];
   tool_invocations: Json[];
+  /** §12.2, §13.1: how many tool invocations waited at their rendezvous in vain (the CTK's own observation). */
+  rendezvous_in_vain: number;
   /** The messages of every model call the CTK's mock model received. */
   model_calls: Json[];
   /** contexts[k]: every context interceptor k received. */
@@ -68,6 +70,7 @@ export function normalizeExecution(ex: Execution, opts: NormalizeOptions): Norma
     harness: 'failed',
     points: [],
     tool_invocations: [],
+    rendezvous_in_vain: 0,
     model_calls: [],
     contexts: [],
     approval_requests: [],
@@ -149,6 +152,7 @@ export function normalizeExecution(ex: Execution, opts: NormalizeOptions): Norma
     harness: null,
     points: sortedRecords.map((r) => obj(r)?.interception_point ?? '<absent>'),
     tool_invocations: invocations,
+    rendezvous_in_vain: ex.mocks.rendezvous.length,
     model_calls: ex.mocks.model_calls.map((m) => modelMessages(m.messages)),
     contexts,
     approval_requests: sortToolRuns(approvals, parallel),

@@ -34,6 +34,7 @@ const SECTIONS: ReadonlyArray<keyof NormalizedTrace> = [
   'harness',
   'points',
   'tool_invocations',
+  'rendezvous_in_vain',
   'model_calls',
   'streams',
   'contexts',
@@ -355,6 +356,8 @@ export function requirementFor(p: string, host: Json | undefined, ref: Json | un
       return p.endsWith('.unique') ? 'REQ-12.2-parallel-sequence' : 'REQ-4.1-sequence-zero';
     case 'outcome':
       return 'REQ-1.1-act-on-verdict';
+    case 'rendezvous_in_vain':
+      return 'REQ-13.1-capabilities-observed';
     case 'final_output':
     case 'outputs':
       return ref === null && host !== null ? 'REQ-6-output-withheld' : 'REQ-6-transform-applied';
