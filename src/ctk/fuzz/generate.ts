@@ -421,6 +421,8 @@ class CaseBuilder {
     const big = this.bigNumber();
     if (big !== undefined) return { status: 'ok', account: big };
     if (r.chance(0.03)) return { status: 'ok', id: new LosslessNumber('9007199254740993') as unknown as Json }; // beyond ±(2^53−1), §10.2
+    // §4.4: a lone surrogate under a payload member name (context_invalid; the record names neither, §6.3).
+    if (r.chance(0.02)) return { status: 'ok', 'memo-DE44': 'IBAN DE44-5001 \ud800' };
     if (this.space.deepValueDepth !== undefined && r.chance(0.03)) return deepValue(this.space.deepValueDepth); // §12.3
     return structuredClone(r.pick(TOOL_RESULTS));
   }

@@ -48,6 +48,9 @@ export interface NormalizedTrace {
   persisted: Json;
 }
 
+/** The normalized message of a host-synthesized deny that quotes the payload (followed by the text it quotes). */
+export const QUOTES_PAYLOAD = '<quotes the payload> ';
+
 /** A report member the host does not give (released_output, persisted): compared as equal to anything. */
 export const UNREPORTED = '<unreported>';
 
@@ -130,7 +133,8 @@ export function normalizeExecution(ex: Execution, opts: NormalizeOptions): Norma
 
   const mediates = opts.surface.capabilities.includes('streaming') || opts.surface.capabilities.includes('incremental_output');
   const context = (raw: JsonObject): Json => normalizeContext(raw, { seq, session, labels });
-  const records = rawRecords.map((r) => normalizeRecord(r, { seq, session }));
+  const markers = payloadMarkers(opts.vector);
+  const records = rawRecords.map((r) => normalizeRecord(r, { seq, session, markers }));
   // HARNESS.md §5: whether interceptors saw the stream_incomplete emission is the host's choice.
   const contexts = ex.received.map((list) => sortToolRuns(list.filter((c) => !isStreamIncomplete(c)).map(context), parallel));
   const approvals = ex.resolverLog.requests.map((req) => {
@@ -214,6 +218,42 @@ interface Mappers {
   session: (v: unknown) => Json;
 }
 
+/** The CTK's own exception texts (a raising interceptor, a throwing getter, a failing mock): §6.3 forbids recording them. */
+const CTK_EXCEPTION_TEXTS = ['scripted interceptor fault', 'scripted getter fault', 'scripted tool failure', 'scripted model failure'];
+
+/** A payload text distinctive enough that no host's own words hold it by chance: five characters or more, a digit among them. */
+const distinctive = (x: string): boolean => x.length >= 5 && /\d/.test(x);
+
+/**
+ * §6.3, §10.3: what a host-synthesized message must not carry: the distinctive strings of the scenario's payload
+ * (inputs, tool args, tool values, model answers and chunks) and their words, its distinctive member names, and the
+ * CTK's exception texts. Tool call ids and tool names are not payload.
+ */
+export function payloadMarkers(vector: Vector): string[] {
+  const out = new Set<string>(CTK_EXCEPTION_TEXTS);
+  const walk = (v: unknown): void => {
+    if (typeof v === 'string') {
+      if (distinctive(v)) out.add(v);
+      for (const w of v.split(/[\s"'{}[\],:;?!]+/)) if (distinctive(w)) out.add(w);
+    } else if (Array.isArray(v)) for (const x of v) walk(x);
+    else if (obj(v)) {
+      for (const [k, x] of Object.entries(v as JsonObject)) {
+        if (distinctive(k)) out.add(k);
+        walk(x);
+      }
+    }
+  };
+  const sc = vector.scenario;
+  for (const i of [sc.input, ...(sc.inputs ?? [])]) walk(i?.content);
+  for (const t of sc.tools ?? []) for (const b of t.behavior) walk([b.return, b.when_args]);
+  for (const m of sc.model_script ?? []) {
+    const resp = obj(m.respond);
+    walk([resp?.content, resp?.stream]);
+    for (const c of Array.isArray(resp?.tool_calls) ? (resp!.tool_calls as Json[]) : []) walk(obj(c)?.args);
+  }
+  return [...out];
+}
+
 /** A context as interceptors saw it: the §10.2 required+conditional projection, host-chosen values abstracted. */
 function normalizeContext(raw: JsonObject, m: Mappers & { labels: boolean }): Json {
   const point = raw.interception_point;
@@ -235,7 +275,7 @@ function normalizeContext(raw: JsonObject, m: Mappers & { labels: boolean }): Js
 }
 
 /** A §10.3 record with the host-chosen and timing values abstracted. */
-function normalizeRecord(raw: unknown, m: Mappers): Json {
+function normalizeRecord(raw: unknown, m: Mappers & { markers: string[] }): Json {
   const r = obj(raw);
   if (!r) return raw as Json;
   const out: JsonObject = { ...r };
@@ -247,9 +287,11 @@ function normalizeRecord(raw: unknown, m: Mappers): Json {
   out.enforced_identity = r.enforced_identity === r.input_identity && typeof r.input_identity === 'string' ? '<= input_identity>' : identityShape(r.enforced_identity);
   const verdict = obj(r.verdict);
   if (verdict && isHostErrorReason(verdict.reason) && 'message' in verdict) {
-    // §11 fixes a synthesized deny's reason; its message is the host's own words.
-    const { message: _hostText, ...rest } = verdict;
-    out.verdict = rest;
+    // §11 fixes a synthesized deny's reason; its message is the host's own words — payload-free (§6.3): one that
+    // quotes the payload or an exception text is kept, as the first such text it holds.
+    const { message: hostText, ...rest } = verdict;
+    const quoted = typeof hostText === 'string' ? m.markers.find((x) => hostText.includes(x)) : undefined;
+    out.verdict = quoted === undefined ? rest : { ...rest, message: `${QUOTES_PAYLOAD}${quoted}` };
   }
   // GRAMMAR.md §5.10: a run_all record may leave fold_truncated out; absent means false.
   const profile = obj(r.composition)?.profile;

@@ -8,7 +8,7 @@ import { TARGET_FIELD, type InterceptionPoint, type Json, type JsonObject } from
 import { brief, isLosslessNumber } from '../json.js';
 import { deepEqual } from '../../core/json.js';
 import { usesUnprojectable, type Vector } from '../vector.js';
-import { UNREPORTED, type NormalizedTrace } from './normalize.js';
+import { QUOTES_PAYLOAD, UNREPORTED, type NormalizedTrace } from './normalize.js';
 
 export interface Divergence {
   /**
@@ -514,6 +514,8 @@ function recordRequirement(p: string, host: Json | undefined, ref: Json | undefi
   const presence = (host === undefined) !== (ref === undefined) && segments(tail).length === 2;
   switch (sub) {
     case 'message':
+      // §6.3: a host-synthesized message that quotes the payload or an exception text (normalize.ts).
+      if ([host, ref].some((x) => typeof x === 'string' && x.startsWith(QUOTES_PAYLOAD))) return 'REQ-6.3-no-target-in-message';
       return 'REQ-10.3-projection-message';
     case 'warnings':
       return /\.message$/.test(tail) && text(host).length > text(ref).length ? 'REQ-10.3-projection-message' : 'REQ-7.3-warnings-union';
