@@ -11,6 +11,7 @@ import { interceptorRuleLists, usesStream, usesUnprojectable } from '../vector.j
 import type { Json, JsonObject } from '../../core/types.js';
 import { LosslessNumber } from '../json.js';
 import { tidy } from './shrink.js';
+import { payloadMarkers } from './normalize.js';
 
 const reference = generationSpace(referenceSurface());
 
@@ -302,4 +303,35 @@ t.test('integers beyond ±(2^53−1) within and beyond 64 bits only for a host d
     if (r.int64 || r.bigint) t.fail('the reference surface declares neither, and got such an integer');
   }
   t.ok(counts.int64 > 10 && counts.bigint > 10, `int64 ${counts.int64}, bigint ${counts.bigint} cases`);
+});
+
+t.test('§12.2 rendezvous only in parallel cases whose batches have one size and nothing at pre_tool_call; never without parallel_tool_calls', async (t) => {
+  let probes = 0;
+  const serial = generationSpace(withoutCaps(['parallel_tool_calls']));
+  for (let i = 0; i < 3000; i++) {
+    const v = generateCase(reference, 26, i);
+    const clauses = (v.scenario.tools ?? []).flatMap((tool) => tool.behavior);
+    if (!clauses.some((b) => b.rendezvous !== undefined)) continue;
+    probes++;
+    const sizes = (v.scenario.model_script ?? []).map((m) => ((m.respond as JsonObject).tool_calls as Json[]).length).filter((n) => n > 0);
+    if (v.scenario.parallel_tools !== true) t.fail(`${v.id}: a rendezvous without parallel_tools`);
+    if (!clauses.every((b) => b.rendezvous?.parties === sizes[0]) || sizes.some((n) => n !== sizes[0])) t.fail(`${v.id}: parties do not match every batch`);
+    if (interceptorRuleLists(v).some((rules) => rules.some((rule) => rule.at === 'pre_tool_call'))) t.fail(`${v.id}: a rule at pre_tool_call could deny a call of the batch`);
+    const p = loadProblem(v, referenceSurface());
+    if (p) t.fail(p);
+    if ((generateCase(serial, 26, i).scenario.tools ?? []).some((tool) => tool.behavior.some((b) => b.rendezvous !== undefined))) t.fail('a rendezvous without parallel_tool_calls');
+  }
+  t.ok(probes > 10, `${probes} cases probe concurrency`);
+});
+
+t.test('§6.3 payload markers: distinctive payload texts, words and member names, and the CTK exception texts; never tool call ids or names', async (t) => {
+  const v = generateCase(reference, 1, 0);
+  v.scenario = {
+    input: { content: 'please refund order ord-417', role: 'user' },
+    tools: [{ name: 'file_refund', behavior: [{ return: { 'memo-DE44': 'x', ledger: 'LEDGER-ENTRY-77' } }] }],
+    model_script: [{ respond: { content: null, tool_calls: [{ id: 'call-12345', name: 'file_refund', args: { order: 'ord-9001' } }], finish_reason: 'tool_calls' } }],
+  };
+  const markers = payloadMarkers(v);
+  for (const m of ['please refund order ord-417', 'ord-417', 'memo-DE44', 'LEDGER-ENTRY-77', 'ord-9001', 'scripted interceptor fault']) t.ok(markers.includes(m), m);
+  for (const m of ['call-12345', 'file_refund', 'ledger', 'please']) t.notOk(markers.includes(m), `not ${m}`);
 });
