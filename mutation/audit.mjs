@@ -2,7 +2,7 @@
 // without it. Stryker runs over FILES in a copy of this checkout whose FILES have their directives blanked (each
 // directive line keeps its place, so every mutant keeps its location), and each mutant the directives would have
 // disabled is listed with what the suite did to it: a disabled mutant the suite kills is a wrong disable.
-// Output: reports/mutation/audit.json and audit.md (or --audit-out NAME: reports/mutation/NAME.json/.md). The run is
+// Output: reports/mutation/audit-files.json and .md (or --audit-out NAME: reports/mutation/NAME.json/.md). The run is
 // checkpointed and incremental (tmp/audit-checkout/reports/): a stopped audit started again resumes where it stopped.
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -17,7 +17,7 @@ const DIRECTIVE = /\/\/\s?Stryker (disable|restore)(?: (next-line))? ([A-Za-z, ]
  * Mutator `replacement` [@column]: reason` names one variant only (at that column, when the line has the same variant twice) (Stryker reads no such directive and tests the mutant; the
  * report marks it Ignored when it survives, mutation/run.mjs, and counts it killed when it is: then it is wrong).
  */
-const EQUIVALENT = /\/\/\s?Stryker equivalent next-line ([A-Za-z]+) `([^`]*)`(?: @(\d+))?:/;
+const EQUIVALENT = /\/\/\s?Stryker equivalent next-line ([A-Za-z]+)(?: `([^`]*)`)?(?: @(\d+)(?:-(\d+))?)?:/;
 
 /** The variant directives of a source: line, target line, mutator (lower case), replacement, text. */
 export function equivalentsOf(source) {
@@ -28,14 +28,14 @@ export function equivalentsOf(source) {
     if (!m) return;
     let target = i + 1;
     while (target < lines.length && /^\s*\/\//.test(lines[target])) target++;
-    out.push({ line: i + 1, target: target + 1, mutator: m[1].toLowerCase(), replacement: m[2], ...(m[3] ? { column: Number(m[3]) } : {}), text: text.trim() });
+    out.push({ line: i + 1, target: target + 1, mutator: m[1].toLowerCase(), ...(m[2] !== undefined ? { replacement: m[2] } : {}), ...(m[3] ? { column: Number(m[3]) } : {}), ...(m[4] ? { endColumn: Number(m[4]) } : {}), text: text.trim() });
   });
   return out;
 }
 
 /** The variant directive naming this very mutant, if any. */
 export const equivalentDirective = (equivalents, mutant) =>
-  equivalents.find((e) => e.target === mutant.location.start.line && (e.column === undefined || e.column === mutant.location.start.column) && e.mutator === mutant.mutatorName.toLowerCase() && e.replacement === mutant.replacement.replace(/\s+/g, ' '));
+  equivalents.find((e) => e.target === mutant.location.start.line && (e.column === undefined || e.column === mutant.location.start.column) && (e.endColumn === undefined || e.endColumn === mutant.location.end?.column) && e.mutator === mutant.mutatorName.toLowerCase() && (e.replacement === undefined || e.replacement === mutant.replacement.replace(/\s+/g, ' ')));
 
 /** The directives of a source, in order: line (1-based), kind, next-line or not, the mutator names (lower case). */
 export function directivesOf(source) {
@@ -89,7 +89,7 @@ export function auditOf(report, sources) {
     const disabled = [];
     for (const m of f.mutants) {
       const d = disablingDirective(directives, m) ?? equivalentDirective(equivalents, m);
-      if (d) disabled.push({ line: m.location.start.line, column: m.location.start.column, mutator: m.mutatorName, replacement: m.replacement, status: m.status, ...(m.killedBy?.length ? { killed_by: m.killedBy } : {}), directive_line: d.line, directive: d.text });
+      if (d) disabled.push({ line: m.location.start.line, column: m.location.start.column, ...(m.location.end ? { end_column: m.location.end.column } : {}), mutator: m.mutatorName, replacement: m.replacement, status: m.status, ...(m.killedBy?.length ? { killed_by: m.killedBy } : {}), directive_line: d.line, directive: d.text });
     }
     const score = mutationScore({ files: { [file]: f } });
     files[file] = {
@@ -120,11 +120,14 @@ export function auditMarkdown(audit, tests) {
   return lines.join('\n') + '\n';
 }
 
-/** Copies the checkout for the audit: what the suite needs, node_modules linked, FILES without their directives. */
-function auditCopy(root, files) {
-  const copy = path.join(root, 'tmp/audit-checkout');
-  // A stopped audit resumes: its checkpoint and incremental file (the copy's reports/) outlive the copy.
-  const kept = path.join(root, 'tmp/audit-reports');
+/**
+ * Copies the checkout for a directive-free run: what the suite needs, node_modules linked, FILES without their
+ * directives (`dir`: tmp/audit-checkout for --audit, tmp/mutation-checkout for the whole run, mutation/run.mjs).
+ */
+export function auditCopy(root, files, dir = 'tmp/audit-checkout') {
+  const copy = path.join(root, dir);
+  // A stopped run resumes: its checkpoint and incremental file (the copy's reports/) outlive the copy.
+  const kept = path.join(root, `${dir}-reports`);
   rmSync(kept, { recursive: true, force: true });
   if (existsSync(path.join(copy, 'reports'))) cpSync(path.join(copy, 'reports'), kept, { recursive: true });
   rmSync(copy, { recursive: true, force: true });
@@ -141,7 +144,7 @@ function auditCopy(root, files) {
 }
 
 /** Runs the audit over FILES and writes its report (outName.json / .md under reports/mutation/). */
-export function runAudit(root, files, outName = 'audit') {
+export function runAudit(root, files, outName = 'audit-files') {
   for (const file of files) if (!existsSync(path.join(root, file))) throw new Error(`mutation --audit: no file ${file}`);
   const sources = Object.fromEntries(files.map((f) => [f, readFileSync(path.join(root, f), 'utf8')]));
   const copy = auditCopy(root, files);
@@ -164,7 +167,7 @@ export function runAudit(root, files, outName = 'audit') {
  * The audit from the run's checkpoint (mutation/checkpoint-reporter.mjs) while or after it runs: every mutant tested
  * so far. A partial audit says how many of the instrumented mutants it covers; the score is over those.
  */
-export function auditFromCheckpoint(root, files, outName = 'audit') {
+export function auditFromCheckpoint(root, files, outName = 'audit-files') {
   const copy = path.join(root, 'tmp/audit-checkout');
   const file = path.join(copy, 'reports/mutation/audit.incremental.checkpoint.jsonl');
   if (!existsSync(file)) throw new Error(`mutation --audit-partial: no checkpoint at ${path.relative(root, file)} (start the audit first)`);
@@ -224,14 +227,15 @@ export function applyAuditToSource(source, fileAudit, known = []) {
   const ops = []; // { index, remove, insert }
   const log = [];
   const flat = (r) => r.replace(/\s+/g, ' ');
-  /** One variant directive per surviving variant; with its column where the line has that variant more than once. */
+  /** One variant directive per surviving variant, at its column. */
   const variantLines = (indent, entries, killedHere, reason) => {
     const seen = new Set();
     const out = [];
     for (const m of entries) {
-      const twin = [...entries, ...killedHere].filter((o) => o !== m && same(o.mutator, m.mutator) && flat(o.replacement) === flat(m.replacement));
-      const at = twin.length > 0 && twin.some((o) => killedHere.includes(o)) ? ` @${m.column}` : '';
-      const line = `${indent}// Stryker equivalent next-line ${m.mutator} \`${flat(m.replacement)}\`${at}: ${reason}`;
+      // Always at its place (columns, end too: two mutants can start at one column, an operand and its expression),
+      // since a line can hold the same variant again outside this directive; a replacement with a backquote unnamed.
+      const at = ` @${m.column}${m.end_column !== undefined ? `-${m.end_column}` : ''}`;
+      const line = `${indent}// Stryker equivalent next-line ${m.mutator}${nameable(m.replacement) ? ` \`${flat(m.replacement)}\`` : ''}${at}: ${reason}`;
       if (!seen.has(line)) out.push(line);
       seen.add(line);
     }
@@ -245,7 +249,7 @@ export function applyAuditToSource(source, fileAudit, known = []) {
       const s = survivors.filter((m) => same(m.mutator, name));
       const k = killedHere.filter((m) => same(m.mutator, name));
       if (s.length === 0) continue; // every variant killed (or none here): no longer disabled
-      if (k.length === 0 || !s.every((m) => nameable(m.replacement))) keep.push(name);
+      if (k.length === 0) keep.push(name);
       else variants.push(...s);
     }
     return [...(keep.length ? [`${indent}// Stryker disable next-line ${keep.join(',')}: ${reason}`] : []), ...variantLines(indent, variants, killedHere, reason)];
@@ -257,8 +261,11 @@ export function applyAuditToSource(source, fileAudit, known = []) {
     const k = killed.filter(mine);
     const s = surviving.filter(mine);
     if (/Stryker equivalent next-line/.test(text)) {
-      ops.push({ index: line - 1, remove: 1, insert: [] });
-      log.push(`line ${line}: variant directive removed (its mutant is killed)`);
+      // It named a killed mutant as well (a twin at the same start): each survivor it named gets a precise one.
+      const reason = text.replace(/^\/\/\s?Stryker equivalent next-line [A-Za-z]+(?: `[^`]*`)?(?: @\d+(?:-\d+)?)?:\s*/, '');
+      const insert = variantLines(indentOf(lines[line - 1]), s, k, reason);
+      ops.push({ index: line - 1, remove: 1, insert });
+      log.push(`line ${line}: variant directive ${insert.length ? 'narrowed' : 'removed'} (its mutant is killed)`);
     } else if (/Stryker disable next-line/.test(text)) {
       const all = names.some((n) => same(n, 'all')) ? [...new Set([...k, ...s].map((m) => m.mutator))] : names;
       const insert = overLine(indentOf(text), all, s, k, reason);
@@ -294,7 +301,7 @@ export function applyAuditToSource(source, fileAudit, known = []) {
 }
 
 /** `--audit-apply NAME`: every audited file's directives rewritten from reports/mutation/NAME.json. */
-export function applyAudit(root, name = 'audit') {
+export function applyAudit(root, name = 'audit-files') {
   const audit = JSON.parse(readFileSync(path.join(root, `reports/mutation/${name}.json`), 'utf8'));
   // A partial audit has not tested every disabled mutant: the committed report's mutants of the same source stand in
   // for the untested ones (kept disabled).
@@ -311,4 +318,48 @@ export function applyAudit(root, name = 'audit') {
     writeFileSync(path.join(root, file), source);
     console.log(`${file}:\n  ${log.join('\n  ')}`);
   }
+}
+
+/** A full-line directive (or the blank the copy leaves in its place): a line that holds no mutant. */
+const DIRECTIVE_LINE = /^\s*\/\/\s?(Stryker (disable|restore|equivalent)\b|\(a Stryker directive, ignored by the audit\))/;
+
+/**
+ * Where each line of `before` is in `after`, two texts of one source that differ only in full-line directives (the
+ * audit's rewrite): a Map from line (1-based) to line; undefined when anything else differs (the code changed).
+ */
+export function lineMapping(before, after) {
+  const code = (text) => text.split('\n').flatMap((l, i) => (DIRECTIVE_LINE.test(l) ? [] : [{ l, n: i + 1 }]));
+  const a = code(before);
+  const b = code(after);
+  if (a.length !== b.length || a.some((x, i) => x.l !== b[i].l)) return undefined;
+  return new Map(a.map((x, i) => [x.n, b[i].n]));
+}
+
+/** A report's mutants moved to the lines of `source` (lineMapping), with that source. */
+export function movedTo(file, f, source) {
+  const map = lineMapping(f.source, source);
+  if (!map) throw new Error(`mutation: ${file} changed in more than its Stryker directives since the run: rerun npm run mutation`);
+  const at = (loc) => ({ line: map.get(loc.line) ?? loc.line, column: loc.column });
+  return { ...f, source, mutants: f.mutants.map((m) => ({ ...m, location: { start: at(m.location.start), end: at(m.location.end) } })) };
+}
+
+/** A directive's reason (the text after its mutator list). */
+const reasonOf = (text) => /\/\/\s?Stryker (?:disable|restore)(?: next-line)? [A-Za-z, ]+?(?::\s*(.*))?$/.exec(text)?.[1] ?? '';
+
+/**
+ * The report as Stryker would write it with the directives in force, from the run that ignored them (mutation/run.mjs
+ * runs every mutant): a mutant a directive disables is Ignored with the directive's reason, unless the suite kills it
+ * (then the directive is wrong: the mutant counts as killed, and the audit lists it). Variant directives
+ * (`Stryker equivalent`) likewise, in mutation/run.mjs withEquivalentsIgnored.
+ */
+export function withDirectivesApplied(report) {
+  const files = {};
+  for (const [file, f] of Object.entries(report.files)) {
+    const directives = directivesOf(f.source ?? '');
+    files[file] = directives.length === 0 ? f : { ...f, mutants: f.mutants.map((m) => {
+      const d = m.status === 'Killed' ? undefined : disablingDirective(directives, m);
+      return d ? { ...m, status: 'Ignored', statusReason: reasonOf(d.text) } : m;
+    }) };
+  }
+  return { ...report, files };
 }

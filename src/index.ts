@@ -7,6 +7,7 @@ export type { RunOutcome, ModelRequest, ModelResponse, ToolCallRequest, ToolCall
 export { CAPABILITIES } from './harness/contract.js';
 /** For framework harnesses that declare `streaming`: telling a streamed mock answer from a whole one. */
 export { isModelStream, type ModelStream, type ModelStreamChunk } from './harness/contract.js';
+export { resolvePostures, resolveReadings, nonDefaultPostures, nonDefaultReadings, type PostureCheck, type ReadingCheck } from './harness/declared-choices.js';
 export { createReferenceHarness, referenceSurface, type ReferenceHarnessOptions } from './harness/reference-harness.js';
 export * from './harness/scripted.js';
 export * from './harness/session-harness.js';

@@ -1,6 +1,6 @@
 // Flag checks shared by the commands: each turns a bad value into a CliError(EXIT.badInput) naming the flag.
 import { mkdirSync, statSync } from 'node:fs';
-import { resolveReadings } from '../core/readings.js';
+import { resolveReadings } from '../harness/declared-choices.js';
 import { CliError, EXIT } from './exit.js';
 import { defaultVectorPaths, display, loadVectors, selectVectors, VectorLoadError } from '../ctk/load.js';
 import type { LoadedVector } from '../ctk/vector.js';

@@ -94,6 +94,53 @@ t.test('fuzz --mutants scores the fuzzer on the selftest mutants', async (t) => 
   t.match(r.out, /2\/2 mutants detected \(100\.0%\) with a budget of 300 cases each/);
 });
 
+t.test('a host that shows its interceptors one message list and sends the model another is reported as self-contradicting on its first such case, ahead of its differences from the reference host', async (t) => {
+  // The fixture (fixtures/self-contradicting-host.mjs) adds a note to every model request after its hooks ran, and
+  // numbers sequence from 1: on a case that calls the model with an interceptor registered it contradicts itself
+  // and differs from the reference host (the model's messages, sequence.first); elsewhere it only differs.
+  const host = path.join(PACKAGE_ROOT, 'src', 'cli', 'fixtures', 'self-contradicting-host.mjs');
+  const dir = mkdtempSync(path.join(tmpdir(), 'ctk-fuzz-self-'));
+  const log = path.join(dir, 'contradicted.log');
+  const env: NodeJS.ProcessEnv = { ...process.env, SELF_CONTRADICTING_LOG: log };
+  delete env.NO_COLOR;
+  delete env.FORCE_COLOR;
+  const fuzz = (args: string[]) => {
+    const r = spawnSync(process.execPath, [BIN, 'fuzz', '--harness', host, '--no-shrink', ...args], { encoding: 'utf8', env });
+    return { code: r.status, out: r.stdout, err: r.stderr };
+  };
+  const message = (n: number) =>
+    `fuzz: the host contradicts itself on ${n} case${n === 1 ? '' : 's'} (its interceptors were shown one thing and its model or tools got another): fix that first; its differences from the reference host follow from it or are listed after it\n`;
+  const caseOf = (id: string) => Number(/-c(\d+)$/.exec(id)![1]);
+
+  const r = fuzz(['--runs', '30', '--json']);
+  t.equal(r.code, 1, 'exit 1: a divergence');
+  const s = JSON.parse(r.out) as { divergent_cases: number; self_contradicting_cases: number; divergences: Array<{ kind: string; field: string; count: number; cases: number[] }> };
+  t.equal(r.err, message(s.self_contradicting_cases), 'the self-contradiction exit message, and nothing else on stderr');
+  const own = s.divergences.filter((d) => d.kind === 'self_contradiction');
+  const differences = s.divergences.filter((d) => d.kind !== 'self_contradiction');
+  t.ok(own.length > 0 && differences.length > 0, `both classes (${s.divergences.map((d) => `${d.kind} ${d.field}`).join(', ')})`);
+  t.ok(own.every((d) => d.field === 'self_contradiction.model_messages'), 'named by the check that failed: the model messages');
+  t.same(s.divergences.slice(0, own.length), own, 'every self-contradiction is listed before every difference from the reference host');
+  t.ok(differences.some((d) => d.field === 'sequence.first'), 'the plain difference is reported too, after them');
+  t.equal(s.self_contradicting_cases, own.reduce((n, d) => n + d.count, 0));
+
+  // The cases on which the fixture showed its interceptors one list and sent the model another (re-runs included).
+  const contradicted = [...new Set(readFileSync(log, 'utf8').trim().split('\n').map(caseOf))].sort((a, b) => a - b);
+  const first = Math.min(...own.map((d) => d.cases[0]!));
+  t.equal(first, contradicted[0], `the first such case (${contradicted[0]}) is reported as self-contradicting`);
+  t.ok(own.every((d) => d.cases.every((c) => contradicted.includes(c))), 'and only such cases are');
+  t.ok(differences.every((d) => !d.cases.includes(first)), 'its difference from the reference host is not reported for it');
+
+  // Replayed alone, that case differs from the reference host as well (its sequence starts at 1) and is still
+  // reported as the host contradicting itself, with its exit code and message.
+  const one = fuzz(['--case', String(first)]);
+  t.equal(one.code, 1);
+  t.equal(one.err, message(1));
+  t.match(one.out, /the host CONTRADICTS ITSELF on 1 case/);
+  t.match(one.out, new RegExp(`\nSELF-CONTRADICTS self_contradiction\\.model_messages §[0-9.]+ .*\\(${first}\\)`));
+  t.notMatch(one.out, /\nDIVERGES /, 'no difference from the reference host is listed for it');
+});
+
 t.test('bad input exits 2 with one clear message and no stack trace', async (t) => {
   const w = workspace();
   const badSurface = path.join(w.dir, 'surface.yaml');

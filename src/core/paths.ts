@@ -41,7 +41,8 @@ const NAME_CHAR = /[A-Za-z0-9_-]/;
  * Index literals are decimal without leading zeros (`[0]`, `[12]`), at most 2^53−1.
  */
 export function parseTargetPath(path: unknown): ParseTargetPathResult {
-  // Stryker disable next-line BlockStatement,ConditionalExpression: [gate] the §5 gate refuses a non-string transform.path before any parse (verdict-gate.ts); paths.test.ts 'not rooted at $target → transform_target_forbidden' kills it
+  // Stryker disable next-line BlockStatement: [gate] the §5 gate refuses a non-string transform.path before any parse (verdict-gate.ts); paths.test.ts 'not rooted at $target → transform_target_forbidden' kills it
+  // Stryker equivalent next-line ConditionalExpression `false` @7-31: [gate] the §5 gate refuses a non-string transform.path before any parse (verdict-gate.ts); paths.test.ts 'not rooted at $target → transform_target_forbidden' kills it
   if (typeof path !== 'string') {
     // Stryker disable next-line StringLiteral: [gate] the §5 gate refuses a non-string transform.path before any parse (verdict-gate.ts); paths.test.ts 'not rooted at $target → transform_target_forbidden' kills it
     return forbidden(`transform.path must be a string rooted at $target, got ${describe(path)}`);
@@ -75,12 +76,27 @@ function parseSegments(path: string, pos: number, flavour: 'target' | 'dotted'):
       let j = i + 1;
       if (flavour === 'target') while (j < path.length && NAME_CHAR.test(path[j]!)) j++;
       else {
-        // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: [dotted] only the CTK's vector path language reaches this: the host parses its own plain field names only (TARGET_FIELD, envelope.ts); paths.test.ts 'dotted paths for match/assert' kills it
+        // Stryker disable next-line EqualityOperator: [dotted] only the CTK's vector path language reaches this: the host parses its own plain field names only (TARGET_FIELD, envelope.ts); paths.test.ts 'dotted paths for match/assert' kills it
+        // Stryker equivalent next-line ConditionalExpression `false` @16-88: [dotted] only the CTK's vector path language reaches this: the host parses its own plain field names only (TARGET_FIELD, envelope.ts); paths.test.ts 'dotted paths for match/assert' kills it
+        // Stryker equivalent next-line ConditionalExpression `true` @16-69: [dotted] only the CTK's vector path language reaches this: the host parses its own plain field names only (TARGET_FIELD, envelope.ts); paths.test.ts 'dotted paths for match/assert' kills it
+        // Stryker equivalent next-line ConditionalExpression `true` @16-50: [dotted] only the CTK's vector path language reaches this: the host parses its own plain field names only (TARGET_FIELD, envelope.ts); paths.test.ts 'dotted paths for match/assert' kills it
+        // Stryker equivalent next-line ConditionalExpression `true` @16-31: [dotted] only the CTK's vector path language reaches this: the host parses its own plain field names only (TARGET_FIELD, envelope.ts); paths.test.ts 'dotted paths for match/assert' kills it
+        // Stryker equivalent next-line ConditionalExpression `true` @54-69: [dotted] only the CTK's vector path language reaches this: the host parses its own plain field names only (TARGET_FIELD, envelope.ts); paths.test.ts 'dotted paths for match/assert' kills it
+        // Stryker equivalent next-line ConditionalExpression `true` @73-88: [dotted] only the CTK's vector path language reaches this: the host parses its own plain field names only (TARGET_FIELD, envelope.ts); paths.test.ts 'dotted paths for match/assert' kills it
+        // Stryker equivalent next-line StringLiteral `""` @66-69: [dotted] only the CTK's vector path language reaches this: the host parses its own plain field names only (TARGET_FIELD, envelope.ts); paths.test.ts 'dotted paths for match/assert' kills it
+        // Stryker equivalent next-line StringLiteral `""` @85-88: [dotted] only the CTK's vector path language reaches this: the host parses its own plain field names only (TARGET_FIELD, envelope.ts); paths.test.ts 'dotted paths for match/assert' kills it
         while (j < path.length && path[j] !== '.' && path[j] !== '[' && path[j] !== ']') j++;
       }
       // Stryker disable next-line ObjectLiteral,StringLiteral: [equivalent] the literal without ok is still a failure to the caller, so the path is refused the same; only the message differs
       if (j === i + 1) return { ok: false, detail: `empty or invalid member name at offset ${i + 1}` };
-      // Stryker disable next-line BlockStatement,ConditionalExpression,EqualityOperator,StringLiteral: [equivalent] the next turn of the loop refuses any character other than "." and "[" (the else below), so this early refusal changes only the message
+      // Stryker disable next-line BlockStatement: [equivalent] the next turn of the loop refuses any character other than "." and "[" (the else below), so this early refusal changes only the message
+      // Stryker equivalent next-line ConditionalExpression `true` @11-88: [equivalent] the next turn of the loop refuses any character other than "." and "[" (the else below), so this early refusal changes only the message
+      // Stryker equivalent next-line ConditionalExpression `true` @11-69: [equivalent] the next turn of the loop refuses any character other than "." and "[" (the else below), so this early refusal changes only the message
+      // Stryker equivalent next-line ConditionalExpression `true` @11-50: [equivalent] the next turn of the loop refuses any character other than "." and "[" (the else below), so this early refusal changes only the message
+      // Stryker equivalent next-line ConditionalExpression `false` @11-88: [equivalent] the next turn of the loop refuses any character other than "." and "[" (the else below), so this early refusal changes only the message
+      // Stryker equivalent next-line ConditionalExpression `true` @11-31: [equivalent] the next turn of the loop refuses any character other than "." and "[" (the else below), so this early refusal changes only the message
+      // Stryker equivalent next-line EqualityOperator `flavour !== 'target'` @11-31: [equivalent] the next turn of the loop refuses any character other than "." and "[" (the else below), so this early refusal changes only the message
+      // Stryker equivalent next-line StringLiteral `""` @23-31: [equivalent] the next turn of the loop refuses any character other than "." and "[" (the else below), so this early refusal changes only the message
       if (flavour === 'target' && j < path.length && path[j] !== '.' && path[j] !== '[') {
         // Stryker disable next-line ObjectLiteral,StringLiteral: [equivalent] the literal without ok is still a failure to the caller, so the path is refused the same; only the message differs
         return { ok: false, detail: `character ${JSON.stringify(path[j])} at offset ${j} is not allowed in a member name (ASCII letters, digits, _ and - only)` };
@@ -89,14 +105,18 @@ function parseSegments(path: string, pos: number, flavour: 'target' | 'dotted'):
       i = j;
     } else if (c === '[') {
       const close = path[i + 1] === '"' ? findStringEnd(path, i + 1) : path.indexOf(']', i + 1);
-      // Stryker disable next-line ConditionalExpression,EqualityOperator,ObjectLiteral,StringLiteral: [equivalent] an unterminated bracket is refused by the "]" check below as well; only the message differs
+      // Stryker disable next-line ObjectLiteral,StringLiteral: [equivalent] an unterminated bracket is refused by the "]" check below as well; only the message differs
+      // Stryker equivalent next-line ConditionalExpression `false` @11-20: [equivalent] an unterminated bracket is refused by the "]" check below as well; only the message differs
+      // Stryker equivalent next-line EqualityOperator `close <= 0` @11-20: [equivalent] an unterminated bracket is refused by the "]" check below as well; only the message differs
       if (close < 0) return { ok: false, detail: `unterminated bracket at offset ${i}` };
       const inner = path.slice(i + 1, path[i + 1] === '"' ? close + 1 : close);
       const after = path[i + 1] === '"' ? close + 1 : close;
-      // Stryker disable next-line ObjectLiteral,StringLiteral: [equivalent] the literal without ok is still a failure to the caller, so the path is refused the same; only the message differs
+      // Stryker disable next-line ObjectLiteral: [equivalent] the literal without ok is still a failure to the caller, so the path is refused the same; only the message differs
+      // Stryker equivalent next-line StringLiteral @60-93: [equivalent] the literal without ok is still a failure to the caller, so the path is refused the same; only the message differs
       if (path[after] !== ']') return { ok: false, detail: `expected "]" at offset ${after}` };
       const seg = parseBracket(inner, flavour);
-      // Stryker disable next-line ObjectLiteral,StringLiteral: [equivalent] the literal without ok is still a failure to the caller, so the path is refused the same; only the message differs
+      // Stryker disable next-line ObjectLiteral: [equivalent] the literal without ok is still a failure to the caller, so the path is refused the same; only the message differs
+      // Stryker equivalent next-line StringLiteral @64-87: [equivalent] the literal without ok is still a failure to the caller, so the path is refused the same; only the message differs
       if (typeof seg === 'string') return { ok: false, detail: `${seg} at offset ${i}` };
       segments.push(seg);
       i = after + 1;
@@ -110,9 +130,10 @@ function parseSegments(path: string, pos: number, flavour: 'target' | 'dotted'):
 
 /** Index of the closing quote of the JSON string literal starting at `start` (a `"`), or -1. */
 function findStringEnd(path: string, start: number): number {
-  // Stryker disable next-line EqualityOperator: [equivalent] no input behaves differently: see the note at the top of this file
+  // Stryker equivalent next-line EqualityOperator `i <= path.length` @27-42: [equivalent] no input behaves differently: see the note at the top of this file
   for (let i = start + 1; i < path.length; i++) {
-    // Stryker disable next-line ConditionalExpression,StringLiteral: [dotted] only the CTK's vector path language reaches this: the host parses its own plain field names only (TARGET_FIELD, envelope.ts); paths.test.ts 'dotted paths for match/assert' kills it
+    // Stryker disable next-line StringLiteral: [dotted] only the CTK's vector path language reaches this: the host parses its own plain field names only (TARGET_FIELD, envelope.ts); paths.test.ts 'dotted paths for match/assert' kills it
+    // Stryker equivalent next-line ConditionalExpression `false` @9-25: [dotted] only the CTK's vector path language reaches this: the host parses its own plain field names only (TARGET_FIELD, envelope.ts); paths.test.ts 'dotted paths for match/assert' kills it
     if (path[i] === '\\') i++;
     else if (path[i] === '"') return i;
   }
@@ -123,11 +144,13 @@ function findStringEnd(path: string, start: number): number {
 function parseBracket(inner: string, flavour: 'target' | 'dotted'): PathSegment | string {
   if (/^(0|[1-9][0-9]*)$/.test(inner)) {
     const index = Number(inner);
-    // Stryker disable next-line ConditionalExpression,StringLiteral: [equivalent] no input behaves differently: see the note at the top of this file
+    // Stryker disable next-line StringLiteral: [equivalent] no input behaves differently: see the note at the top of this file
+    // Stryker equivalent next-line ConditionalExpression `false` @9-37: [equivalent] no input behaves differently: see the note at the top of this file
     if (!Number.isSafeInteger(index)) return `index ${inner} is too large`;
     return { kind: 'index', index };
   }
-  // Stryker disable next-line ConditionalExpression,MethodExpression,StringLiteral: [equivalent] no input behaves differently: see the note at the top of this file
+  // Stryker disable next-line MethodExpression,StringLiteral: [equivalent] no input behaves differently: see the note at the top of this file
+  // Stryker equivalent next-line ConditionalExpression `true` @7-28: [equivalent] no input behaves differently: see the note at the top of this file
   if (inner.startsWith('"')) {
     let name: unknown;
     try {
@@ -138,7 +161,11 @@ function parseBracket(inner: string, flavour: 'target' | 'dotted'): PathSegment 
       // Stryker disable next-line StringLiteral: [equivalent] no input behaves differently: see the note at the top of this file
       return `invalid quoted member ${inner}`;
     }
-    // Stryker disable next-line ConditionalExpression,LogicalOperator,StringLiteral: [dotted] only the CTK's vector path language reaches this: the host parses its own plain field names only (TARGET_FIELD, envelope.ts); paths.test.ts 'dotted paths for match/assert' kills it
+    // Stryker disable next-line LogicalOperator: [dotted] only the CTK's vector path language reaches this: the host parses its own plain field names only (TARGET_FIELD, envelope.ts); paths.test.ts 'dotted paths for match/assert' kills it
+    // Stryker equivalent next-line ConditionalExpression `false` @9-54: [dotted] only the CTK's vector path language reaches this: the host parses its own plain field names only (TARGET_FIELD, envelope.ts); paths.test.ts 'dotted paths for match/assert' kills it
+    // Stryker equivalent next-line ConditionalExpression `false` @9-33: [dotted] only the CTK's vector path language reaches this: the host parses its own plain field names only (TARGET_FIELD, envelope.ts); paths.test.ts 'dotted paths for match/assert' kills it
+    // Stryker equivalent next-line ConditionalExpression `false` @37-54: [dotted] only the CTK's vector path language reaches this: the host parses its own plain field names only (TARGET_FIELD, envelope.ts); paths.test.ts 'dotted paths for match/assert' kills it
+    // Stryker equivalent next-line StringLiteral @63-84: [dotted] only the CTK's vector path language reaches this: the host parses its own plain field names only (TARGET_FIELD, envelope.ts); paths.test.ts 'dotted paths for match/assert' kills it
     if (typeof name !== 'string' || name.length === 0) return `empty quoted member`;
     if (flavour === 'target' && !/^[A-Za-z0-9_-]+$/.test(name)) {
       // Stryker disable next-line StringLiteral: [message] diagnostic wording, which the spec leaves to the host
@@ -155,7 +182,8 @@ export function resolvePath(root: Json, segments: readonly PathSegment[]): Resol
   let cur: unknown = root;
   for (const seg of segments) {
     const next = step(cur, seg);
-    // Stryker disable next-line BooleanLiteral,ConditionalExpression,ObjectLiteral: [dotted] for the host a miss and a missing field are refused alike (envelope.ts require()); the CTK's match/assert lookups depend on it; paths.test.ts 'resolvePath' and 'dotted paths for match/assert' kill it
+    // Stryker disable next-line BooleanLiteral,ObjectLiteral: [dotted] for the host a miss and a missing field are refused alike (envelope.ts require()); the CTK's match/assert lookups depend on it; paths.test.ts 'resolvePath' and 'dotted paths for match/assert' kill it
+    // Stryker equivalent next-line ConditionalExpression `false` @9-25: [dotted] for the host a miss and a missing field are refused alike (envelope.ts require()); the CTK's match/assert lookups depend on it; paths.test.ts 'resolvePath' and 'dotted paths for match/assert' kill it
     if (next === MISSING) return { found: false };
     cur = next;
   }
@@ -167,7 +195,7 @@ function step(cur: unknown, seg: PathSegment): unknown {
   if (seg.kind === 'member') {
     if (!isPlainObject(cur) || !Object.prototype.hasOwnProperty.call(cur, seg.name)) return MISSING;
     const v = cur[seg.name];
-    // Stryker disable next-line ConditionalExpression: [equivalent] no input behaves differently: see the note at the top of this file
+    // Stryker equivalent next-line ConditionalExpression `false` @12-27: [equivalent] no input behaves differently: see the note at the top of this file
     return v === undefined ? MISSING : v;
   }
   if (!Array.isArray(cur) || seg.index >= cur.length) return MISSING;
@@ -183,7 +211,7 @@ function step(cur: unknown, seg: PathSegment): unknown {
  */
 export function setPath(root: Json, segments: readonly PathSegment[], value: Json): SetPathResult {
   const replacement = deepClone(value);
-  // Stryker disable next-line ConditionalExpression: [equivalent] no input behaves differently: see the note at the top of this file
+  // Stryker equivalent next-line ConditionalExpression `false` @7-28: [equivalent] no input behaves differently: see the note at the top of this file
   if (segments.length === 0) return { ok: true, root: replacement };
   // Walk down, collecting the containers along the spine.
   const spine: unknown[] = [];
@@ -303,6 +331,7 @@ export function getDotted(obj: Json, path: string): { found: boolean; value?: Js
     if (dottedCache.size < 4096) dottedCache.set(path, segments);
   }
   const r = resolvePath(obj, segments);
-  // Stryker disable next-line BooleanLiteral,ObjectLiteral: [dotted] for the host a miss and a missing field are refused alike (envelope.ts require()); the CTK's match/assert lookups depend on it; paths.test.ts 'resolvePath' and 'dotted paths for match/assert' kill it
+  // Stryker equivalent next-line BooleanLiteral `true` @63-68: [dotted] for the host a miss and a missing field are refused alike (envelope.ts require()); the CTK's match/assert lookups depend on it; paths.test.ts 'resolvePath' and 'dotted paths for match/assert' kill it
+  // Stryker equivalent next-line ObjectLiteral `{}` @54-70: [dotted] for the host a miss and a missing field are refused alike (envelope.ts require()); the CTK's match/assert lookups depend on it; paths.test.ts 'resolvePath' and 'dotted paths for match/assert' kill it
   return r.found ? { found: true, value: r.value } : { found: false };
 }

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { READINGS, READING_NAMES, defaultReadings, nonDefaultReadings, resolveReadings } from './readings.js';
+import { READINGS, READING_NAMES, defaultReadings } from './readings.js';
 import { POSTURE_NAMES } from './postures.js';
 
 t.test('the contested readings: each has two values, a default among them, a clause and a disclosure', async (t) => {
@@ -13,19 +13,4 @@ t.test('the contested readings: each has two values, a default among them, a cla
     t.notOk((POSTURE_NAMES as string[]).includes(name), `${name} is not a §13.1 posture name`);
   }
   t.same(defaultReadings(), { errored_model_call: 'post_model_call' });
-});
-
-t.test('resolveReadings fills defaults and names the bad member', async (t) => {
-  t.strictSame(resolveReadings(undefined), { ok: true, readings: defaultReadings() });
-  t.strictSame(resolveReadings(null), { ok: true, readings: defaultReadings() });
-  t.strictSame(resolveReadings({ errored_model_call: 'none' }), { ok: true, readings: { errored_model_call: 'none' } });
-  t.match(resolveReadings({ colour: 'blue' }), { ok: false, name: 'colour', problem: /unknown reading \(known: errored_model_call/ });
-  t.match(resolveReadings({ errored_model_call: 'skip' }), { ok: false, name: 'errored_model_call', problem: /must be one of "post_model_call" or "none" \(§3\.1, §12\.1\)/ });
-  t.strictSame(resolveReadings(['none']), { ok: false, name: '', problem: 'must be a mapping of reading name to value' });
-});
-
-t.test('nonDefaultReadings lists what a claim names', async (t) => {
-  t.strictSame(nonDefaultReadings(defaultReadings()), []);
-  t.strictSame(nonDefaultReadings({ errored_model_call: 'none' }), [{ name: 'errored_model_call', value: 'none' }]);
-  t.strictSame(nonDefaultReadings(undefined), []);
 });

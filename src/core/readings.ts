@@ -39,34 +39,3 @@ export function defaultReadings(): Readings {
   for (const name of READING_NAMES) out[name] = READINGS[name].default;
   return out as Readings;
 }
-
-export type ReadingCheck = { ok: true; readings: Readings } | { ok: false; name: string; problem: string };
-
-/**
- * Validates a declared reading map against the registry and fills defaults; an unknown name or a value the reading
- * does not have is a problem naming the member (the caller turns it into its surface error).
- */
-export function resolveReadings(declared: unknown): ReadingCheck {
-  if (declared === undefined || declared === null) return { ok: true, readings: defaultReadings() };
-  if (typeof declared !== 'object' || Array.isArray(declared)) return { ok: false, name: '', problem: 'must be a mapping of reading name to value' };
-  const out = defaultReadings() as Record<string, string>;
-  for (const [name, value] of Object.entries(declared as Record<string, unknown>)) {
-    if (!isReadingName(name)) return { ok: false, name, problem: `unknown reading (known: ${READING_NAMES.join(', ')}; READINGS.md)` };
-    const spec: ReadingSpec = READINGS[name];
-    if (typeof value !== 'string' || !spec.values.includes(value)) {
-      return { ok: false, name, problem: `must be one of ${spec.values.map((v) => JSON.stringify(v)).join(' or ')} (${spec.clause})` };
-    }
-    out[name] = value;
-  }
-  return { ok: true, readings: out as Readings };
-}
-
-/** The declared readings that differ from the registry default, in registry order (the claim names them). */
-export function nonDefaultReadings(readings: Partial<Record<string, string>> | undefined): Array<{ name: ReadingName; value: string }> {
-  const out: Array<{ name: ReadingName; value: string }> = [];
-  for (const name of READING_NAMES) {
-    const value = readings?.[name];
-    if (value !== undefined && value !== READINGS[name].default) out.push({ name, value });
-  }
-  return out;
-}

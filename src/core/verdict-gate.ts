@@ -52,13 +52,15 @@ function gate(value: unknown): GateResult {
   const nonJson = findNonJson(value);
   // Stryker disable next-line StringLiteral: [message] diagnostic wording, which the spec leaves to the host
   if (nonJson !== undefined) return { ok: false, reason: HOST_ERROR.interceptor_failed, detail: `the interceptor returned a non-JSON value: ${nonJson}` };
-  // Stryker disable next-line ConditionalExpression,StringLiteral: [equivalent] the next check refuses the same verdict as verdict_invalid, or the value is JSON already; see the note at the top of this file
+  // Stryker disable next-line StringLiteral: [equivalent] the next check refuses the same verdict as verdict_invalid, or the value is JSON already; see the note at the top of this file
+  // Stryker equivalent next-line ConditionalExpression `false` @7-28: [equivalent] the next check refuses the same verdict as verdict_invalid, or the value is JSON already; see the note at the top of this file
   if (!isPlainObject(value)) return invalid(`a verdict must be a JSON object, got ${jsonTypeOf(value)}`);
   const v = value;
 
-  // Stryker disable next-line ConditionalExpression,StringLiteral: [equivalent] the next check refuses the same verdict as verdict_invalid, or the value is JSON already; see the note at the top of this file
+  // Stryker equivalent next-line ConditionalExpression `false` @7-26: [equivalent] the next check refuses the same verdict as verdict_invalid, or the value is JSON already; see the note at the top of this file
+  // Stryker equivalent next-line StringLiteral `""` @43-63: [equivalent] the next check refuses the same verdict as verdict_invalid, or the value is JSON already; see the note at the top of this file
   if (!has(v, 'decision')) return invalid('decision is absent');
-  // Stryker disable next-line ConditionalExpression: [equivalent] the next check refuses the same verdict as verdict_invalid, or the value is JSON already; see the note at the top of this file
+  // Stryker equivalent next-line ConditionalExpression `false` @7-37: [equivalent] the next check refuses the same verdict as verdict_invalid, or the value is JSON already; see the note at the top of this file
   if (typeof v.decision !== 'string' || !(DECISIONS as readonly string[]).includes(v.decision)) {
     // Stryker disable next-line StringLiteral: [message] diagnostic wording, which the spec leaves to the host
     return invalid(`decision ${JSON.stringify(v.decision)} is not one of allow | deny | transform`);
@@ -67,7 +69,7 @@ function gate(value: unknown): GateResult {
   const out: Verdict = { decision };
 
   if (has(v, 'reason')) {
-    // Stryker disable next-line StringLiteral: [message] diagnostic wording, which the spec leaves to the host
+    // Stryker equivalent next-line StringLiteral @54-108: [message] diagnostic wording, which the spec leaves to the host
     if (typeof v.reason !== 'string') return invalid(`reason must be a string, got ${jsonTypeOf(v.reason)}`);
     // §5, §11: host_error:* reasons are the host's alone.
     // Stryker disable next-line StringLiteral: [message] diagnostic wording, which the spec leaves to the host
@@ -75,7 +77,7 @@ function gate(value: unknown): GateResult {
     out.reason = v.reason;
   }
   if (has(v, 'message')) {
-    // Stryker disable next-line StringLiteral: [message] diagnostic wording, which the spec leaves to the host
+    // Stryker equivalent next-line StringLiteral @55-111: [message] diagnostic wording, which the spec leaves to the host
     if (typeof v.message !== 'string') return invalid(`message must be a string, got ${jsonTypeOf(v.message)}`);
     out.message = v.message;
   }
@@ -90,7 +92,7 @@ function gate(value: unknown): GateResult {
       const copy: Warning = {};
       for (const m of ['reason', 'message'] as const) {
         if (!has(w, m)) continue;
-        // Stryker disable next-line StringLiteral: [message] diagnostic wording, which the spec leaves to the host
+        // Stryker equivalent next-line StringLiteral @54-117: [message] diagnostic wording, which the spec leaves to the host
         if (typeof w[m] !== 'string') return invalid(`warnings[${i}].${m} must be a string, got ${jsonTypeOf(w[m])}`);
         copy[m] = w[m] as string;
       }
@@ -100,41 +102,43 @@ function gate(value: unknown): GateResult {
   }
   if (has(v, 'approval')) {
     // §5 table: only valid when decision == "deny"; MUST be absent for allow and transform.
-    // Stryker disable next-line StringLiteral: [message] diagnostic wording, which the spec leaves to the host
+    // Stryker equivalent next-line StringLiteral @45-108: [message] diagnostic wording, which the spec leaves to the host
     if (decision !== 'deny') return invalid(`approval is only valid on a deny, but decision is ${decision}`);
     // Stryker disable next-line StringLiteral: [message] diagnostic wording, which the spec leaves to the host
     if (!isPlainObject(v.approval)) return invalid(`approval must be a JSON object, got ${jsonTypeOf(v.approval)}`);
     out.approval = copyJson(v.approval) as JsonObject;
   }
   // §5 table: transform present iff decision == "transform".
-  // Stryker disable next-line StringLiteral: [message] diagnostic wording, which the spec leaves to the host
+  // Stryker equivalent next-line StringLiteral `""` @72-130: [message] diagnostic wording, which the spec leaves to the host
   if (decision === 'transform' && !has(v, 'transform')) return invalid('decision is transform but the transform member is absent');
-  // Stryker disable next-line StringLiteral: [message] diagnostic wording, which the spec leaves to the host
+  // Stryker equivalent next-line StringLiteral @71-152: [message] diagnostic wording, which the spec leaves to the host
   if (decision !== 'transform' && has(v, 'transform')) return invalid(`transform is only valid when decision is transform, but decision is ${decision}`);
   if (has(v, 'transform')) {
     const t = v.transform;
-    // Stryker disable next-line ConditionalExpression,StringLiteral: [equivalent] the next check refuses the same verdict as verdict_invalid, or the value is JSON already; see the note at the top of this file
+    // Stryker disable next-line StringLiteral: [equivalent] the next check refuses the same verdict as verdict_invalid, or the value is JSON already; see the note at the top of this file
+    // Stryker equivalent next-line ConditionalExpression `false` @9-26: [equivalent] the next check refuses the same verdict as verdict_invalid, or the value is JSON already; see the note at the top of this file
     if (!isPlainObject(t)) return invalid(`transform must be an object {path, value?}, got ${jsonTypeOf(t)}`);
-    // Stryker disable next-line ConditionalExpression,StringLiteral: [equivalent] the next check refuses the same verdict as verdict_invalid, or the value is JSON already; see the note at the top of this file
+    // Stryker equivalent next-line ConditionalExpression `false` @9-24: [equivalent] the next check refuses the same verdict as verdict_invalid, or the value is JSON already; see the note at the top of this file
+    // Stryker equivalent next-line StringLiteral `""` @41-67: [equivalent] the next check refuses the same verdict as verdict_invalid, or the value is JSON already; see the note at the top of this file
     if (!has(t, 'path')) return invalid('transform.path is absent');
-    // Stryker disable next-line StringLiteral: [message] diagnostic wording, which the spec leaves to the host
+    // Stryker equivalent next-line StringLiteral @52-112: [message] diagnostic wording, which the spec leaves to the host
     if (typeof t.path !== 'string') return invalid(`transform.path must be a string, got ${jsonTypeOf(t.path)}`);
     out.transform = { path: t.path };
     // §5.2: an absent value is equivalent to null; both forms are kept as given.
-    // Stryker disable next-line ConditionalExpression: [equivalent] the next check refuses the same verdict as verdict_invalid, or the value is JSON already; see the note at the top of this file
+    // Stryker equivalent next-line ConditionalExpression `true` @9-24: [equivalent] the next check refuses the same verdict as verdict_invalid, or the value is JSON already; see the note at the top of this file
     if (has(t, 'value')) out.transform.value = copyJson(t.value);
   }
   if (has(v, 'evidence')) {
     const e = v.evidence;
     // Stryker disable next-line StringLiteral: [message] diagnostic wording, which the spec leaves to the host
     if (!isPlainObject(e)) return invalid(`evidence must be a JSON object, got ${jsonTypeOf(e)}`);
-    // Stryker disable next-line StringLiteral: [message] diagnostic wording, which the spec leaves to the host
+    // Stryker equivalent next-line StringLiteral @78-145: [message] diagnostic wording, which the spec leaves to the host
     if (has(e, 'artefact') && typeof e.artefact !== 'string') return invalid(`evidence.artefact must be a string, got ${jsonTypeOf(e.artefact)}`);
     if (has(e, 'verification_pointers')) {
       const p = e.verification_pointers;
       // Stryker disable next-line StringLiteral: [message] diagnostic wording, which the spec leaves to the host
       if (!isPlainObject(p)) return invalid(`evidence.verification_pointers must be an object of URI strings, got ${jsonTypeOf(p)}`);
-      // Stryker disable next-line StringLiteral: [message] diagnostic wording, which the spec leaves to the host
+      // Stryker equivalent next-line StringLiteral @93-175: [message] diagnostic wording, which the spec leaves to the host
       for (const [k, uri] of Object.entries(p)) if (typeof uri !== 'string') return invalid(`evidence.verification_pointers.${k} must be a URI string, got ${jsonTypeOf(uri)}`);
     }
     // §5.3: the cap is on the UTF-8 bytes of the RFC 8785 serialization.
@@ -155,7 +159,7 @@ function gate(value: unknown): GateResult {
     const labels = v.result_labels;
     // Stryker disable next-line StringLiteral: [message] diagnostic wording, which the spec leaves to the host
     if (!Array.isArray(labels)) return invalid(`result_labels must be an array of strings, got ${jsonTypeOf(labels)}`);
-    // Stryker disable next-line StringLiteral: [message] diagnostic wording, which the spec leaves to the host
+    // Stryker equivalent next-line StringLiteral @95-163: [message] diagnostic wording, which the spec leaves to the host
     for (let i = 0; i < labels.length; i++) if (typeof labels[i] !== 'string') return invalid(`result_labels[${i}] must be a string, got ${jsonTypeOf(labels[i])}`);
     out.result_labels = labels.slice() as string[];
   }
@@ -174,7 +178,8 @@ function invalid(detail: string): GateFailure {
 }
 
 function has(o: Record<string, unknown>, key: string): boolean {
-  // Stryker disable next-line ConditionalExpression,LogicalOperator: [equivalent] the next check refuses the same verdict as verdict_invalid, or the value is JSON already; see the note at the top of this file
+  // Stryker disable next-line LogicalOperator: [equivalent] the next check refuses the same verdict as verdict_invalid, or the value is JSON already; see the note at the top of this file
+  // Stryker equivalent next-line ConditionalExpression `true` @58-78: [equivalent] the next check refuses the same verdict as verdict_invalid, or the value is JSON already; see the note at the top of this file
   return Object.prototype.hasOwnProperty.call(o, key) && o[key] !== undefined;
 }
 
@@ -222,7 +227,8 @@ export function findNonJson(value: unknown): string | undefined {
     stack.push({ v: undefined, at, exit: v });
     if (Array.isArray(v)) {
       for (let i = v.length - 1; i >= 0; i--) {
-        // Stryker disable next-line ConditionalExpression,StringLiteral: [equivalent] a hole read past is undefined, which the next round refuses with the same reason (interceptor_failed); only the diagnostic differs
+        // Stryker disable next-line StringLiteral: [equivalent] a hole read past is undefined, which the next round refuses with the same reason (interceptor_failed); only the diagnostic differs
+        // Stryker equivalent next-line ConditionalExpression `false` @13-22: [equivalent] a hole read past is undefined, which the next round refuses with the same reason (interceptor_failed); only the diagnostic differs
         if (!(i in v)) return `a hole (sparse array) at ${at}[${i}]`;
         // Stryker disable next-line StringLiteral: [message] diagnostic wording, which the spec leaves to the host
         stack.push({ v: v[i], at: `${at}[${i}]` });
@@ -237,11 +243,12 @@ export function findNonJson(value: unknown): string | undefined {
 
 /** Deep copy of a JSON value already known to be a tree (findNonJson passed); drops undefined members. */
 function copyJson(v: unknown): Json {
-  // Stryker disable next-line ConditionalExpression,StringLiteral: [equivalent] the next check refuses the same verdict as verdict_invalid, or the value is JSON already; see the note at the top of this file
+  // Stryker disable next-line StringLiteral: [equivalent] the next check refuses the same verdict as verdict_invalid, or the value is JSON already; see the note at the top of this file
+  // Stryker equivalent next-line ConditionalExpression `true` @7-69: [equivalent] the next check refuses the same verdict as verdict_invalid, or the value is JSON already; see the note at the top of this file
   if (typeof v !== 'object' || v === null || isLosslessNumberLike(v)) return v as Json;
   if (Array.isArray(v)) return v.map(copyJson);
   const out: JsonObject = {};
-  // Stryker disable next-line ConditionalExpression: [equivalent] the next check refuses the same verdict as verdict_invalid, or the value is JSON already; see the note at the top of this file
+  // Stryker equivalent next-line ConditionalExpression `true` @51-70: [equivalent] the next check refuses the same verdict as verdict_invalid, or the value is JSON already; see the note at the top of this file
   for (const [k, child] of Object.entries(v)) if (child !== undefined) setMember(out, k, copyJson(child));
   return out;
 }

@@ -1,8 +1,7 @@
 // Choosing and opening the host a run drives: an in-process harness module, a stdio host started as a subprocess,
 // or the built-in reference host (in one of its configurations); then asking it for its declared surface and, after
 // the last vector, closing it. Every command that drives a host goes through here; the CLI only maps the errors.
-import { resolvePostures } from '../core/postures.js';
-import { resolveReadings } from '../core/readings.js';
+import { resolvePostures, resolveReadings } from './declared-choices.js';
 import type { StreamMediation } from '../host/loop.js';
 import type { Harness, HostSurface } from './contract.js';
 import { HarnessLoadError, loadInProcessHarness } from './in-process.js';

@@ -1,8 +1,9 @@
 // The built-in reference host behind the harness contract: runs the reference agent loop (src/host) over the
 // CTK's scripted interceptors, resolver, mock model and tools, carrying each scripted action out natively.
 import { MODES, DEFAULT_MAX_DEPTH, DEFAULT_MAX_BYTES } from '../core/index.js';
-import { resolvePostures, type Postures } from '../core/postures.js';
-import { resolveReadings, type Readings } from '../core/readings.js';
+import type { Postures } from '../core/postures.js';
+import type { Readings } from '../core/readings.js';
+import { resolvePostures, resolveReadings } from './declared-choices.js';
 import { createAgentLoop, type ConversationLayout, type StreamMediation, type TurnInput } from '../host/loop.js';
 import { WATERMARK_EXPOSURE_BOUND } from '../host/incremental.js';
 import { createEmitter } from '../host/emitter.js';

@@ -84,7 +84,7 @@ export async function mediateIncrementally(stream: AsyncIterable<StreamChunk>, d
   /** One segment: its emission, then release under its verdict (rule 1, §12.1a). */
   const closeSegment = async (finish: string | undefined): Promise<Mediation | undefined> => {
     const chunk = pending;
-    // Stryker disable next-line ConditionalExpression: the CTK's mock delivers a stream's tool calls on its last chunk only (GRAMMAR.md §9.1), so no earlier segment has any to show (incremental.test.ts 'a streamed tool-call response: text released as it streams, tool calls act on the final segment')
+    // Stryker equivalent next-line ConditionalExpression `false` @71-91: the CTK's mock delivers a stream's tool calls on its last chunk only (GRAMMAR.md §9.1), so no earlier segment has any to show (incremental.test.ts 'a streamed tool-call response: text released as it streams, tool calls act on the final segment')
     const response: JsonObject = { content: held + chunk, tool_calls: finish === undefined ? [] : (toolCalls as unknown as JsonObject[]), finish_reason: finish ?? INCREMENTAL_FINISH };
     const post = await deps.emitSegment(response);
     // Stryker disable next-line UpdateOperator: equivalent: the count is read only as zero or not (has the failed call had an emission?), and counting down is as non-zero after a segment as counting up (AH-CTK-773, 774 pin both cases; incremental.test.ts 'a provider failure mid-stream is an errored model call; released segments stay released')
@@ -92,7 +92,8 @@ export async function mediateIncrementally(stream: AsyncIterable<StreamChunk>, d
     const text = parts.segmentRelease({ post, released, chunk });
     // A verdict that rewrote already-released text cannot be released as verdicted: fail closed (§12.1a, §11).
     if (text === null) return failClosed();
-    // Stryker disable next-line ConditionalExpression,EqualityOperator: releasing the empty text releases nothing
+    // Stryker equivalent next-line ConditionalExpression `true` @9-24: releasing the empty text releases nothing
+    // Stryker equivalent next-line EqualityOperator `text.length >= 0` @9-24: releasing the empty text releases nothing
     if (text.length > 0) {
       deps.release(text);
       released += text;
@@ -105,7 +106,8 @@ export async function mediateIncrementally(stream: AsyncIterable<StreamChunk>, d
     labels.push(post.labels);
     // Stryker disable next-line OptionalChaining: a permitted segment's target is its response object, never null
     const content = (post.target as JsonObject | null)?.content;
-    // Stryker disable next-line ArithmeticOperator,ConditionalExpression: with the default parts a permitted segment whose verdicted content is not text never gets here (segmentRelease fails it closed); only a HostParts override (the selftest seam) does (incremental.test.ts 'seams: a segmentRelease override past non-text verdicted content, a residue override, chunks without content or with structured content')
+    // Stryker disable next-line ArithmeticOperator: with the default parts a permitted segment whose verdicted content is not text never gets here (segmentRelease fails it closed); only a HostParts override (the selftest seam) does (incremental.test.ts 'seams: a segmentRelease override past non-text verdicted content, a residue override, chunks without content or with structured content')
+    // Stryker equivalent next-line ConditionalExpression `true` @12-39: with the default parts a permitted segment whose verdicted content is not text never gets here (segmentRelease fails it closed); only a HostParts override (the selftest seam) does (incremental.test.ts 'seams: a segmentRelease override past non-text verdicted content, a residue override, chunks without content or with structured content')
     held = typeof content === 'string' ? content : held + chunk;
     pending = '';
     // Stryker disable next-line StringLiteral: the loop tells mediations apart by 'errored' and 'terminated' only, so any other outcome name reads as complete
@@ -122,7 +124,10 @@ export async function mediateIncrementally(stream: AsyncIterable<StreamChunk>, d
     if (next.done) break;
     const chunk: StreamChunk = next.value ?? {};
     // Structured (non-text) content has no prefix to release: this host cannot mediate it incrementally.
-    // Stryker disable next-line BlockStatement,ConditionalExpression,EqualityOperator: the CTK's mock streams text chunks only (GRAMMAR.md §9.1), so a structured chunk never reaches a CTK run (incremental.test.ts 'seams: …')
+    // Stryker disable next-line BlockStatement: the CTK's mock streams text chunks only (GRAMMAR.md §9.1), so a structured chunk never reaches a CTK run (incremental.test.ts 'seams: …')
+    // Stryker equivalent next-line ConditionalExpression `false` @9-73: the CTK's mock streams text chunks only (GRAMMAR.md §9.1), so a structured chunk never reaches a CTK run (incremental.test.ts 'seams: …')
+    // Stryker equivalent next-line ConditionalExpression `true` @9-36: the CTK's mock streams text chunks only (GRAMMAR.md §9.1), so a structured chunk never reaches a CTK run (incremental.test.ts 'seams: …')
+    // Stryker equivalent next-line EqualityOperator `chunk.content === undefined` @9-36: the CTK's mock streams text chunks only (GRAMMAR.md §9.1), so a structured chunk never reaches a CTK run (incremental.test.ts 'seams: …')
     if (chunk.content !== undefined && typeof chunk.content !== 'string') {
       return failClosed();
     }
@@ -130,13 +135,13 @@ export async function mediateIncrementally(stream: AsyncIterable<StreamChunk>, d
     pending += chunk.content ?? '';
     toolCalls.push(...chunkToolCalls(chunk));
     if (chunk.partial === true) continue; // no boundary: no emission covers it (yet)
-    // Stryker disable next-line ConditionalExpression: the CTK's mock puts a string finish_reason on the last chunk and none on the others, so taking the member as it is changes nothing (stream.test.ts 'assembleStream: a partial chunk never completes a stream, even one carrying finish_reason')
+    // Stryker equivalent next-line ConditionalExpression `true` @20-59: the CTK's mock puts a string finish_reason on the last chunk and none on the others, so taking the member as it is changes nothing (stream.test.ts 'assembleStream: a partial chunk never completes a stream, even one carrying finish_reason')
     const finish = typeof chunk.finish_reason === 'string' ? chunk.finish_reason : undefined;
     const done = await closeSegment(finish);
     if (done) return done;
   }
   // The stream ended without its finish_reason: rule 3 for whatever no emission evaluated.
-  // Stryker disable next-line ConditionalExpression: the default residueFailsClosed is always true; only an override decides otherwise (incremental.test.ts 'seams: …')
+  // Stryker equivalent next-line ConditionalExpression `true` @7-40: the default residueFailsClosed is always true; only an override decides otherwise (incremental.test.ts 'seams: …')
   if (parts.residueFailsClosed(pending)) return failClosed();
   // Only a HostParts override that lets the residue through gets here: the last segment closes as "stop" (closeSegment
   // with a finish_reason always ends the mediation).

@@ -235,7 +235,7 @@ function emit(loop: LoopState, point: Parameters<Emitter['emit']>[0], fields: Js
 function release(loop: LoopState, session: SessionState, content: Json | null): void {
   if (content === null) return;
   const text = typeof content === 'string' ? content : jsonText(content);
-  // Stryker disable next-line ConditionalExpression: nothing to release; the empty text adds nothing to what the caller got, so only the onRelease callback (which no harness passes) could tell (loop.test.ts 'the onRelease callback: never called with nothing, and a callback that throws changes nothing')
+  // Stryker equivalent next-line ConditionalExpression `false` @7-24: nothing to release; the empty text adds nothing to what the caller got, so only the onRelease callback (which no harness passes) could tell (loop.test.ts 'the onRelease callback: never called with nothing, and a callback that throws changes nothing')
   if (text.length === 0) return;
   session.released.push(text);
   // Stryker disable BlockStatement,OptionalChaining: onRelease is a library caller's callback; the harnesses read what was released from the loop's result, never through it (loop.test.ts '§12.1a: the caller callback receives nothing before the output verdict permits, then exactly the verdicted content' and 'the onRelease callback: …')
@@ -289,7 +289,7 @@ async function runSession(loop: LoopState, inputs: TurnInput[]): Promise<LoopRes
   // §3.1 / §6.1a: agent_shutdown follows everything, always.
   // Stryker disable next-line BooleanLiteral: startupDenied is read only by a HostParts override of shouldEmitShutdown (the selftest seam); the default emits agent_shutdown always (loop.test.ts 'shutdown seam: an override of shouldEmitShutdown is told whether startup was denied, and decides')
   const state = { startupDenied: !startup.proceed, blocked, error: error !== undefined };
-  // Stryker disable next-line ConditionalExpression: the default shouldEmitShutdown is always true; only an override decides otherwise (loop.test.ts 'shutdown seam: …')
+  // Stryker equivalent next-line ConditionalExpression `true` @7-38: the default shouldEmitShutdown is always true; only an override decides otherwise (loop.test.ts 'shutdown seam: …')
   if (parts.shouldEmitShutdown(state)) await emit(loop, 'agent_shutdown', { summary: { reason: parts.shutdownReason(state) } });
   if (error !== undefined) {
     result.outcome = 'error';
@@ -320,7 +320,9 @@ async function runTurn(loop: LoopState, input: TurnInput, session: SessionState)
   incorporate(turn, { role, content: accepted.content! }, inEm.labels, loop.parts);
   // Stryker disable next-line UpdateOperator: the count only feeds the loop's own bound on model calls (loop.test.ts 'createAgentLoop defaults: model id "mock", buffered stream mediation, at most 32 model calls per turn')
   for (let call = 0; ; call++) {
-    // Stryker disable next-line ConditionalExpression,EqualityOperator,ObjectLiteral,StringLiteral: the bound is the loop's own guard against a model that never answers, which no spec clause pins (a CTK model script is finite and says what each call answers); loop.test.ts 'createAgentLoop defaults: model id "mock", buffered stream mediation, at most 32 model calls per turn'
+    // Stryker disable next-line ObjectLiteral,StringLiteral: the bound is the loop's own guard against a model that never answers, which no spec clause pins (a CTK model script is finite and says what each call answers); loop.test.ts 'createAgentLoop defaults: model id "mock", buffered stream mediation, at most 32 model calls per turn'
+    // Stryker equivalent next-line ConditionalExpression `false` @9-30: the bound is the loop's own guard against a model that never answers, which no spec clause pins (a CTK model script is finite and says what each call answers); loop.test.ts 'createAgentLoop defaults: model id "mock", buffered stream mediation, at most 32 model calls per turn'
+    // Stryker equivalent next-line EqualityOperator `call > loop.maxCalls` @9-30: the bound is the loop's own guard against a model that never answers, which no spec clause pins (a CTK model script is finite and says what each call answers); loop.test.ts 'createAgentLoop defaults: model id "mock", buffered stream mediation, at most 32 model calls per turn'
     if (call >= loop.maxCalls) return { status: 'error', error: `the model made more than ${loop.maxCalls} calls in one turn without answering` };
     const ended = await modelRound(loop, turn);
     if (ended === undefined) continue;
@@ -461,7 +463,7 @@ async function buffered(loop: LoopState, raw: LoopModelResponse | AsyncIterable<
     response = assembled.response as unknown as JsonObject; // an incomplete one carries finish_reason stream_incomplete
   } else {
     const projected = responseToWire(raw);
-    // Stryker disable next-line StringLiteral: the detail and location texts are the loop's own diagnostics: §10.3 leaves the OPTIONAL message's wording to the host, asking only that it name a type or path and no content (loop.test.ts '§10.3: a model response whose own getter throws is a host projection failure at post_model_call')
+    // Stryker equivalent next-line StringLiteral @73-146: the detail and location texts are the loop's own diagnostics: §10.3 leaves the OPTIONAL message's wording to the host, asking only that it name a type or path and no content (loop.test.ts '§10.3: a model response whose own getter throws is a host projection failure at post_model_call')
     if (!projected.ok) return projectionFailed(loop, 'post_model_call', `the model response could not be projected to JSON (${projected.detail})`);
     response = projected.value as JsonObject;
   }
@@ -492,7 +494,9 @@ async function modelFailed(loop: LoopState, consumed: LabelSet, errorType: strin
 function projectionFailed(loop: LoopState, point: 'post_model_call', message: string): TurnResult {
   // Stryker disable next-line ObjectLiteral: the detail and location texts are the loop's own diagnostics: §10.3 leaves the OPTIONAL message's wording to the host, asking only that it name a type or path and no content (loop.test.ts '§10.3: a model response whose own getter throws is a host projection failure at post_model_call')
   loop.emitter.recordHostFailure(point, { message });
-  // Stryker disable next-line ObjectLiteral,StringLiteral: the error text is the loop's own diagnostic (no clause pins it); and a TurnResult without a status is taken for a model answer, whose missing emission then faults the loop: the run ends in error all the same (AH-CTK-740 pins the outcome, records and points)
+  // Stryker equivalent next-line ObjectLiteral `{}` @68-133: the error text is the loop's own diagnostic (no clause pins it); and a TurnResult without a status is taken for a model answer, whose missing emission then faults the loop: the run ends in error all the same (AH-CTK-740 pins the outcome, records and points)
+  // Stryker equivalent next-line StringLiteral `""` @78-85: the error text is the loop's own diagnostic (no clause pins it); and a TurnResult without a status is taken for a model answer, whose missing emission then faults the loop: the run ends in error all the same (AH-CTK-740 pins the outcome, records and points)
+  // Stryker equivalent next-line StringLiteral @94-131: the error text is the loop's own diagnostic (no clause pins it); and a TurnResult without a status is taken for a model answer, whose missing emission then faults the loop: the run ends in error all the same (AH-CTK-740 pins the outcome, records and points)
   return loop.emitter.mode === 'enforce' ? { status: 'blocked' } : { status: 'error', error: `host projection failure at ${point}` };
 }
 
@@ -539,7 +543,8 @@ async function runToolCall(loop: LoopState, tc: { id: string; name: string; args
   if (unprojectable !== undefined) {
     // §10.3 host projection failure: no post_tool_call context can exist; the failed emission is recorded and the
     // result never enters the messages (it is surfaced like any block, §6.2).
-    // Stryker disable next-line ObjectLiteral,StringLiteral: the detail and location texts are the loop's own diagnostics: §10.3 leaves the OPTIONAL message's wording to the host, asking only that it name a type or path and no content (loop.test.ts '§10.3: a model response whose own getter throws is a host projection failure at post_model_call')
+    // Stryker disable next-line ObjectLiteral: the detail and location texts are the loop's own diagnostics: §10.3 leaves the OPTIONAL message's wording to the host, asking only that it name a type or path and no content (loop.test.ts '§10.3: a model response whose own getter throws is a host projection failure at post_model_call')
+    // Stryker equivalent next-line StringLiteral @75-142: the detail and location texts are the loop's own diagnostics: §10.3 leaves the OPTIONAL message's wording to the host, asking only that it name a type or path and no content (loop.test.ts '§10.3: a model response whose own getter throws is a host projection failure at post_model_call')
     const failed = emitter.recordHostFailure('post_tool_call', { message: `the tool result could not be projected to JSON (${unprojectable})` });
     return { content: parts.incorporateToolResult(failed), labels: {}, terminate: hostErrorStops(failed) };
   }
@@ -599,11 +604,11 @@ function responseToWire(raw: LoopModelResponse): Projection {
   if (!c.ok) return c;
   // Stryker disable next-line ArrayDeclaration,StringLiteral: LoopModelResponse may leave tool_calls out (and the location text is a diagnostic); the CTK's mock model always states them (loop.test.ts 'a response that leaves out tool_calls and finish_reason: none, and "stop" or "tool_calls"')
   const t = projectToWire(calls ?? [], 'response.tool_calls'); // §4.2: [] when none
-  // Stryker disable next-line ConditionalExpression: the CTK's mock model hands tool calls as scripted, plain JSON (an unprojectable member sits only in content, GRAMMAR.md §2) (wire.test.ts and loop.test.ts '§10.3: unprojectable tool_calls or finish_reason of a model response')
+  // Stryker equivalent next-line ConditionalExpression `false` @7-12: the CTK's mock model hands tool calls as scripted, plain JSON (an unprojectable member sits only in content, GRAMMAR.md §2) (wire.test.ts and loop.test.ts '§10.3: unprojectable tool_calls or finish_reason of a model response')
   if (!t.ok) return t;
   // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: LoopModelResponse may leave finish_reason out; the CTK's mock model always states it (loop.test.ts 'a response that leaves out tool_calls and finish_reason: none, and "stop" or "tool_calls"')
   const f = projectToWire(finish ?? (Array.isArray(t.value) && t.value.length > 0 ? 'tool_calls' : 'stop'), 'response.finish_reason');
-  // Stryker disable next-line ConditionalExpression: as for tool_calls (loop.test.ts '§10.3: unprojectable tool_calls or finish_reason of a model response')
+  // Stryker equivalent next-line ConditionalExpression `false` @7-12: as for tool_calls (loop.test.ts '§10.3: unprojectable tool_calls or finish_reason of a model response')
   if (!f.ok) return f;
   return { ok: true, value: { content: c.value, tool_calls: t.value, finish_reason: f.value } };
 }

@@ -114,9 +114,10 @@ export async function composeSequential(env: ComposeEnv): Promise<ComposeResult>
   const decidedBy = w === f.failedTransformAt ? null : w;
   if (winner.decision !== 'deny') return { ...base, winner, decidedBy: winner.decision === 'allow' ? null : decidedBy };
   // Approval in run_all: at most once, only if the winner is liftable and EVERY deny returned is liftable.
-  // Stryker disable next-line MethodExpression,ConditionalExpression,StringLiteral: equivalent: a plain deny outranks a liftable one (aggregate.ts severity 3 > 2), so when the winner is liftable every deny returned is liftable; allLiftable never decides on its own
+  // Stryker disable next-line MethodExpression,StringLiteral: equivalent: a plain deny outranks a liftable one (aggregate.ts severity 3 > 2), so when the winner is liftable every deny returned is liftable; allLiftable never decides on its own
+  // Stryker equivalent next-line ConditionalExpression `true` @48-86: equivalent: a plain deny outranks a liftable one (aggregate.ts severity 3 > 2), so when the winner is liftable every deny returned is liftable; allLiftable never decides on its own
   const allLiftable = f.effective.every((x) => x.decision !== 'deny' || isLiftable(x));
-  // Stryker disable next-line LogicalOperator: equivalent, as above: for a deny winner isLiftable(winner) and allLiftable agree
+  // Stryker equivalent next-line LogicalOperator `isLiftable(winner) || allLiftable` @7-40: equivalent, as above: for a deny winner isLiftable(winner) and allLiftable agree
   if (isLiftable(winner) && allLiftable && env.consult && decidedBy !== null) return runAllResolved(f, base, await env.consult(winner, f.ctx), decidedBy);
   return { ...base, winner, decidedBy };
 }
@@ -206,7 +207,7 @@ function runAllResolved(f: SequentialFold, base: SequentialBase, seam: SeamOutco
 /** §7.5 parallel/strictest and parallel/unanimous: isolated copies of one untransformed snapshot, no fold. */
 export async function composeParallel(env: ComposeEnv): Promise<ComposeResult> {
   const snapshot = env.context;
-  // Stryker disable next-line ConditionalExpression: equivalent: in evaluate_only the emitter acts on the untransformed context and keeps the input identity whatever context a profile hands back (§8)
+  // Stryker equivalent next-line ConditionalExpression `true` @19-41: equivalent: in evaluate_only the emitter acts on the untransformed context and keeps the input identity whatever context a profile hands back (§8)
   const enforce = env.mode === 'enforce';
   const indexes = Array.from({ length: env.count }, (_, i) => i);
   const slots = await Promise.all(indexes.map((i) => env.invoke(i, snapshot)));

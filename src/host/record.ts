@@ -37,13 +37,13 @@ export function truncateMessage(message: string, maxBytes: number = MESSAGE_MAX_
 /** §10.3 projection: keep decision/reason/labels/evidence, truncate messages, strip approval, drop transform.value. */
 export function projectVerdict(v: Verdict, truncate: (s: string) => string = truncateMessage): RecordVerdict {
   const out: RecordVerdict = { decision: v.decision };
-  // Stryker disable next-line ConditionalExpression: equivalent: an undefined member written into the record is dropped on the way out (JSON has no undefined)
+  // Stryker equivalent next-line ConditionalExpression `true` @7-29: equivalent: an undefined member written into the record is dropped on the way out (JSON has no undefined)
   if (v.reason !== undefined) out.reason = v.reason;
   if (v.message !== undefined) out.message = truncate(v.message);
   if (v.warnings !== undefined) {
     out.warnings = v.warnings.map((w) => {
       const pw: { reason?: string; message?: string } = {};
-      // Stryker disable next-line ConditionalExpression: equivalent: an undefined member written into the record is dropped on the way out (JSON has no undefined)
+      // Stryker equivalent next-line ConditionalExpression `true` @11-33: equivalent: an undefined member written into the record is dropped on the way out (JSON has no undefined)
       if (w.reason !== undefined) pw.reason = w.reason;
       if (w.message !== undefined) pw.message = truncate(w.message);
       return pw;
@@ -104,10 +104,15 @@ export function buildRecord(input: RecordInput, project: (v: Verdict) => RecordV
   };
   const ctx = input.context;
   // timestamp: copied verbatim; absent when the context lacked it.
-  // Stryker disable next-line ConditionalExpression,LogicalOperator: equivalent: an undefined member written into the record is dropped on the way out (JSON has no undefined), and every record the host builds has a context or the known timestamp
+  // Stryker disable next-line LogicalOperator: equivalent: an undefined member written into the record is dropped on the way out (JSON has no undefined), and every record the host builds has a context or the known timestamp
+  // Stryker equivalent next-line ConditionalExpression `true` @7-47: equivalent: an undefined member written into the record is dropped on the way out (JSON has no undefined), and every record the host builds has a context or the known timestamp
+  // Stryker equivalent next-line ConditionalExpression `true` @14-47: equivalent: an undefined member written into the record is dropped on the way out (JSON has no undefined), and every record the host builds has a context or the known timestamp
   if (ctx && typeof ctx.timestamp === 'string') rec.timestamp = ctx.timestamp;
   // trace: payload-free ids echoed from the context's trace block; absent when it carried neither member.
-  // Stryker disable next-line ConditionalExpression,EqualityOperator,BooleanLiteral,BlockStatement: the trace block (§4.5, optional) is an emitter option no harness sets, and every caller passes its projection (record.test.ts '§10.3 record trace: each string id echoed alone, non-string ids and a trace that is no object dropped; the default projection is projectVerdict')
+  // Stryker disable next-line BooleanLiteral,BlockStatement: the trace block (§4.5, optional) is an emitter option no harness sets, and every caller passes its projection (record.test.ts '§10.3 record trace: each string id echoed alone, non-string ids and a trace that is no object dropped; the default projection is projectVerdict')
+  // Stryker equivalent next-line ConditionalExpression `true` @47-65: the trace block (§4.5, optional) is an emitter option no harness sets, and every caller passes its projection (record.test.ts '§10.3 record trace: each string id echoed alone, non-string ids and a trace that is no object dropped; the default projection is projectVerdict')
+  // Stryker equivalent next-line ConditionalExpression `false` @7-94: the trace block (§4.5, optional) is an emitter option no harness sets, and every caller passes its projection (record.test.ts '§10.3 record trace: each string id echoed alone, non-string ids and a trace that is no object dropped; the default projection is projectVerdict')
+  // Stryker equivalent next-line EqualityOperator `ctx.trace === null` @47-65: the trace block (§4.5, optional) is an emitter option no harness sets, and every caller passes its projection (record.test.ts '§10.3 record trace: each string id echoed alone, non-string ids and a trace that is no object dropped; the default projection is projectVerdict')
   if (ctx && typeof ctx.trace === 'object' && ctx.trace !== null && !Array.isArray(ctx.trace)) {
     const t = ctx.trace as JsonObject;
     // Stryker disable all: the trace block (§4.5, optional) is an emitter option no harness sets, and every caller passes its projection (record.test.ts '§10.3 record trace: each string id echoed alone, non-string ids and a trace that is no object dropped; the default projection is projectVerdict')
@@ -119,7 +124,7 @@ export function buildRecord(input: RecordInput, project: (v: Verdict) => RecordV
   // Stryker restore all
   // fold_truncated: defined for the sequential profiles, present even when false.
   if (input.composition.profile.startsWith('sequential/')) rec.fold_truncated = input.foldTruncated;
-  // Stryker disable next-line ConditionalExpression: equivalent: an undefined member written into the record is dropped on the way out (JSON has no undefined)
+  // Stryker equivalent next-line ConditionalExpression `true` @7-37: equivalent: an undefined member written into the record is dropped on the way out (JSON has no undefined)
   if (input.resolvedBy !== undefined) rec.resolved_by = input.resolvedBy;
   return rec;
 }

@@ -32,7 +32,7 @@ export function applyTransform(ctx: JsonObject, transform: TransformBody): Apply
   if (!parsed.ok) return { ok: false, reason: parsed.reason, detail: parsed.detail };
   // §5.2: an absent value is equivalent to null.
   const set = setPath(ctx.target ?? null, parsed.segments, transform.value ?? null);
-  // Stryker disable next-line ConditionalExpression: equivalent: every setPath failure is transform_invalid, and unchecked, the unset target fails the envelope check below with that same transform_invalid (AH-CTK-232…238 pass under it)
+  // Stryker equivalent next-line ConditionalExpression `false` @7-14: equivalent: every setPath failure is transform_invalid, and unchecked, the unset target fails the envelope check below with that same transform_invalid (AH-CTK-232…238 pass under it)
   if (!set.ok) return { ok: false, reason: set.reason, detail: set.detail };
   const next = writeBackTarget(ctx, set.root);
   const env = validateEnvelope(next);

@@ -81,6 +81,6 @@ export function isPermit(v: VerdictShape): boolean {
 
 /** §5.1: a deny carrying an approval block. */
 export function isLiftable(v: VerdictShape): boolean {
-  // Stryker disable next-line ConditionalExpression: equivalent: the §5 gate refuses an approval block on a permit (verdict_invalid), so every verdict the host holds with one is a deny
+  // Stryker equivalent next-line ConditionalExpression `true` @10-31: equivalent: the §5 gate refuses an approval block on a permit (verdict_invalid), so every verdict the host holds with one is a deny
   return v.decision === 'deny' && v.approval !== undefined;
 }

@@ -3,8 +3,9 @@
 // CLAIMS.md table row and a per-part claim report (CLAIM.md) carrying every disclosure §10.1, §12.1a and §13.3 require.
 // A claim is refused unless 100% of the applicable vectors passed (§13.2) and every skip is the host
 // not declaring something (§13.1).
-import { POSTURES, nonDefaultPostures, type PostureSpec } from '../core/postures.js';
-import { READINGS, nonDefaultReadings } from '../core/readings.js';
+import { POSTURES, type PostureSpec } from '../core/postures.js';
+import { READINGS } from '../core/readings.js';
+import { nonDefaultPostures, nonDefaultReadings } from '../harness/declared-choices.js';
 import type { HostSurface } from '../harness/contract.js';
 import type { ConformanceReport, VectorResult } from '../results/model.js';
 import { suiteDigest } from '../results/digest.js';

@@ -114,3 +114,37 @@ t.test('every Stryker directive in src/host and src/core sits before code it can
   }
   t.same(stranded, [], 'a directive followed (past comments) by a closing brace or an else: move a disable above the statement it is for (a block directive around an if/else), a restore below the brace');
 });
+
+// The run tests every mutant, directives ignored (mutation/run.mjs), and applies them afterwards: directive-free.json
+// is that run, mutation.json the same with the directives in force. Both scores are stated; a directive over a
+// mutant the suite kills is wrong (`node mutation/run.mjs --apply` rewrites it), and none may remain.
+const FREE = path.join(PACKAGE_ROOT, 'reports', 'mutation', 'directive-free.json');
+const free = existsSync(FREE) ? (JSON.parse(readFileSync(FREE, 'utf8')) as MutationReport) : undefined;
+interface AuditFns {
+  withDirectivesApplied(r: MutationReport): MutationReport;
+  auditOf(r: MutationReport, sources: Record<string, string>): { score: number; detected: number; valid: number; files: Record<string, { score: number; disabled_killed: Array<{ line: number; mutator: string; directive_line: number }> }> };
+}
+const NO_FREE = free ? false : `no directive-free report is committed (reports/mutation/directive-free.json): ${RERUN}`;
+
+t.test('mutation.json is the directive-free run with the directives of the current sources applied', { skip: NO_REPORT || NO_FREE }, async (t) => {
+  const audit = (await import(pathToFileURL(path.join(PACKAGE_ROOT, 'mutation', 'audit.mjs')).href)) as AuditFns;
+  const { withEquivalentsIgnored } = (await import(pathToFileURL(path.join(PACKAGE_ROOT, 'mutation', 'run.mjs')).href)) as { withEquivalentsIgnored(r: MutationReport): MutationReport };
+  const stale = mutatedSources().filter((f) => free!.files[f]?.source !== readFileSync(path.join(PACKAGE_ROOT, f), 'utf8'));
+  t.same(stale, [], `directive-free.json does not hold these sources as they are: ${RERUN}`);
+  const derived = withEquivalentsIgnored(audit.withDirectivesApplied(free!));
+  const status = (r: MutationReport) => Object.entries(r.files).flatMap(([f, v]) => v.mutants.map((m) => `${f}:${m.location.start.line}:${m.location.start.column} ${m.mutatorName} ${m.status}`)).sort();
+  t.same(status(report!), status(derived), 'each mutant of mutation.json has the status the directive-free run and the current directives give it');
+});
+
+t.test('no directive disables a mutant the suite kills in the sources run without them; the README states both scores', { skip: NO_FREE }, async (t) => {
+  const audit = (await import(pathToFileURL(path.join(PACKAGE_ROOT, 'mutation', 'audit.mjs')).href)) as AuditFns;
+  // Audited: the sources the run tested with their directives ignored (in the others Stryker applied them).
+  const files = (free as MutationReport & { directiveFreeFiles: string[] }).directiveFreeFiles;
+  const part = { ...free!, files: Object.fromEntries(Object.entries(free!.files).filter(([f]) => files.includes(f))) };
+  const result = audit.auditOf(part, Object.fromEntries(Object.entries(part.files).map(([f, v]) => [f, v.source])));
+  const wrong = Object.entries(result.files).flatMap(([f, v]) => v.disabled_killed.map((m) => `${f}:${m.line} ${m.mutator} (directive line ${m.directive_line})`));
+  t.same(wrong, [], 'a disable over a killed mutant claims what a host trace shows: node mutation/run.mjs --apply');
+  const readme = readFileSync(path.join(PACKAGE_ROOT, 'README.md'), 'utf8');
+  const row = readme.split('\n').find((line) => line.startsWith('| mutation score, directives ignored'));
+  t.ok(row?.includes(`${result.score}%`) && row.includes(`${result.detected.toLocaleString('en')} of ${result.valid.toLocaleString('en')}`), `the README row states ${result.score}% (${result.detected.toLocaleString('en')} of ${result.valid.toLocaleString('en')}): ${row}`);
+});

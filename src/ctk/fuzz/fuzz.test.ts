@@ -279,3 +279,19 @@ t.test('a host that shows its interceptors one message list and sends the model 
   const clean = await runCampaign({ host: { label: 'reference', surface, create: async () => createReferenceHarness() }, oracle: await createOracle(surface), seed: '1', runs: 200 });
   t.same(clean.groups, []);
 });
+
+t.test('a host under a non-default posture: every written vector passes on the default reference host or is skipped there by the gate it states', async (t) => {
+  const postures = { tool_seam_host_error: 'terminate' } as const;
+  const declared = referenceSurface(postures);
+  // The tool runs after a pre_tool_call deny (§6); under terminate a host_error deny at the tool seam ends the turn.
+  const r = await runCampaign({ host: { label: 'tool-runs-after-deny (terminate)', surface: declared, create: async () => createReferenceHarness({ postures, parts: { shouldInvokeTool: () => true } }) }, oracle: await createOracle(declared), seed: '1', runs: 300, shrinkBudget: 150 });
+  t.ok(r.groups.length > 0, 'detected');
+  for (const g of r.groups) {
+    const c = g.shrunk!.check;
+    t.equal(c.reference, 'pass', `${g.field}: passes on the reference host under the host's posture`);
+    t.not(c.reference_default, 'fail', `${g.field}: on the default reference host (tool_seam_host_error=continue) it passes or is skipped`);
+    if (c.reference_default === 'skip') t.ok(c.postures !== undefined || c.layout !== undefined, `${g.field}: skipped by a gate it states (${JSON.stringify({ postures: c.postures, layout: c.layout })})`);
+    if (c.postures) t.same(c.postures, postures, 'the posture it states is the host\'s');
+  }
+  t.same(r.unconfirmed, []);
+});

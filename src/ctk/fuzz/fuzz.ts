@@ -106,6 +106,9 @@ export interface WrittenCheck {
   host_failure?: string;
   reference_failure?: string;
   layout?: Partial<Record<LayoutMember, string>>;
+  /** The host's non-default postures and readings the vector states (§13.1): it holds only under them. */
+  postures?: Record<string, string>;
+  readings?: Record<string, string>;
 }
 
 /** JSON bytes before and after shrinking: of the case (what the host is given) and of the complete vector. */
@@ -212,7 +215,7 @@ async function checkCase(w: Worker, v: Vector, opts: CampaignOptions): Promise<C
 function crossCheckOf(v: Vector, ex: Execution, surface: HostSurface) {
   if (ex.report === undefined) return [];
   const segmentedCalls = new Set(surface.capabilities.includes('incremental_output') ? ex.mocks.streams.map((s) => s.call) : []);
-  return checkCrossCheck({ vector: v, report: ex.report, recording: ex.recording, mocks: ex.mocks, segmentedCalls });
+  return checkCrossCheck({ vector: v, report: ex.report, recording: ex.recording, mocks: ex.mocks, segmentedCalls, layout: surface.layout, toolErrorValues: surface.capabilities.includes('tool_error_values') });
 }
 
 /**
@@ -471,6 +474,17 @@ async function onReferenceUnder(vector: Vector, layout: ConversationLayout, opts
   }
 }
 
+/** The written vector on a fresh default reference host (default postures, readings and layout: `run` with no harness). */
+async function onDefaultReference(vector: Vector, opts: CampaignOptions) {
+  const harness = opts.oracle.createDefault();
+  try {
+    const surface = validateSurface(await harness.describe(), 'the reference host');
+    return (await runVector(loadWritten(vector), { harness, surface, harnessLabel: 'reference', timeoutMs: opts.timeoutMs ?? DEFAULT_FUZZ_TIMEOUT_MS })).result;
+  } finally {
+    await harness.close?.();
+  }
+}
+
 const DEFAULT_LAYOUT: ConversationLayout = { ...REFERENCE_LAYOUT, host_messages: [] };
 
 /**
@@ -488,7 +502,27 @@ async function gateOnLayout(vector: Vector, opts: CampaignOptions): Promise<Vect
   }
   let gated = withLayout(vector, gate);
   if ((await onReferenceUnder(gated, DEFAULT_LAYOUT, opts)).status === 'fail') gated = withLayout(vector, { ...gate, ...layoutDifferences(declared) });
+  // §13.1: a vector that holds only under the host's non-default postures or readings states them too, so the default
+  // reference host (and every host declaring other values) skips it rather than failing it.
+  const { postures, readings } = opts.oracle.nonDefault;
+  if ((Object.keys(postures).length > 0 || Object.keys(readings).length > 0) && (await onDefaultReference(gated, opts)).status === 'fail') gated = withGates(gated, postures, readings);
   return gated;
+}
+
+/** The vector stating these postures and readings (before its layout, as GRAMMAR.md orders the gates); none when empty. */
+function withGates(vector: Vector, postures: Record<string, string>, readings: Record<string, string>): Vector {
+  const out: Record<string, unknown> = {};
+  const gates = { ...(Object.keys(postures).length > 0 ? { postures } : {}), ...(Object.keys(readings).length > 0 ? { readings } : {}) };
+  let placed = false;
+  for (const [k, v] of Object.entries(vector)) {
+    if (k === 'postures' || k === 'readings') continue;
+    if (!placed && (k === 'layout' || k === 'composition' || k === 'scenario')) {
+      Object.assign(out, gates);
+      placed = true;
+    }
+    out[k] = v;
+  }
+  return out as unknown as Vector;
 }
 
 /** The vector stating `gate` as its layout (members in the vocabulary's order, placed after its capabilities); none when empty. */
@@ -515,11 +549,13 @@ async function checkWrittenVector(w: Worker, vector: Vector, opts: CampaignOptio
     runVector(loaded, { harness: w.oracle, surface: w.oracleSurface, harnessLabel: 'oracle', timeoutMs }),
     runVector(loaded, { harness: w.host, surface: opts.host.surface, harnessLabel: opts.host.label, timeoutMs }),
   ]);
-  const plain = await onReferenceUnder(vector, DEFAULT_LAYOUT, opts);
+  const plain = await onDefaultReference(vector, opts);
   const out: WrittenCheck = { reference: ref.result.status, reference_default: plain.status, host: host.result.status };
   if (host.result.reason && host.result.status !== 'pass') out.host_failure = host.result.reason;
   if (ref.result.reason && ref.result.status !== 'pass') out.reference_failure = ref.result.reason;
-  else if (plain.reason && plain.status === 'fail') out.reference_failure = `under the default layout: ${plain.reason}`;
+  else if (plain.reason && plain.status === 'fail') out.reference_failure = `on the default reference host: ${plain.reason}`;
   if (vector.layout !== undefined) out.layout = vector.layout as WrittenCheck['layout'];
+  if (vector.postures !== undefined) out.postures = vector.postures;
+  if (vector.readings !== undefined) out.readings = vector.readings;
   return out;
 }

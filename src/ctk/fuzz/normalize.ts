@@ -18,6 +18,7 @@ import { INTERCEPTION_POINTS, projectForIdentity, type Json, type JsonObject } f
 import { isHostErrorReason } from '../../core/reasons.js';
 import type { HostSurface } from '../../harness/contract.js';
 import { isLosslessNumber, parseLossless } from '../json.js';
+import { deepEqual } from '../../core/json.js';
 import type { Execution } from '../runner.js';
 import type { Vector } from '../vector.js';
 
@@ -132,7 +133,8 @@ export function normalizeExecution(ex: Execution, opts: NormalizeOptions): Norma
     report.identities.every((p, i) => p?.input_identity === obj(rawRecords[i])?.input_identity && p?.enforced_identity === obj(rawRecords[i])?.enforced_identity);
 
   const mediates = opts.surface.capabilities.includes('streaming') || opts.surface.capabilities.includes('incremental_output');
-  const context = (raw: JsonObject): Json => normalizeContext(raw, { seq, session, labels });
+  const toolErrors = hostToolErrors(ex);
+  const context = (raw: JsonObject): Json => toolErrors.maskContext(normalizeContext(raw, { seq, session, labels }));
   const markers = payloadMarkers(opts.vector);
   const records = rawRecords.map((r) => normalizeRecord(r, { seq, session, markers }));
   // HARNESS.md §5: whether interceptors saw the stream_incomplete emission is the host's choice.
@@ -157,7 +159,7 @@ export function normalizeExecution(ex: Execution, opts: NormalizeOptions): Norma
     points: sortedRecords.map((r) => obj(r)?.interception_point ?? '<absent>'),
     tool_invocations: invocations,
     rendezvous_in_vain: ex.mocks.rendezvous.length,
-    model_calls: ex.mocks.model_calls.map((m) => modelMessages(m.messages)),
+    model_calls: ex.mocks.model_calls.map((m) => toolErrors.maskMessages(modelMessages(m.messages))),
     contexts,
     approval_requests: sortToolRuns(approvals, parallel),
     records: sortedRecords,
@@ -166,11 +168,59 @@ export function normalizeExecution(ex: Execution, opts: NormalizeOptions): Norma
     streams: mediates ? ex.mocks.streams.map((st) => ({ call: st.call, delivered: st.delivered })) : [],
     outcome: report.outcome,
     final_output: report.final_output ?? null,
-    // Per-turn outputs are an extension of multi_turn scenarios; a single-turn host need not report them.
-    outputs: opts.vector.scenario.inputs !== undefined ? (report.outputs ?? null) : null,
+    // Per-turn outputs are an extension of multi_turn scenarios; a single-turn host need not report them. A turn that
+    // never began (after a denied agent_startup, §6.1a, or a failure that ended the session) produced no output: null,
+    // as a blocked turn's (HARNESS.md). The reference loop lists no entry for it, a framework harness a null.
+    outputs: opts.vector.scenario.inputs !== undefined ? perTurn(report.outputs, opts.vector.scenario.inputs.length) : null,
     released_output: mediates && typeof report.released_output === 'string' ? report.released_output : UNREPORTED,
     persisted: mediates && typeof report.persisted === 'string' ? persistedChunks(report.persisted, ex, opts.vector) : UNREPORTED,
   };
+}
+
+const TOOL_ERROR = "<the host's tool error value>";
+
+/**
+ * A tool that fails natively (mock_faults: the mock throws) is a tool error whose value is the host's choice
+ * (HARNESS.md, the reference loop: `tool error: <type name>`; a framework: the exception's message): that value, as
+ * the host's own post_tool_call showed it, compares as one placeholder in the contexts and in the tool messages.
+ */
+function hostToolErrors(ex: Execution): { maskContext: (c: Json) => Json; maskMessages: (m: Json) => Json } {
+  const raised = new Set(ex.mocks.tool_outcomes.filter((o) => o.kind === 'raised').map((o) => o.id));
+  const values: Json[] = [];
+  for (const c of ex.recording) {
+    const result = obj(c.tool_result);
+    if (c.interception_point === 'post_tool_call' && raised.has(String(obj(c.tool_call)?.id)) && result?.is_error === true && result.value !== undefined) values.push(result.value);
+  }
+  const isError = (v: unknown) => values.some((e) => deepEqual(e, v as Json));
+  const maskMessages = (list: Json): Json =>
+    Array.isArray(list)
+      ? list.map((m) => {
+          const o = obj(m);
+          return o && o.role === 'tool' && (isError(o.content) || isError(modelContent(o.content as Json))) ? { ...o, content: TOOL_ERROR } : m;
+        })
+      : list;
+  if (values.length === 0) return { maskContext: (c) => c, maskMessages: (m) => m };
+  const maskContext = (c: Json): Json => {
+    const o = obj(c);
+    if (!o) return c;
+    const out: JsonObject = { ...o };
+    const result = obj(o.tool_result);
+    if (o.interception_point === 'post_tool_call' && raised.has(String(obj(o.tool_call)?.id)) && result && isError(result.value)) {
+      out.tool_result = { ...result, value: TOOL_ERROR };
+      if (isError(o.target)) out.target = TOOL_ERROR;
+      const target = obj(o.target);
+      if (target && 'value' in target && isError(target.value)) out.target = { ...target, value: TOOL_ERROR };
+    }
+    for (const k of ['messages', 'target'] as const) if (Array.isArray(out[k])) out[k] = maskMessages(out[k] as Json);
+    return out;
+  };
+  return { maskContext, maskMessages };
+}
+
+/** One output per turn: the reported list, padded with null for turns that never began; null when none is reported. */
+function perTurn(outputs: Json[] | undefined, turns: number): Json {
+  if (!Array.isArray(outputs)) return null;
+  return outputs.length >= turns ? outputs : [...outputs, ...Array.from({ length: turns - outputs.length }, () => null)];
 }
 
 /**

@@ -6,8 +6,8 @@
 // cannot take is bad input, never a silent choice.
 import type { Harness, HostSurface } from '../../harness/contract.js';
 import { createReferenceHarness } from '../../harness/reference-harness.js';
-import { resolvePostures, type Postures } from '../../core/postures.js';
-import { resolveReadings } from '../../core/readings.js';
+import type { Postures } from '../../core/postures.js';
+import { nonDefaultPostures, nonDefaultReadings, resolvePostures, resolveReadings } from '../../harness/declared-choices.js';
 import { describeLayout, isReferenceLayout, resolveLayout, type ConversationLayout } from '../../harness/layout.js';
 
 export class OracleConfigError extends Error {
@@ -26,6 +26,10 @@ export interface Oracle {
   layout: ConversationLayout;
   /** A fresh reference harness with the same postures and streaming under another layout (the written vector's layout check). */
   createUnder(layout: ConversationLayout): Harness;
+  /** A fresh default reference host with the same streaming discipline: default postures, readings and layout (what `run` uses). */
+  createDefault(): Harness;
+  /** The declared postures and readings that are not the registry defaults (what a written vector may have to state). */
+  nonDefault: { postures: Record<string, string>; readings: Record<string, string> };
 }
 
 export async function createOracle(surface: HostSurface): Promise<Oracle> {
@@ -61,5 +65,10 @@ export async function createOracle(surface: HostSurface): Promise<Oracle> {
     );
   }
   const layoutNote = isReferenceLayout(layout) ? '' : `; layout ${describeLayout(layout)}`;
-  return { create, createUnder, layout, label: `reference host (${streaming}; postures ${Object.entries(declared).map(([k, v]) => `${k}=${v}`).join(', ')}${layoutNote})` };
+  const createDefault = (): Harness => createReferenceHarness({ streaming });
+  const nonDefault = {
+    postures: Object.fromEntries(nonDefaultPostures(postures as Record<string, string>).map((p) => [p.name, p.value])),
+    readings: Object.fromEntries(nonDefaultReadings(readings as Record<string, string>).map((r) => [r.name, r.value])),
+  };
+  return { create, createUnder, createDefault, nonDefault, layout, label: `reference host (${streaming}; postures ${Object.entries(declared).map(([k, v]) => `${k}=${v}`).join(', ')}${layoutNote})` };
 }

@@ -35,7 +35,7 @@ export interface DivergenceEntry {
      * Run as a vector: expected to fail on the host, pass on the reference host under the host's layout (`reference`)
      * and under the default layout (`reference_default`), or be skipped there by the `layout` it states.
      */
-    check: { reference: string; reference_default: string; host: string; host_failure?: string; reference_failure?: string; layout?: Record<string, string> };
+    check: { reference: string; reference_default: string; host: string; host_failure?: string; reference_failure?: string; layout?: Record<string, string>; postures?: Record<string, string>; readings?: Record<string, string> };
   };
 }
 
@@ -121,7 +121,11 @@ export function vectorCheckText(c: NonNullable<DivergenceEntry['vector']>['check
   const gate = c.layout && Object.keys(c.layout).length > 0 ? Object.entries(c.layout).map(([k, v]) => `${k}=${v}`).join(', ') : undefined;
   const parts: string[] = [];
   parts.push(gate ? `states layout ${gate} (the members its assertions depend on)` : 'states no layout (no member changes what it asserts)');
-  const plain = c.reference_default === 'pass' ? 'passes on the reference host under the default layout' : c.reference_default === 'skip' ? 'is skipped on the reference host under the default layout (by the layout it states)' : 'FAILS on the reference host under the default layout';
+  // The host's non-default postures / readings it states (§13.1): then the default reference host skips it by those.
+  const stated = [...Object.entries(c.postures ?? {}), ...Object.entries(c.readings ?? {})].map(([k, v]) => `${k}=${v}`);
+  if (stated.length > 0) parts.push(`states ${stated.join(', ')} (it holds only under the host's declared ${c.readings && Object.keys(c.readings).length > 0 ? 'postures and readings' : 'postures'})`);
+  const by = stated.length > 0 ? 'by the postures or layout it states' : 'by the layout it states';
+  const plain = c.reference_default === 'pass' ? 'passes on the reference host under the default layout' : c.reference_default === 'skip' ? `is skipped on the reference host under the default layout (${by})` : 'FAILS on the reference host under the default layout';
   const declared = c.reference === 'pass' ? "passes on it under this host's layout" : `${c.reference === 'fail' ? 'FAILS' : 'is skipped'} on it under this host's layout`;
   parts.push(`${plain}, ${declared}`);
   parts.push(c.host === 'fail' ? 'fails on this host' : c.host === 'pass' ? 'passes on this host — the grammar cannot assert this field; the divergence stands, the vector does not pin it' : 'is skipped on this host');

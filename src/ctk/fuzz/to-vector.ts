@@ -133,7 +133,9 @@ function expectFromOracle(v: Vector, ex: Execution, d: Divergence, pin?: Diverge
     e.interceptions = seen.filter((p) => !TOOL_POINTS.has(p)).map((p) => ({ interception_point: p }));
   } else e.interceptions = seen.map((p) => ({ interception_point: p }));
 
-  if (v.scenario.inputs !== undefined) e.outputs = deepClone(report.outputs ?? []);
+  // Per-turn outputs only when the oracle reports one per turn (a vector must give one per input, GRAMMAR.md): after a
+  // denied agent_startup (§6.1a) no turn begins and the reference loop lists none, so the final output is asserted.
+  if (v.scenario.inputs !== undefined && report.outputs?.length === v.scenario.inputs.length) e.outputs = deepClone(report.outputs);
   else e.final_output = deepClone(report.final_output);
 
   const invoked = ex.mocks.tool_invocations;

@@ -277,6 +277,63 @@ t.test('the first differing field maps to the requirement it touches: five hand-
     for (const m of msgs(h, 1)) if (JSON.stringify(m).includes('blocked: ')) m.content = { ok: true };
   });
   t.match(reentered, { field: 'model_calls[*][*].content', requirement: 'REQ-6.1-post-not-incorporated', clause: '6.1' }, 'a discarded result re-entered: §6.1');
+
+  // 6. A message the host added to a request (a whole call is §6 / §1.1; one message more or less in it is §4.2).
+  const added = await clauseOf(plain, (h) => void msgs(h, 0).push({ role: 'user', content: '(host note)' }));
+  t.match(added, { path: 'model_calls[0][1]', reference: undefined, requirement: 'REQ-4.2-messages-received', clause: '4.2' }, 'a message added: §4.2');
+  const lost = await clauseOf(plain, (h) => void msgs(h, 1).pop());
+  t.match(lost, { field: 'model_calls[*][*]', host: undefined, requirement: 'REQ-4.2-messages-received', clause: '4.2' }, 'a message lost: §4.2');
+  const extraCall = await clauseOf(plain, (h) => void h.model_calls.push([{ role: 'user', content: 'again' }]));
+  t.match(extraCall, { path: 'model_calls[2]', requirement: 'REQ-6-pre-not-dispatched' }, 'a whole call more: still §6');
+});
+
+t.test("a tool that fails natively (mock_faults): its error value is the host's choice, not a divergence; a transform of it still is compared", async (t) => {
+  const v = loopVector({
+    capabilities: ['model_calls', 'tool_calls', 'mock_faults'],
+    scenario: {
+      input: { content: 'refund ord-417', role: 'user' },
+      tools: [{ name: 'file_refund', behavior: [{ return: null, fault: 'raise' }] }],
+      model_script: [
+        { respond: { content: null, tool_calls: [{ id: 'c1', name: 'file_refund', args: { order: 'ord-417' } }], finish_reason: 'tool_calls' } },
+        { respond: { content: 'the refund failed', tool_calls: [], finish_reason: 'stop' } },
+      ],
+    },
+    interceptor_scripts: [[{ at: 'post_tool_call', return: { decision: 'allow' } }], []],
+  });
+  // A host whose tools fail with an error of another type: the reference loop's value is `tool error: <type name>`.
+  const renamed = () => {
+    const inner = createReferenceHarness();
+    return {
+      ...inner,
+      setup: (s: Parameters<typeof inner.setup>[0]) =>
+        inner.setup({
+          ...s,
+          tools: async (call) => {
+            try {
+              return await s.tools(call);
+            } catch {
+              const e = new Error('the remote tool failed');
+              e.name = 'RemoteFailure';
+              throw e;
+            }
+          },
+        }),
+    };
+  };
+  const host = await executeVector(v, { harness: renamed(), timeoutMs: 5000, recordAll: true });
+  const ref = await run(v);
+  const post = (ex: Execution) => ex.recording.find((c) => c.interception_point === 'post_tool_call') as JsonObject;
+  t.equal((post(host).tool_result as JsonObject).value, 'tool error: RemoteFailure', 'the host shows its own value');
+  t.equal((post(ref).tool_result as JsonObject).value, 'tool error: MockFault');
+  t.equal(firstDivergence(norm(host, v), norm(ref, v), v), undefined, 'no divergence: the value of a failed tool is the host\'s choice (HARNESS.md)');
+  // A post_tool_call transform of that value must still reach the model (§4.3): one that does not is a divergence.
+  const transformed = loopVector({ ...v, interceptor_scripts: [[{ at: 'post_tool_call', return: { decision: 'transform', transform: { path: '$target', value: 'refund unavailable' } } }], []] } as unknown as Record<string, unknown>);
+  const h2 = await executeVector(transformed, { harness: renamed(), timeoutMs: 5000, recordAll: true });
+  const r2 = await run(transformed);
+  t.equal(firstDivergence(norm(h2, transformed), norm(r2, transformed), transformed), undefined, 'the same transform on both: no divergence');
+  const lost = norm(h2, transformed);
+  for (const m of lost.model_calls[1] as JsonObject[]) if (m.role === 'tool') m.content = 'tool error: RemoteFailure';
+  t.match(firstDivergence(lost, norm(r2, transformed), transformed), { field: 'model_calls[*][*].content', requirement: 'REQ-4.3-target-observable' }, 'a transform that did not reach the model still diverges');
 });
 
 t.test('§6.3: a host-synthesized message that quotes the payload or an exception text differs; one in its own words does not', async (t) => {

@@ -332,8 +332,9 @@ export function requirementFor(p: string, host: Json | undefined, ref: Json | un
       if (host === undefined) return 'REQ-1.1-act-on-verdict';
       return 'REQ-6-transform-applied';
     case 'model_calls':
-      if (ref === undefined) return 'REQ-6-pre-not-dispatched';
-      if (host === undefined) return 'REQ-1.1-act-on-verdict';
+      // A whole call one side made and the other did not (§6, §1.1); a message added or lost inside a call is §4.2/§4.3.
+      if (/^model_calls\[\d+\]$/.test(p) && ref === undefined) return 'REQ-6-pre-not-dispatched';
+      if (/^model_calls\[\d+\]$/.test(p) && host === undefined) return 'REQ-1.1-act-on-verdict';
       return messagesRequirement(host, ref, scope, pointRecordIndex(scope, 'pre_model_call', indexAt(p, 0) ?? 0) + 1);
     case 'contexts':
       return contextRequirement(p, host, ref, scope, mode);

@@ -7,6 +7,7 @@ import type { Vector } from '../vector.js';
 import { firstDivergence } from './trace-diff.js';
 import { normalizeExecution } from './normalize.js';
 import { toVector } from './to-vector.js';
+import { checkVector } from '../load.js';
 
 const surface = referenceSurface();
 
@@ -55,4 +56,29 @@ t.test('a vector the host passes anyway (nothing tells what matters) keeps its w
   const full = toVector(vector, oracle, d, meta);
   const kept = toVector(vector, oracle, d, meta, undefined, { execution: oracle, surface });
   t.same(kept.expect, full.expect);
+});
+
+t.test('after a denied agent_startup no turn begins: no per-turn output is no divergence, and the written vector asserts the final output', async (t) => {
+  // §6.1a: a startup deny means no turn begins. The reference loop then lists no output; a framework harness lists a
+  // null for each turn it drove (HARNESS.md: a blocked turn's entry is null).
+  const startupDenied = {
+    ...vector,
+    capabilities: ['model_calls', 'multi_turn'],
+    scenario: { inputs: [{ content: 'first question', role: 'user' }, { content: 'second question', role: 'user' }], model_script: [] },
+    interceptor_script: [{ at: 'agent_startup', return: { decision: 'deny', reason: 'probe:closed' } }],
+  } as unknown as Vector;
+  const reference = createReferenceHarness();
+  const nulls = { ...reference, run: async () => ({ ...(await reference.run()), outputs: [null, null] }) };
+  const host = await executeVector(startupDenied, { harness: nulls, timeoutMs: 5000, recordAll: true });
+  const oracle = await executeVector(startupDenied, { harness: createReferenceHarness(), timeoutMs: 5000, recordAll: true });
+  t.same(oracle.report?.outputs, [], 'the reference loop lists none');
+  t.same(host.report?.outputs, [null, null]);
+  t.equal(firstDivergence(normalizeExecution(host, { vector: startupDenied, surface }), normalizeExecution(oracle, { vector: startupDenied, surface }), startupDenied), undefined, 'no divergence');
+  const d = { path: 'records[0].verdict.reason', field: 'records[*].verdict.reason', host: 'probe:other', reference: 'probe:closed', requirement: null, clause: '6.1a', requirement_text: '' };
+  const written = toVector(startupDenied, oracle, d, meta);
+  t.equal(written.expect.outputs, undefined, 'no per-turn outputs: the grammar wants one per input');
+  t.equal(written.expect.final_output, null);
+  t.equal(checkVector(written), undefined, 'the written vector loads');
+  t.notOk(fails(written, oracle), 'and passes on the reference host');
+  t.notOk(fails(written, host), 'and on a host that lists a null per turn');
 });

@@ -9,10 +9,12 @@ import type { HostSurface, RunReport } from '../../harness/contract.js';
 import type { Failure } from '../../results/model.js';
 import { checkExpectations } from '../assertions.js';
 import { checkInvariants } from '../invariants.js';
+import { checkCrossCheck } from '../crosscheck.js';
+import { declaredReadingValue } from '../posture-cases.js';
 import { deepClone, deepEqual } from '../../core/json.js';
 import type { Execution } from '../runner.js';
 import { checkStreamConsumption } from '../stream-checks.js';
-import type { Expect, ExpectedRecord, Vector } from '../vector.js';
+import { faultingModelCalls, type Expect, type ExpectedRecord, type Vector } from '../vector.js';
 import type { JsonObject } from '../../core/types.js';
 
 /** One droppable assertion: a name (to tell aimed ones apart) and how to drop it from an expect. */
@@ -30,8 +32,12 @@ function failuresBeyondExpect(v: Vector, host: Execution, surface: HostSurface):
   const incremental = surface.capabilities.includes('incremental_output');
   const segmentedCalls = new Set(incremental ? host.mocks.streams.map((s) => s.call) : []);
   const report = host.report as RunReport;
+  // As the runner judges a vector (runner.ts): the invariants (a model call scripted to fail may go unpaired under the
+  // reading errored_model_call=none), the cross-check, the stream checks.
+  const unpairedCalls = new Set(declaredReadingValue(surface, 'errored_model_call') === 'none' ? faultingModelCalls(v) : []);
   return [
-    ...checkInvariants({ vector: v, report, recording: host.recording, segmentedCalls }),
+    ...checkInvariants({ vector: v, report, recording: host.recording, segmentedCalls, unpairedCalls }),
+    ...checkCrossCheck({ vector: v, report, recording: host.recording, mocks: host.mocks, segmentedCalls, layout: surface.layout, toolErrorValues: surface.capabilities.includes('tool_error_values') }),
     ...(incremental ? checkStreamConsumption(report.records as JsonObject[], host.mocks.streams) : []),
   ];
 }

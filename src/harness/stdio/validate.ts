@@ -3,8 +3,7 @@
 import { isPlainObject } from '../../core/json.js';
 import { CAPABILITIES, IN_PROCESS_ONLY_CAPABILITIES, type HostSurface, type RunReport } from '../contract.js';
 import { PROFILES, PROFILE_KNOBS, MODES, KNOB_VALUES, type Knob, type Profile } from '../../core/types.js';
-import { resolvePostures } from '../../core/postures.js';
-import { resolveReadings } from '../../core/readings.js';
+import { resolvePostures, resolveReadings } from '../declared-choices.js';
 import { knobNotConsulted } from '../surface.js';
 import { resolveLayout } from '../layout.js';
 import { HARNESS_PROTOCOL } from '../contract.js';
