@@ -214,8 +214,9 @@ t.test('the oracle lays its requests out as the host declares: a host with anoth
 });
 
 t.test('layout null_answer: a host whose null answer is the empty text is compared with a reference answering so too', async (t) => {
-  // A null answer comes from a post_model_call transform of an answer's content (an absent value is null, §5.2) or
-  // one that removes a null-content response's tool calls: a few cases in a thousand.
+  // A null answer is drawn (about 6% of answers, generate.ts) or comes from a post_model_call transform of an answer's
+  // content (an absent value is null, §5.2) or one that removes a null-content response's tool calls: some cases in
+  // twenty (51 of 1000 at seed 1), the others agree.
   const layout = { null_answer: 'empty_text' } satisfies Partial<ConversationLayout>;
   const laidOut = referenceSurface(undefined, layout);
   const oracle = await createOracle(laidOut);
@@ -224,7 +225,7 @@ t.test('layout null_answer: a host whose null answer is the empty text is compar
   const same = await runCampaign({ host, oracle, seed: '1', runs: 1000, jobs: 2, shrink: false });
   t.same(same.groups, [], 'the same null_answer on both sides: no divergence');
   const plain = await runCampaign({ host, oracle: await createOracle(surface), seed: '1', runs: 1000, jobs: 2, shrink: false });
-  t.ok(plain.divergent_cases > 0 && plain.divergent_cases < 30, `${plain.divergent_cases} of 1000 cases differ when the layout is not taken`);
+  t.ok(plain.divergent_cases > 0 && plain.divergent_cases < 120, `${plain.divergent_cases} of 1000 cases differ when the layout is not taken`);
   t.ok(plain.groups.every((g) => /records|outcome|final_output|points/.test(g.field)), 'at output: the answer decides the turn');
 });
 

@@ -4,6 +4,8 @@
 // host with the oracle and never checks it; to-vector.ts fills a real one from the oracle's trace.
 import { type InterceptionPoint, type Json, type JsonObject } from '../../core/types.js';
 import { LosslessNumber } from '../json.js';
+import { EVIDENCE_MAX_BYTES } from '../../core/index.js';
+import { NON_JSON_VERDICT_KINDS } from '../../harness/contract.js';
 import type { ApprovalRule, InterceptorRule, Vector } from '../vector.js';
 import { caseRng, type Rng } from './rng.js';
 import type { GenerationSpace } from './space.js';
@@ -33,11 +35,19 @@ interface ToolTemplate {
   args: JsonObject[];
 }
 
-/** Tools and the argument shapes the model asks for (values the transforms and matches below refer to). */
+/**
+ * Tools and the argument shapes the model asks for (values the transforms and matches below refer to; a
+ * pre_tool_call transform writes a member of the first shape). Members of every JSON type (§4.2: args are any JSON
+ * object): strings (the empty one too), integers and decimals, booleans, null, arrays, nested objects, and a plain
+ * object shaped like the lossless number wrapper, which is an object and never the number it spells (§4.4, §10.2).
+ */
 const TOOLS: readonly ToolTemplate[] = [
-  { name: 'lookup_order', args: [{ order: 'ord-417' }, { order: 'ord-9' }] },
-  { name: 'file_refund', args: [{ order: 'ord-417', amount: 40 }, { order: 'ord-417', amount: 8400 }] },
-  { name: 'send_note', args: [{ to: 'ops', text: 'refund filed' }, { to: 'customer', text: 'hello' }] },
+  { name: 'lookup_order', args: [{ order: 'ord-417' }, { order: 'ord-9' }, { order: 'ord-9', express: true, note: null }, { order: 'ord-417', filter: { isLosslessNumber: true, value: '12' } }] },
+  {
+    name: 'file_refund',
+    args: [{ order: 'ord-417', amount: 40 }, { order: 'ord-417', amount: 8400 }, { order: 'ord-417', amount: 12.5, items: [1, 'two', false, null] }, { order: 'ord-417', amount: 40, meta: { reason: 'damaged', refs: [], extra: {} } }],
+  },
+  { name: 'send_note', args: [{ to: 'ops', text: 'refund filed' }, { to: 'customer', text: 'hello' }, { to: 'ops', text: '', cc: [] }] },
 ];
 const REASONS = ['probe:policy', 'probe:needs-human', 'probe:pii', 'probe:budget'];
 const LABELS = ['lbl-pii', 'lbl-ledger-7', 'lbl-internal', 'lbl-a'];
@@ -50,15 +60,31 @@ const WARNINGS: JsonObject[] = [
 /** Over 256 UTF-8 bytes: ASCII, and multi-byte characters that straddle the cut (§10.3 truncation). */
 const LONG_MESSAGES = ['x'.repeat(300), 'a' + '€'.repeat(90), 'é'.repeat(140), 'ab' + '😀'.repeat(70)];
 const INPUTS: Json[] = ['please refund order ord-417', 'what is the status of ord-9?', { text: 'refund ord-417', account: 'acct-5' }];
+/** §4.4: text holding a lone surrogate, outside the value domain whatever the identity provider (none included). */
+const LONE_SURROGATE_INPUT = 'transfer from IBAN DE44-5001 \ud800 now';
 const FINAL_ANSWERS: Json[] = ['Your refund has been filed.', 'Order ord-9 has shipped.', { text: 'done', ticket: 'T-88' }];
 /** The text of a response that also calls tools, one per tool-call turn of a case (never repeated within it). */
 const TOOL_TURN_TEXTS = ['let me check that', 'checking one more thing', 'and now the last step', 'nearly done here'];
-const TOOL_RESULTS: Json[] = ['ok', { status: 'ok', ledger: 'LEDGER-ENTRY-77' }, { status: 'shipped', items: [1, 2, 3] }, 42, null, ['a', 'b']];
+/** Tool values of every JSON type (§4.2), the empty string, array and object, decimals, and a number-wrapper lookalike. */
+const TOOL_RESULTS: Json[] = [
+  'ok', { status: 'ok', ledger: 'LEDGER-ENTRY-77' }, { status: 'shipped', items: [1, 2, 3] }, 42, null, ['a', 'b'],
+  true, false, '', [], {}, 12.5,
+  { status: 'ok', rate: 0.1, total: -3.75, flags: [true, null], nested: { deep: { ok: true } } },
+  { status: 'ok', count: { isLosslessNumber: true, value: '12' } },
+];
+/** Integers beyond ±(2^53−1): within 64 bits (int64_json), beyond them (bigint_json). */
+const INT64_VALUES = ['9223372036854775807', '-9223372036854775808'];
+const BIGINT_VALUES = ['123456789012345678901234567890', '-98765432109876543210987654321'];
 const ROLES = ['user', 'system', 'external'];
 const BAD_PATHS = ['$context.target', 'target.content', '$target.*', '$target[-1]', '$target["a b"]', '', '$targets.x'];
 /** GRAMMAR.md §2: the values the in-process mock hands back that JSON cannot carry (§10.3 host projection failure). */
 const UNPROJECTABLE = ['cycle', 'bigint', 'function', 'throwing_getter'];
 const REDACTIONS = ['$target.order', '$target.content', '$target[0].content', '$target.amount', '$target.text'];
+
+/** A JSON object that is not a number wrapper (an object `return` or `content` an `unprojectable` may extend). */
+function isObjectValue(v: unknown): v is JsonObject {
+  return v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof LosslessNumber);
+}
 
 /** A value nested `depth` objects deep (§12.3 bounds). */
 function deepValue(depth: number): Json {
@@ -83,6 +109,23 @@ function oneSegmentEach(scenario: JsonObject): void {
     const stream = m.respond.stream;
     if (Array.isArray(stream) && stream.length > 1) m.respond.stream = [stream.join('')];
   }
+}
+
+/** The bounded wait of a generated rendezvous: long enough for calls in flight together, short for a serial host. */
+const RENDEZVOUS_WITHIN_MS = 400;
+
+/**
+ * §12.2, §13.1 (GRAMMAR.md §2 `rendezvous`): a host declaring parallel_tool_calls is observed to run one response's
+ * tool calls at once. Every clause of every tool waits for the batch; only where each tool-calling response asks for
+ * the same number of calls and nothing can deny one of them (no rule at pre_tool_call), so the parties counted are
+ * the calls a conformant host invokes together.
+ */
+function scriptRendezvous(scenario: JsonObject, scripts: InterceptorRule[][]): void {
+  const counts = (scenario.model_script as Array<{ respond: JsonObject }>).map((m) => (m.respond.tool_calls as Json[]).length).filter((n) => n > 0);
+  const parties = counts[0];
+  if (parties === undefined || parties < 2 || counts.some((n) => n !== parties)) return;
+  if (scripts.some((rules) => rules.some((rule) => rule.at === 'pre_tool_call'))) return;
+  for (const tool of scenario.tools as JsonObject[]) for (const b of tool.behavior as JsonObject[]) b.rendezvous = { group: 'batch', parties, within_ms: RENDEZVOUS_WITHIN_MS };
 }
 
 // ---------------------------------------------------------------------------------------------- builder
@@ -115,6 +158,14 @@ class CaseBuilder {
   private readonly unprojectable: boolean;
   /** Does this case script a native failure of the mock model, a stream or a tool (only where mock_faults is declared)? */
   private readonly mockFault: boolean;
+  /** Does this case script an interceptor returning a verdict JSON cannot carry (only where non_json_verdicts is declared)? */
+  private readonly nonJsonVerdict: boolean;
+  /** Has a tool-calling response of this case had empty text (at most one: a framework may fold repeated text)? */
+  private emptyToolText = false;
+  /** Does a later input repeat an earlier turn's answer (labels kept by message, not by text, §5.4)? */
+  private echo = false;
+  /** The listed-only capabilities the drawn numbers need (int64_json, bigint_json). */
+  private readonly numberCaps = new Set<string>();
   /** Every content a post_model_call of a streamed response can carry: the assembled prefixes (match targets). */
   private readonly streamPrefixes: string[] = [];
   /** The paths interceptor transforms write, per point. */
@@ -135,6 +186,7 @@ class CaseBuilder {
     this.unprojectable = space.projectionFaults && rng.chance(0.1);
     // Drawn after everything else, and only where declared: a surface without mock_faults draws the same cases as before.
     this.mockFault = space.mockFaults && rng.chance(0.1);
+    this.nonJsonVerdict = space.nonJsonVerdicts && rng.chance(0.08);
   }
 
   build(id: string, title: string): Vector {
@@ -164,6 +216,16 @@ class CaseBuilder {
     const count = this.focus ? r.weighted([[2, 5], [3, 3], [4, 2]] as const) : r.weighted([[0, 1], [1, 8], [2, 6], [3, 3], [4, 2]] as const);
     const scripts: InterceptorRule[][] = [];
     for (let i = 0; i < count; i++) scripts.push(this.ruleList(scenario));
+    // §5.4: an answer labelled at output, repeated as a later input: the labels belong to the message, not its text.
+    if (this.echo && r.chance(0.6)) {
+      const label: InterceptorRule = { at: 'output', return: { decision: 'allow', result_labels: [r.pick(LABELS)] } };
+      if (scripts.length === 0) scripts.push([label]);
+      else scripts[0]!.unshift(label);
+    }
+    if (this.nonJsonVerdict && scripts.length > 0) {
+      this.scriptNonJsonVerdict(scripts);
+      caps.push('non_json_verdicts');
+    }
 
     // --- approval seam
     const knobAsksSeam = Object.entries(composition).some(([k, val]) => k !== 'profile' && val === 'approval') || composition.on_approval === 'resume';
@@ -175,10 +237,11 @@ class CaseBuilder {
     if (approval.length > 0 && r.chance(0.2)) v.redact_for_approval = r.subset(REDACTIONS, r.int(1, 2));
     v.capabilities = caps;
     v.scenario = scenario;
-    if (count === 1 && r.chance(0.5)) v.interceptor_script = scripts[0];
+    if (scripts.length === 1 && r.chance(0.5)) v.interceptor_script = scripts[0];
     else v.interceptor_scripts = scripts;
     if (approval.length > 0) v.approval_script = approval;
     if (this.space.streaming === 'incremental' && transformsAtPostModel(scripts, approval)) oneSegmentEach(scenario);
+    if (scenario.parallel_tools === true && r.chance(0.5)) scriptRendezvous(scenario, scripts);
     if (this.hangs.interceptor) v.interceptor_timeout_ms = this.options.hangTimeoutMs;
     if (this.hangs.resolver) v.resolver_timeout_ms = this.options.hangTimeoutMs;
     v.expect = { interceptions: [], sequence_strict: false, run_outcome: 'completed' };
@@ -198,10 +261,20 @@ class CaseBuilder {
 
     const scenario: JsonObject = {};
     const inputs = this.space.structuredInput ? INPUTS : INPUTS.filter((i) => typeof i === 'string');
-    const input = () => ({ content: r.pick(inputs), role: r.weighted([['user', 6], ['system', 1], ['external', 1]] as const) });
+    const input = () => ({ content: r.chance(0.02) ? LONE_SURROGATE_INPUT : r.pick(inputs), role: r.weighted([['user', 6], ['system', 1], ['external', 1]] as const) });
     if (turns > 1) {
-      scenario.inputs = Array.from({ length: turns }, input);
+      const inputsOf = Array.from({ length: turns }, input);
+      scenario.inputs = inputsOf;
       caps.push('multi_turn');
+      // §5.4: a later input whose text is an earlier turn's answer (equal texts, distinct messages).
+      if (r.chance(0.35)) {
+        const later = r.int(1, turns - 1);
+        const answer = perTurn[r.int(0, later - 1)]!.responses.at(-1)!.content;
+        if ((typeof answer === 'string' && answer !== '') || (isObjectValue(answer) && this.space.structuredInput)) {
+          inputsOf[later]!.content = structuredClone(answer);
+          this.echo = true;
+        }
+      }
     } else scenario.input = input();
     if (this.tools.length > 0) {
       scenario.tools = this.tools.map((t) => this.toolDefinition(t));
@@ -216,6 +289,9 @@ class CaseBuilder {
     if (perTurn.some((t) => t.responses.some((resp) => resp.fault !== undefined)) || (scenario.tools as JsonObject[] | undefined)?.some((tool) => (tool.behavior as JsonObject[]).some((b) => b.fault !== undefined))) caps.push('mock_faults');
     if (perTurn.some((t) => t.responses.some((resp) => resp.unprojectable !== undefined)) || (scenario.tools as JsonObject[] | undefined)?.some((tool) => (tool.behavior as JsonObject[]).some((b) => b.unprojectable !== undefined)))
       caps.push('projection_faults');
+    // GRAMMAR.md §1.1: a failing tool's error value other than a string or an object needs tool_error_values.
+    if ((scenario.tools as JsonObject[] | undefined)?.some((tool) => (tool.behavior as JsonObject[]).some((b) => b.is_error === true && typeof b.return !== 'string' && !isObjectValue(b.return)))) caps.push('tool_error_values');
+    for (const c of this.numberCaps) caps.push(c);
     scenario.model_script = perTurn.flatMap((t) => t.responses.map((respond) => ({ respond })));
     const multiCall = perTurn.some((t) => t.responses.some((resp) => (resp.tool_calls as Json[]).length > 1));
     if (this.space.parallelTools && multiCall && r.chance(0.4)) {
@@ -231,15 +307,25 @@ class CaseBuilder {
     const calls: JsonObject[] = [];
     for (let i = 0; i < n; i++) {
       const tool = r.pick(this.tools);
-      calls.push({ id: `call-${++this.toolCallCounter}`, name: tool.name, args: structuredClone(r.pick(tool.args)) });
+      const args = structuredClone(r.pick(tool.args));
+      // §4.4: an integer beyond ±(2^53−1) in the args, only where the host declares it carries one unchanged.
+      const big = this.bigNumber();
+      if (big !== undefined) args.account = big;
+      calls.push({ id: `call-${++this.toolCallCounter}`, name: tool.name, args });
     }
     // Each tool-call turn of a case says something of its own: a framework may fold repeated assistant text (Mastra
     // does), which is its conversation's business, not a divergence.
     const text = TOOL_TURN_TEXTS[this.toolTurnCounter++ % TOOL_TURN_TEXTS.length]!;
-    return { content: r.chance(this.streams ? 0.3 : 0.7) ? null : text, tool_calls: calls, finish_reason: 'tool_calls' };
+    // Text, no text (null), or empty text (§4.2: a string, possibly empty), the last at most once per case.
+    const empty = !this.emptyToolText && r.chance(0.1);
+    if (empty) this.emptyToolText = true;
+    return { content: empty ? '' : r.chance(this.streams ? 0.3 : 0.7) ? null : text, tool_calls: calls, finish_reason: 'tool_calls' };
   }
 
   private finalAnswer(): JsonObject {
+    // §4.2: an answer may be null or the empty string (no text), and still reaches output (§3.1).
+    const kind = this.rng.weighted([['text', 88], ['null', 6], ['empty', 6]] as const);
+    if (kind !== 'text') return { content: kind === 'null' ? null : '', tool_calls: [], finish_reason: 'stop' };
     const answers = this.space.structuredContent ? FINAL_ANSWERS : FINAL_ANSWERS.filter((a) => typeof a === 'string');
     const content = structuredClone(this.rng.pick(answers));
     const answer: JsonObject = { content, tool_calls: [], finish_reason: 'stop' };
@@ -255,6 +341,11 @@ class CaseBuilder {
   private maybeStream(resp: JsonObject): void {
     const r = this.rng;
     if (typeof resp.content !== 'string' || !r.chance(0.7)) return;
+    if (resp.content === '') {
+      // An empty answer streams as one empty chunk (a buffering host assembles it, §12.1); never cut short.
+      if (this.space.streaming === 'buffered' && (resp.tool_calls as Json[]).length === 0) resp.stream = [''];
+      return;
+    }
     const words = resp.content.split(/(?<= )/); // words keep their trailing space: chunks concatenate back exactly
     const n = r.int(1, Math.min(3, words.length));
     const cuts = r.subset(Array.from({ length: words.length - 1 }, (_, i) => i + 1), n - 1).sort((a, b) => a - b);
@@ -306,12 +397,32 @@ class CaseBuilder {
       // cannot project turns the §10.3 host projection failure into an ordinary tool error.
       if (r.chance(0.4)) b.is_error = true;
     }
+    // A host without tool_error_values fails a tool with a message or an object only (GRAMMAR.md §1.1).
+    if (!this.space.toolErrorValues) for (const b of behavior) if (b.is_error === true && typeof b.return !== 'string' && !isObjectValue(b.return)) b.return = 'tool failed: try again later';
     return { name: t.name, behavior };
+  }
+
+  /** An integer beyond ±(2^53−1) the host declares it carries unchanged (int64_json, bigint_json), rarely; else undefined. */
+  private bigNumber(): Json | undefined {
+    const r = this.rng;
+    if (this.space.int64Json && r.chance(0.04)) {
+      this.numberCaps.add('int64_json');
+      return new LosslessNumber(r.pick(INT64_VALUES)) as unknown as Json;
+    }
+    if (this.space.bigintJson && r.chance(0.04)) {
+      this.numberCaps.add('bigint_json');
+      return new LosslessNumber(r.pick(BIGINT_VALUES)) as unknown as Json;
+    }
+    return undefined;
   }
 
   private toolResult(): Json {
     const r = this.rng;
+    const big = this.bigNumber();
+    if (big !== undefined) return { status: 'ok', account: big };
     if (r.chance(0.03)) return { status: 'ok', id: new LosslessNumber('9007199254740993') as unknown as Json }; // beyond ±(2^53−1), §10.2
+    // §4.4: a lone surrogate under a payload member name (context_invalid; the record names neither, §6.3).
+    if (r.chance(0.02)) return { status: 'ok', 'memo-DE44': 'IBAN DE44-5001 \ud800' };
     if (this.space.deepValueDepth !== undefined && r.chance(0.03)) return deepValue(this.space.deepValueDepth); // §12.3
     return structuredClone(r.pick(TOOL_RESULTS));
   }
@@ -437,7 +548,10 @@ class CaseBuilder {
       v.warnings = ws;
     }
     if (r.chance((permit ? 0.3 : 0.15) * more)) v.result_labels = r.subset(LABELS, r.int(1, 2));
-    if (r.chance(0.1)) v.evidence = { artefact: 'ev-17', verification_pointers: { ticket: 'https://example.invalid/tickets/17' } };
+    if (r.chance(0.1)) {
+      // §5.3: evidence of exactly the cap's 10240 canonical bytes is valid ({"artefact":"…"}: 15 bytes around the text).
+      v.evidence = r.chance(0.08) ? { artefact: 'e'.repeat(EVIDENCE_MAX_BYTES - 15) } : { artefact: 'ev-17', verification_pointers: { ticket: 'https://example.invalid/tickets/17' } };
+    }
     return v;
   }
 
@@ -539,7 +653,20 @@ class CaseBuilder {
       () => ({ decision: 'allow', result_labels: [7] }),
       () => ({ decision: 'allow', result_labels: 'lbl-a' }),
       () => ({ decision: 'deny', reason: 'probe:big', evidence: { artefact: 'y'.repeat(10_300) } }), // over the §5.3 cap
+      () => ({ decision: 'allow', evidence: { artefact: 'y'.repeat(EVIDENCE_MAX_BYTES - 14) } }), // one byte over it
     ])();
+  }
+
+  /**
+   * non_json_verdicts (GRAMMAR.md §3 `unprojectable`): one interceptor answers a point first with a valid verdict
+   * holding a value JSON cannot carry; the host must fail it as host_error:interceptor_failed (§11).
+   */
+  private scriptNonJsonVerdict(scripts: InterceptorRule[][]): void {
+    const r = this.rng;
+    const at = r.chance(0.6) ? this.hotPoint : r.pick(this.points);
+    const kind = r.weighted([['allow', 3], ['deny', 1], ['liftable', at === 'agent_shutdown' ? 0 : 1]] as const);
+    const verdict: JsonObject = kind === 'allow' ? { decision: 'allow' } : { decision: 'deny', reason: r.pick(REASONS), ...(kind === 'liftable' ? { approval: {} } : {}) };
+    r.pick(scripts).unshift({ at, return: this.decorate(verdict, kind === 'allow'), unprojectable: r.pick(NON_JSON_VERDICT_KINDS) });
   }
 
   // -------------------------------------------------------------------------------------- approval seam

@@ -28,6 +28,8 @@ export interface NormalizedTrace {
   /** The interception point of every record, in order. */
   points: Json[];
   tool_invocations: Json[];
+  /** §12.2, §13.1: how many tool invocations waited at their rendezvous in vain (the CTK's own observation). */
+  rendezvous_in_vain: number;
   /** The messages of every model call the CTK's mock model received. */
   model_calls: Json[];
   /** contexts[k]: every context interceptor k received. */
@@ -46,6 +48,9 @@ export interface NormalizedTrace {
   /** §12.1 rule 4: per streamed response, per chunk, whether the host's persisted serialization contains it; or UNREPORTED. */
   persisted: Json;
 }
+
+/** The normalized message of a host-synthesized deny that quotes the payload (followed by the text it quotes). */
+export const QUOTES_PAYLOAD = '<quotes the payload> ';
 
 /** A report member the host does not give (released_output, persisted): compared as equal to anything. */
 export const UNREPORTED = '<unreported>';
@@ -69,6 +74,7 @@ export function normalizeExecution(ex: Execution, opts: NormalizeOptions): Norma
     harness: 'failed',
     points: [],
     tool_invocations: [],
+    rendezvous_in_vain: 0,
     model_calls: [],
     contexts: [],
     approval_requests: [],
@@ -129,7 +135,8 @@ export function normalizeExecution(ex: Execution, opts: NormalizeOptions): Norma
   const mediates = opts.surface.capabilities.includes('streaming') || opts.surface.capabilities.includes('incremental_output');
   const toolErrors = hostToolErrors(ex);
   const context = (raw: JsonObject): Json => toolErrors.maskContext(normalizeContext(raw, { seq, session, labels }));
-  const records = rawRecords.map((r) => normalizeRecord(r, { seq, session }));
+  const markers = payloadMarkers(opts.vector);
+  const records = rawRecords.map((r) => normalizeRecord(r, { seq, session, markers }));
   // HARNESS.md §5: whether interceptors saw the stream_incomplete emission is the host's choice.
   const contexts = ex.received.map((list) => sortToolRuns(list.filter((c) => !isStreamIncomplete(c)).map(context), parallel));
   const approvals = ex.resolverLog.requests.map((req) => {
@@ -151,6 +158,7 @@ export function normalizeExecution(ex: Execution, opts: NormalizeOptions): Norma
     harness: null,
     points: sortedRecords.map((r) => obj(r)?.interception_point ?? '<absent>'),
     tool_invocations: invocations,
+    rendezvous_in_vain: ex.mocks.rendezvous.length,
     model_calls: ex.mocks.model_calls.map((m) => toolErrors.maskMessages(modelMessages(m.messages))),
     contexts,
     approval_requests: sortToolRuns(approvals, parallel),
@@ -260,6 +268,42 @@ interface Mappers {
   session: (v: unknown) => Json;
 }
 
+/** The CTK's own exception texts (a raising interceptor, a throwing getter, a failing mock): §6.3 forbids recording them. */
+const CTK_EXCEPTION_TEXTS = ['scripted interceptor fault', 'scripted getter fault', 'scripted tool failure', 'scripted model failure'];
+
+/** A payload text distinctive enough that no host's own words hold it by chance: five characters or more, a digit among them. */
+const distinctive = (x: string): boolean => x.length >= 5 && /\d/.test(x);
+
+/**
+ * §6.3, §10.3: what a host-synthesized message must not carry: the distinctive strings of the scenario's payload
+ * (inputs, tool args, tool values, model answers and chunks) and their words, its distinctive member names, and the
+ * CTK's exception texts. Tool call ids and tool names are not payload.
+ */
+export function payloadMarkers(vector: Vector): string[] {
+  const out = new Set<string>(CTK_EXCEPTION_TEXTS);
+  const walk = (v: unknown): void => {
+    if (typeof v === 'string') {
+      if (distinctive(v)) out.add(v);
+      for (const w of v.split(/[\s"'{}[\],:;?!]+/)) if (distinctive(w)) out.add(w);
+    } else if (Array.isArray(v)) for (const x of v) walk(x);
+    else if (obj(v)) {
+      for (const [k, x] of Object.entries(v as JsonObject)) {
+        if (distinctive(k)) out.add(k);
+        walk(x);
+      }
+    }
+  };
+  const sc = vector.scenario;
+  for (const i of [sc.input, ...(sc.inputs ?? [])]) walk(i?.content);
+  for (const t of sc.tools ?? []) for (const b of t.behavior) walk([b.return, b.when_args]);
+  for (const m of sc.model_script ?? []) {
+    const resp = obj(m.respond);
+    walk([resp?.content, resp?.stream]);
+    for (const c of Array.isArray(resp?.tool_calls) ? (resp!.tool_calls as Json[]) : []) walk(obj(c)?.args);
+  }
+  return [...out];
+}
+
 /** A context as interceptors saw it: the §10.2 required+conditional projection, host-chosen values abstracted. */
 function normalizeContext(raw: JsonObject, m: Mappers & { labels: boolean }): Json {
   const point = raw.interception_point;
@@ -281,7 +325,7 @@ function normalizeContext(raw: JsonObject, m: Mappers & { labels: boolean }): Js
 }
 
 /** A §10.3 record with the host-chosen and timing values abstracted. */
-function normalizeRecord(raw: unknown, m: Mappers): Json {
+function normalizeRecord(raw: unknown, m: Mappers & { markers: string[] }): Json {
   const r = obj(raw);
   if (!r) return raw as Json;
   const out: JsonObject = { ...r };
@@ -293,9 +337,11 @@ function normalizeRecord(raw: unknown, m: Mappers): Json {
   out.enforced_identity = r.enforced_identity === r.input_identity && typeof r.input_identity === 'string' ? '<= input_identity>' : identityShape(r.enforced_identity);
   const verdict = obj(r.verdict);
   if (verdict && isHostErrorReason(verdict.reason) && 'message' in verdict) {
-    // §11 fixes a synthesized deny's reason; its message is the host's own words.
-    const { message: _hostText, ...rest } = verdict;
-    out.verdict = rest;
+    // §11 fixes a synthesized deny's reason; its message is the host's own words — payload-free (§6.3): one that
+    // quotes the payload or an exception text is kept, as the first such text it holds.
+    const { message: hostText, ...rest } = verdict;
+    const quoted = typeof hostText === 'string' ? m.markers.find((x) => hostText.includes(x)) : undefined;
+    out.verdict = quoted === undefined ? rest : { ...rest, message: `${QUOTES_PAYLOAD}${quoted}` };
   }
   // GRAMMAR.md §5.10: a run_all record may leave fold_truncated out; absent means false.
   const profile = obj(r.composition)?.profile;

@@ -162,7 +162,10 @@ export function tidy(v: Vector): Vector {
   const resolverHang = (out.approval_script ?? []).some((r) => isPlainObject(r?.resolve) && (r.resolve as JsonObject).fault === 'hang');
   if (!interceptorHang) delete out.interceptor_timeout_ms;
   if (!resolverHang) delete out.resolver_timeout_ms;
-  const caps = new Set(['model_calls']);
+  // Listed-only capabilities (GRAMMAR.md §1.1) the content cannot imply: kept while they were listed, so a case drawn
+  // only for a host declaring them stays gated by them.
+  const listedOnly = (out.capabilities ?? []).filter((c) => ['int64_json', 'bigint_json', 'tool_error_values'].includes(c));
+  const caps = new Set(['model_calls', ...listedOnly]);
   // An incremental host's case keeps incremental_output while it still streams (§12.1 exception; otherwise the
   // streams would be gated as buffered assembly and skipped by the very host it was generated for).
   let incremental = false;

@@ -44,6 +44,13 @@ export interface GenerationSpace {
   projectionFaults: boolean;
   /** mock_faults: a model call, a stream or a tool may fail natively (GRAMMAR.md `fault`). */
   mockFaults: boolean;
+  /** non_json_verdicts: a scripted interceptor may return a verdict holding a value JSON cannot carry (GRAMMAR.md §3). */
+  nonJsonVerdicts: boolean;
+  /** tool_error_values: a failing tool's error value may be of any JSON type, not only a string or an object. */
+  toolErrorValues: boolean;
+  /** int64_json / bigint_json: integers beyond ±(2^53−1) within 64 bits / beyond 64 bits must pass unchanged (§4.4). */
+  int64Json: boolean;
+  bigintJson: boolean;
   /** A depth beyond both the host's declared bound and the reference host's, or undefined (no bound declared). */
   deepValueDepth: number | undefined;
 }
@@ -89,6 +96,10 @@ export function generationSpace(surface: HostSurface): GenerationSpace {
     streaming: caps.has('incremental_output') ? 'incremental' : caps.has('streaming') ? 'buffered' : 'none',
     projectionFaults: caps.has('projection_faults'),
     mockFaults: caps.has('mock_faults'),
+    nonJsonVerdicts: caps.has('non_json_verdicts'),
+    toolErrorValues: caps.has('tool_error_values'),
+    int64Json: caps.has('int64_json'),
+    bigintJson: caps.has('bigint_json'),
     deepValueDepth: typeof declaredDepth === 'number' && declaredDepth > 0 ? Math.max(declaredDepth, DEFAULT_MAX_DEPTH) + 8 : undefined,
   };
 }

@@ -12,6 +12,7 @@ import type { Execution } from '../runner.js';
 import { usesUnprojectable, type Expect, type ExpectedRecord, type Vector } from '../vector.js';
 import type { Divergence } from './trace-diff.js';
 import { minimalExpect } from './trim-expect.js';
+import { QUOTES_PAYLOAD } from './normalize.js';
 
 const TOOL_POINTS = new Set(['pre_tool_call', 'post_tool_call']);
 const obj = (v: unknown): JsonObject | undefined => (v !== null && typeof v === 'object' && !Array.isArray(v) && !isLosslessNumber(v) ? (v as JsonObject) : undefined);
@@ -202,6 +203,12 @@ function aimAt(e: Expect, v: Vector, ex: Execution, d: Divergence, parallel: boo
     }
     if (ABSTRACTED.test(rest)) {
       if (getDotted(raw, rest).found) entry.present = [...new Set([...(entry.present ?? []), rest])];
+      return;
+    }
+    if (rest === 'verdict.message' && typeof d.host === 'string' && d.host.startsWith(QUOTES_PAYLOAD)) {
+      // §6.3: no record may carry the text the host's message quoted.
+      if (entry.assert === undefined && entry.absent === undefined && entry.present === undefined) e.records!.splice(e.records!.indexOf(entry), 1);
+      e.records_must_not_contain = [...new Set([...(e.records_must_not_contain ?? []), d.host.slice(QUOTES_PAYLOAD.length)])];
       return;
     }
     const got = getDotted(raw, rest);

@@ -335,3 +335,31 @@ t.test("a tool that fails natively (mock_faults): its error value is the host's 
   for (const m of lost.model_calls[1] as JsonObject[]) if (m.role === 'tool') m.content = 'tool error: RemoteFailure';
   t.match(firstDivergence(lost, norm(r2, transformed), transformed), { field: 'model_calls[*][*].content', requirement: 'REQ-4.3-target-observable' }, 'a transform that did not reach the model still diverges');
 });
+
+t.test('§6.3: a host-synthesized message that quotes the payload or an exception text differs; one in its own words does not', async (t) => {
+  // An interceptor raises at pre_tool_call: host_error:interceptor_failed, whose message is the host's own.
+  const v = loopVector({ interceptor_scripts: [[{ at: 'pre_tool_call', fault: 'raise' }]] });
+  const a = await run(v);
+  const at = records(a).findIndex((r) => (r.verdict as JsonObject).reason === 'host_error:interceptor_failed');
+  t.ok(at > 0, 'the raise is recorded');
+  const reworded = await run(v);
+  (records(reworded)[at]!.verdict as JsonObject).message = 'the interceptor raised an Error';
+  t.equal(firstDivergence(norm(reworded, v), norm(a, v), v), undefined, 'other words, no payload: no difference (§11 fixes the reason, not the text)');
+  for (const quoted of ['tool file_refund args {"order":"ord-417"}', 'Error: ctk: scripted interceptor fault']) {
+    const leaky = await run(v);
+    (records(leaky)[at]!.verdict as JsonObject).message = quoted;
+    const d = firstDivergence(norm(leaky, v), norm(a, v), v);
+    t.equal(d?.path, `records[${at}].verdict.message`, quoted);
+    t.equal(d?.requirement, 'REQ-6.3-no-target-in-message');
+  }
+});
+
+t.test('§12.2, §13.1: tool invocations that waited at their rendezvous in vain differ (the host ran them one by one)', async (t) => {
+  const v = loopVector({ interceptor_scripts: [] });
+  const a = await run(v);
+  const b = await run(v);
+  b.mocks.rendezvous.push('tool "file_refund" (call c1) waited 400 ms at rendezvous "batch" …');
+  const d = firstDivergence(norm(b, v), norm(a, v), v);
+  t.equal(d?.path, 'rendezvous_in_vain');
+  t.equal(d?.requirement, 'REQ-13.1-capabilities-observed');
+});

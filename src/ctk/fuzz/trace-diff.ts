@@ -8,7 +8,7 @@ import { TARGET_FIELD, type InterceptionPoint, type Json, type JsonObject } from
 import { brief, isLosslessNumber } from '../json.js';
 import { deepEqual } from '../../core/json.js';
 import { usesUnprojectable, type Vector } from '../vector.js';
-import { UNREPORTED, type NormalizedTrace } from './normalize.js';
+import { QUOTES_PAYLOAD, UNREPORTED, type NormalizedTrace } from './normalize.js';
 
 export interface Divergence {
   /**
@@ -34,6 +34,7 @@ const SECTIONS: ReadonlyArray<keyof NormalizedTrace> = [
   'harness',
   'points',
   'tool_invocations',
+  'rendezvous_in_vain',
   'model_calls',
   'streams',
   'contexts',
@@ -356,6 +357,8 @@ export function requirementFor(p: string, host: Json | undefined, ref: Json | un
       return p.endsWith('.unique') ? 'REQ-12.2-parallel-sequence' : 'REQ-4.1-sequence-zero';
     case 'outcome':
       return 'REQ-1.1-act-on-verdict';
+    case 'rendezvous_in_vain':
+      return 'REQ-13.1-capabilities-observed';
     case 'final_output':
     case 'outputs':
       return ref === null && host !== null ? 'REQ-6-output-withheld' : 'REQ-6-transform-applied';
@@ -512,6 +515,8 @@ function recordRequirement(p: string, host: Json | undefined, ref: Json | undefi
   const presence = (host === undefined) !== (ref === undefined) && segments(tail).length === 2;
   switch (sub) {
     case 'message':
+      // §6.3: a host-synthesized message that quotes the payload or an exception text (normalize.ts).
+      if ([host, ref].some((x) => typeof x === 'string' && x.startsWith(QUOTES_PAYLOAD))) return 'REQ-6.3-no-target-in-message';
       return 'REQ-10.3-projection-message';
     case 'warnings':
       return /\.message$/.test(tail) && text(host).length > text(ref).length ? 'REQ-10.3-projection-message' : 'REQ-7.3-warnings-union';
