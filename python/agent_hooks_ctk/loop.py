@@ -108,7 +108,7 @@ def turn(ctk, em, session, user_input, parallel=False, incremental=False):
         if not pre.proceed:
             return True, None  # §6: the model call is not dispatched
         # §4.3: a pre_model_call transform feeds this model call only; the loop's own list is not rewritten.
-        answer = model_call(ctk, em, pre.target)
+        answer = model_call(ctk, em, pre.target, consumed)
         streamed = incremental and "stream" in answer
         if streamed:
             # §12.1 exception: one post_model_call per segment, each released once its verdict permits.
@@ -116,7 +116,7 @@ def turn(ctk, em, session, user_input, parallel=False, incremental=False):
             if post is None:
                 return True, None  # the stream was terminated: nothing withheld or unevaluated is persisted (rule 4)
         else:
-            response = assemble_stream(ctk, em, answer["stream"]) if "stream" in answer else answer
+            response = assemble_stream(ctk, em, answer["stream"], consumed) if "stream" in answer else answer
             incomplete = response["finish_reason"] == STREAM_INCOMPLETE
             # §12.1: a response that could not be assembled gets a streaming_unsupported self-deny.
             post = em.emit("post_model_call", {"model": {"id": "mock"}, "response": response},
@@ -154,13 +154,13 @@ def turn(ctk, em, session, user_input, parallel=False, incremental=False):
     raise SessionError("the model made more than %d calls in one turn without answering" % MAX_MODEL_CALLS_PER_TURN)
 
 
-def model_call(ctk, em, messages):
+def model_call(ctk, em, messages, labels=None):
     """Calls the CTK's mock model: its §4.2 response, or {"stream": id} for a streamed one. A failed call gets its
     post_model_call (§3.1: every unblocked pre_model_call has one) and ends the session in error."""
     try:
         answer = ctk.model("mock", messages)
     except RemoteFailure:
-        raise model_failed(em)
+        raise model_failed(em, labels=labels)
     if isinstance(answer, dict) and "stream" in answer:
         return {"stream": answer["stream"]}
     calls = answer.get("tool_calls") or []  # §4.2: [] when the model returned none
@@ -168,36 +168,37 @@ def model_call(ctk, em, messages):
             "finish_reason": answer.get("finish_reason") or ("tool_calls" if calls else "stop")}
 
 
-def model_failed(em, emit_post=True):
+def model_failed(em, emit_post=True, labels=None):
     """§12.1 current text: a failed model call (or stream provider) is an errored call, never stream_incomplete."""
     if emit_post:
         em.emit("post_model_call", {"model": {"id": "mock"},
-                                    "response": {"content": None, "tool_calls": [], "finish_reason": "error"}})
+                                    "response": {"content": None, "tool_calls": [], "finish_reason": "error"}},
+                labels=labels)  # §5.4: the errored call consumed the same labelled messages
     return SessionError("model call failed")
 
 
-def next_chunk(ctk, em, stream_id, emitted_posts=False):
+def next_chunk(ctk, em, stream_id, emitted_posts=False, labels=None):
     """Pulls the next chunk (None at the end); a failing provider is a failed model call."""
     try:
         return ctk.model_chunk(stream_id)
     except RemoteFailure:
-        raise model_failed(em, not emitted_posts)
+        raise model_failed(em, not emitted_posts, labels)
 
 
 def chunk_tool_calls(chunk):
     return ([chunk["tool_call"]] if chunk.get("tool_call") is not None else []) + list(chunk.get("tool_calls") or [])
 
 
-def assemble_stream(ctk, em, stream_id):
+def assemble_stream(ctk, em, stream_id, labels=None):
     """§12.1 buffered assembly: drain the stream, release nothing, then one response. Complete iff a chunk carried a
     finish_reason (a `partial` chunk's boundary never arrived); otherwise finish_reason stream_incomplete."""
     text, structured, saw_text, calls, finish = "", None, False, [], None
     while True:
-        chunk = next_chunk(ctk, em, stream_id)
+        chunk = next_chunk(ctk, em, stream_id, labels=labels)
         if chunk is None:
             break
         if finish is not None:
-            raise model_failed(em)  # a chunk after finish_reason: the provider is broken
+            raise model_failed(em, labels=labels)  # a chunk after finish_reason: the provider is broken
         content = chunk.get("content")
         if isinstance(content, str):
             text, saw_text = text + content, True
@@ -234,7 +235,7 @@ def mediate_incrementally(ctk, em, session, stream_id, labels):
             self_deny="host_error:streaming_unsupported", labels=labels)
 
     while True:
-        chunk = next_chunk(ctk, em, stream_id, segments > 0)
+        chunk = next_chunk(ctk, em, stream_id, segments > 0, labels)
         if chunk is None:
             fail_closed()  # the stream ended without its finish_reason: rule 3 for what no emission evaluated
             return None

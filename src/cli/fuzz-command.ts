@@ -51,7 +51,7 @@ export function register(program: Command): void {
     .option('--runs <n>', `number of cases (default ${DEFAULT_RUNS})`)
     .option('--time <seconds>', 'run cases for this long instead of --runs')
     .option('--jobs <n>', 'cases run at once (one host harness and one oracle each)', '1')
-    .option('--out <dir>', 'write fuzz-summary.json and divergences/<id>.json here')
+    .option('--out <dir>', 'write fuzz-summary.json, divergences/<id>.json and unconfirmed/<id>.json here')
     .option('--timeout <ms>', 'per-case deadline over setup + run on the host', String(DEFAULT_FUZZ_TIMEOUT_MS))
     .option('--hang-timeout <ms>', 'interceptor/resolver timeout of a case that scripts a hang', String(DEFAULT_HANG_TIMEOUT_MS))
     .option('--case <n>', 'replay one case of the seed (as a divergence title names it)')
@@ -135,8 +135,8 @@ function progress(enabled: boolean) {
   };
 }
 
-function writeVector(dir: string, v: { id: string }): string {
-  const file = path.join(dir, 'divergences', `${v.id}.json`);
+function writeVector(dir: string, v: { id: string }, folder = 'divergences'): string {
+  const file = path.join(dir, folder, `${v.id}.json`);
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, stringifyLossless(v, 2) + '\n');
   return file;
@@ -219,6 +219,10 @@ async function fuzzCommand(flags: FuzzFlags): Promise<number> {
     if (flags.out !== undefined) {
       for (const [i, g] of result.groups.entries()) {
         if (g.shrunk && summary.divergences[i]!.vector) summary.divergences[i]!.vector!.file = display(writeVector(flags.out, g.shrunk.vector));
+      }
+      // An unconfirmed group's vector fails on the reference host itself: written apart, for a CTK bug report.
+      for (const [i, g] of result.unconfirmed.entries()) {
+        if (g.shrunk && summary.unconfirmed[i]!.vector) summary.unconfirmed[i]!.vector!.file = display(writeVector(flags.out, g.shrunk.vector, 'unconfirmed'));
       }
       writeFileSync(path.join(flags.out, 'fuzz-summary.json'), JSON.stringify(summary, null, 2) + '\n');
     }

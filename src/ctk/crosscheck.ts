@@ -58,6 +58,18 @@ export function checkCrossCheck(o: CrossCheckInput): Failure[] {
     if (s !== undefined && !bySeq.has(s)) bySeq.set(s, r);
   }
   const emptyText = effectiveLayout(o.layout).null_answer === 'empty_text';
+  // Emissions a host recorded without delivering them (§6.3 context_invalid: no interceptor saw a context). In
+  // evaluate_only the action still proceeds (§8), so a mock call may answer one; in enforce it is a deny (§6).
+  const delivered = new Set(o.recording.map(seqOf));
+  const undelivered = records.filter((r) => !delivered.has(seqOf(r)));
+  const consumed = new Set<JsonObject>();
+  /** The first unconsumed undelivered record of `point` whose sequence lies strictly between `lo` and `hi`. */
+  const takeUndelivered = (point: string, lo: number | undefined, hi: number | undefined): JsonObject | undefined => {
+    const r = undelivered.find((u) => !consumed.has(u) && u.interception_point === point && seqOf(u)! > (lo ?? -Infinity) && seqOf(u)! < (hi ?? Infinity));
+    if (r) consumed.add(r);
+    return r;
+  };
+  const undeliveredBlocks = (r: JsonObject) => r.mode !== 'evaluate_only' && obj(r.verdict)?.decision === 'deny';
   const f: Failure[] = [];
   const fail = (check: Check, clause: string, message: string, expected: unknown, got: unknown, path?: string) =>
     f.push({ clause, check: `invariant.crosscheck.${check}`, message, expected, got, ...(path ? { path } : {}) });
@@ -123,6 +135,14 @@ export function checkCrossCheck(o: CrossCheckInput): Failure[] {
       fail('blocked', '6', `the mock model was called (call ${answer.call}) after ${label(last)} was denied; a denied pre_model_call's call is not made (§6)`, 'no model call', received?.messages);
     }
     if (open.length === 0) {
+      // A pre_model_call recorded but never delivered (context_invalid) since the previous call: nothing was shown to
+      // compare; the call is the action proceeding in evaluate_only (§8), a call made despite the deny in enforce (§6).
+      const skipped = takeUndelivered('pre_model_call', seqOf(o.recording[prev]), seqOf(o.recording[answer.at]));
+      if (skipped) {
+        if (undeliveredBlocks(skipped)) fail('blocked', '6', `the mock model was called (call ${answer.call}) after pre_model_call (sequence ${String(seqOf(skipped))}) was denied without dispatch (${String(obj(skipped.verdict)?.reason)}); a denied pre_model_call's call is not made (§6, §6.3)`, 'no model call', received?.messages);
+        prev = answer.at - 1;
+        continue;
+      }
       if (last === undefined || !isBlocked(last)) {
         fail('model_calls', '3.1', `the mock model was called (call ${answer.call}) with no unblocked pre_model_call before it since the previous call; every model call is announced by exactly one (§3.1, §4.2)`, 'one unblocked pre_model_call', pres.map(label));
       }
@@ -145,8 +165,10 @@ export function checkCrossCheck(o: CrossCheckInput): Failure[] {
     if (post === undefined || (nextPre !== undefined && nextPre < post)) continue; // not dispatched (context_invalid): other invariants judge it
     const shown = obj(o.recording[post]!.response);
     const mine = answer.response;
-    // null_answer=empty_text: a framework whose model interface is text has no null answer; it has "" (HARNESS.md).
-    const textAnswer = emptyText && mine.content === null && deepEqual(mine.tool_calls, []) && shown?.content === '';
+    // null_answer=empty_text: a framework whose model interface is text holds no null content; null and "" are one
+    // value there, with or without tool calls (HARNESS.md).
+    const blank = (c: unknown) => c === null || c === undefined || c === '';
+    const textAnswer = emptyText && shown !== undefined && blank(mine.content) && blank(shown.content);
     const same = shown !== undefined && (textAnswer || deepEqual(shown.content ?? null, mine.content)) && deepEqual(shown.tool_calls ?? [], mine.tool_calls) && deepEqual(shown.finish_reason, mine.finish_reason);
     if (!same) {
       fail('model_response', '4.2', `${label(post)} shows a response other than the one the mock model returned to call ${answer.call}${answer.kind === 'stream' ? ' (its stream assembled)' : ''}: the model returned ${brief(mine, 200)}, interceptors were shown ${brief(shown, 200)}`, mine, shown ?? null, `recording[${post}].response`);
@@ -166,6 +188,13 @@ export function checkCrossCheck(o: CrossCheckInput): Failure[] {
     const sameId = (c: JsonObject) => deepEqual(obj(c.tool_call)?.id, invoked.id);
     const pre = at('pre_tool_call', 0, out.at, sameId).pop();
     if (pre === undefined) {
+      // A pre_tool_call recorded but never delivered (context_invalid): its record names no tool call, so any such
+      // record before the invocation answers it (§8 in evaluate_only; in enforce the invocation is a §6 breach).
+      const skipped = takeUndelivered('pre_tool_call', undefined, seqOf(o.recording[out.at]));
+      if (skipped) {
+        if (undeliveredBlocks(skipped)) fail('blocked', '6', `tool "${invoked.name}" was invoked after pre_tool_call (sequence ${String(seqOf(skipped))}) was denied without dispatch (${String(obj(skipped.verdict)?.reason)}); a denied tool call is not dispatched (§6, §6.3)`, 'no tool invocation', invoked);
+        continue;
+      }
       fail('tool_calls', '3.1, 4.2', `tool "${invoked.name}" was invoked (call id ${brief(invoked.id)}) with no pre_tool_call of that id before it (§3.1)`, 'a pre_tool_call of the same tool_call.id', 'none', `tool_invocations[${out.invocation}]`);
       continue;
     }

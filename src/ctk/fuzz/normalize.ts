@@ -17,6 +17,7 @@
 import { INTERCEPTION_POINTS, projectForIdentity, type Json, type JsonObject } from '../../core/index.js';
 import { isHostErrorReason } from '../../core/reasons.js';
 import type { HostSurface } from '../../harness/contract.js';
+import { effectiveLayout } from '../../harness/layout.js';
 import { isLosslessNumber, parseLossless } from '../json.js';
 import { deepEqual } from '../../core/json.js';
 import type { Execution } from '../runner.js';
@@ -134,7 +135,9 @@ export function normalizeExecution(ex: Execution, opts: NormalizeOptions): Norma
 
   const mediates = opts.surface.capabilities.includes('streaming') || opts.surface.capabilities.includes('incremental_output');
   const toolErrors = hostToolErrors(ex);
-  const context = (raw: JsonObject): Json => toolErrors.maskContext(normalizeContext(raw, { seq, session, labels }));
+  // null_answer=empty_text: a text model interface holds no null content, so null and "" are one response content.
+  const blankIsNull = effectiveLayout(opts.surface.layout).null_answer === 'empty_text';
+  const context = (raw: JsonObject): Json => toolErrors.maskContext(normalizeContext(raw, { seq, session, labels, blankIsNull }));
   const markers = payloadMarkers(opts.vector);
   const records = rawRecords.map((r) => normalizeRecord(r, { seq, session, markers }));
   // HARNESS.md §5: whether interceptors saw the stream_incomplete emission is the host's choice.
@@ -305,7 +308,7 @@ export function payloadMarkers(vector: Vector): string[] {
 }
 
 /** A context as interceptors saw it: the §10.2 required+conditional projection, host-chosen values abstracted. */
-function normalizeContext(raw: JsonObject, m: Mappers & { labels: boolean }): Json {
+function normalizeContext(raw: JsonObject, m: Mappers & { labels: boolean; blankIsNull: boolean }): Json {
   const point = raw.interception_point;
   if (!(INTERCEPTION_POINTS as readonly unknown[]).includes(point)) return { ...raw, timestamp: '<timestamp>' };
   const ctx = { ...projectForIdentity(raw) }; // shares the nested values: the members changed below are copied first
@@ -321,6 +324,12 @@ function normalizeContext(raw: JsonObject, m: Mappers & { labels: boolean }): Js
   const model = obj(ctx.model) ? (ctx.model = { ...obj(ctx.model)! }) : undefined;
   if (model && typeof model.id === 'string') model.id = '<model>';
   if (m.labels && raw.extensions !== undefined) ctx.resurfaced_labels = stringLeaves(raw.extensions);
+  if (m.blankIsNull && point === 'post_model_call') {
+    for (const member of ['response', 'target'] as const) {
+      const r = obj(ctx[member]);
+      if (r && r.content === '') ctx[member] = { ...r, content: null };
+    }
+  }
   return ctx;
 }
 
