@@ -93,3 +93,61 @@ t.test('a turn whose output was denied returns nothing (.release)', async (t) =>
   const f = checkCrossCheck({ vector, report: { outcome: 'blocked', records, identities: [], final_output: 'hi' } as never, recording, mocks: newMockLog() });
   t.match(f.map((x) => x.check), ['invariant.crosscheck.release']);
 });
+
+// §6.3/§8: an emission recorded without a context (context_invalid, never delivered) answers its mock call.
+const undeliveredRec = (point: string, sequence: number, mode: 'enforce' | 'evaluate_only'): JsonObject => ({ interception_point: point, sequence, mode, verdict: { decision: 'deny', reason: 'host_error:context_invalid' }, verdicts: [] });
+const answerAt = (at: number) => {
+  const mocks = newMockLog();
+  mocks.model_calls.push({ model_id: 'mock', messages: [] });
+  mocks.model_answers.push({ call: 0, at, kind: 'response', response: { content: 'x', tool_calls: [], finish_reason: 'stop' } });
+  return mocks;
+};
+
+t.test('a model call answering a pre_model_call recorded without delivery: evaluate_only proceeds, enforce is .blocked', async (t) => {
+  const recording = [ctx('agent_startup', 0), ctx('input', 1)];
+  for (const mode of ['evaluate_only', 'enforce'] as const) {
+    const records = [{ ...rec('agent_startup', 0), mode }, { ...rec('input', 1), mode }, undeliveredRec('pre_model_call', 2, mode)];
+    const f = checkCrossCheck({ vector, report: { outcome: 'completed', records, identities: [], final_output: null } as never, recording, mocks: answerAt(2) });
+    if (mode === 'evaluate_only') t.same(f, [], 'evaluate_only: the model call is the action proceeding (§8)');
+    else {
+      t.match(f.map((x) => x.check), ['invariant.crosscheck.blocked'], 'enforce: the call was made despite the deny');
+      t.match(f[0]!.message, /after pre_model_call \(sequence 2\) was denied without dispatch \(host_error:context_invalid\)/);
+    }
+  }
+  // Each undelivered record answers one call only: a second call with nothing before it is still .model_calls.
+  const records = [rec('input', 1), undeliveredRec('pre_model_call', 2, 'evaluate_only')];
+  const twice = answerAt(2);
+  twice.model_calls.push({ model_id: 'mock', messages: [] });
+  twice.model_answers.push({ call: 1, at: 2, kind: 'response', response: { content: 'y', tool_calls: [], finish_reason: 'stop' } });
+  const g = checkCrossCheck({ vector, report: { outcome: 'completed', records, identities: [], final_output: null } as never, recording: [ctx('input', 1)], mocks: twice });
+  t.match(g.map((x) => x.check), ['invariant.crosscheck.model_calls']);
+});
+
+t.test('a tool invoked for a pre_tool_call recorded without delivery: evaluate_only proceeds, enforce is .blocked', async (t) => {
+  const call = { id: 'c1', name: 'f', args: { a: 1 } };
+  for (const mode of ['evaluate_only', 'enforce'] as const) {
+    const mocks = newMockLog();
+    mocks.tool_invocations.push(call);
+    mocks.tool_outcomes.push({ invocation: 0, id: 'c1', name: 'f', at: 1, answered_at: 1, kind: 'returned', result: { value: 'v', is_error: false } });
+    const records = [{ ...rec('input', 1), mode }, undeliveredRec('pre_tool_call', 4, mode)];
+    const f = checkCrossCheck({ vector, report: { outcome: 'completed', records, identities: [], final_output: null } as never, recording: [ctx('input', 1)], mocks });
+    if (mode === 'evaluate_only') t.same(f, []);
+    else t.match(f.map((x) => x.check), ['invariant.crosscheck.blocked']);
+  }
+});
+
+t.test('null_answer=empty_text: null and "" are one response content, with or without tool calls', async (t) => {
+  const calls: JsonObject[] = [{ id: 'c1', name: 'f', args: {} }];
+  const combos: Array<[string | null, string | null, JsonObject[]]> = [[null, '', []], ['', null, calls], [null, '', calls]];
+  for (const [returned, shown, toolCalls] of combos) {
+    const response: JsonObject = { content: shown, tool_calls: toolCalls, finish_reason: toolCalls.length ? 'tool_calls' : 'stop' };
+    const recording = [ctx('input', 1), ctx('pre_model_call', 2, { messages: [], target: [] }), ctx('post_model_call', 3, { response, target: response })];
+    const records = [rec('input', 1), rec('pre_model_call', 2), rec('post_model_call', 3)];
+    const mocks = newMockLog();
+    mocks.model_calls.push({ model_id: 'mock', messages: [] });
+    mocks.model_answers.push({ call: 0, at: 2, kind: 'response', response: { content: returned, tool_calls: [...toolCalls], finish_reason: String(response.finish_reason) } });
+    const report = { outcome: 'completed', records, identities: [], final_output: null } as never;
+    t.same(checkCrossCheck({ vector, report, recording, mocks, layout: { null_answer: 'empty_text' } }), [], `${JSON.stringify(returned)} shown as ${JSON.stringify(shown)} under empty_text`);
+    t.match(checkCrossCheck({ vector, report, recording, mocks }).map((x) => x.check), ['invariant.crosscheck.model_response'], 'under the default layout it is a contradiction');
+  }
+});
