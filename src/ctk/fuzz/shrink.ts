@@ -5,6 +5,7 @@
 import type { Json, JsonObject } from '../../core/types.js';
 import { isPlainObject, deepClone } from '../../core/json.js';
 import { checkVector } from '../load.js';
+import { isLosslessNumber } from '../json.js';
 import { impliedCapabilities, interceptorRuleLists, usesStream, type Vector } from '../vector.js';
 
 export interface ShrinkOptions {
@@ -164,7 +165,10 @@ export function tidy(v: Vector): Vector {
   if (!resolverHang) delete out.resolver_timeout_ms;
   // Listed-only capabilities (GRAMMAR.md §1.1) the content cannot imply: kept while they were listed, so a case drawn
   // only for a host declaring them stays gated by them.
-  const listedOnly = (out.capabilities ?? []).filter((c) => ['int64_json', 'bigint_json', 'tool_error_values'].includes(c));
+  // int64_json and bigint_json only while the vector still holds such an integer: a shrunk case without one would
+  // otherwise be skipped, for nothing, by every host that does not declare them (the reference host among them).
+  const held = bigIntegerCapabilities(out);
+  const listedOnly = (out.capabilities ?? []).filter((c) => c === 'tool_error_values' || ((c === 'int64_json' || c === 'bigint_json') && held.has(c)));
   const caps = new Set(['model_calls', ...listedOnly]);
   // An incremental host's case keeps incremental_output while it still streams (§12.1 exception; otherwise the
   // streams would be gated as buffered assembly and skipped by the very host it was generated for).
@@ -183,5 +187,22 @@ export function tidy(v: Vector): Vector {
     // malformed candidate
   }
   out.capabilities = [...caps];
+  return out;
+}
+
+const SAFE = 2n ** 53n - 1n;
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/** The listed-only number capabilities (GRAMMAR.md §1.1) the integers anywhere in `v` need: beyond ±(2^53−1) within 64 bits, or beyond. */
+export function bigIntegerCapabilities(v: unknown, out = new Set<string>()): Set<string> {
+  if (isLosslessNumber(v)) {
+    const text = String((v as unknown as { value: string }).value);
+    if (/^-?\d+$/.test(text)) {
+      const n = BigInt(text);
+      if (n > SAFE || n < -SAFE) out.add(n >= INT64_MIN && n <= INT64_MAX ? 'int64_json' : 'bigint_json');
+    }
+  } else if (Array.isArray(v)) for (const x of v) bigIntegerCapabilities(x, out);
+  else if (v !== null && typeof v === 'object') for (const x of Object.values(v)) bigIntegerCapabilities(x, out);
   return out;
 }
