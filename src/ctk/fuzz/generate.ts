@@ -319,7 +319,8 @@ class CaseBuilder {
     // Text, no text (null), or empty text (§4.2: a string, possibly empty), the last at most once per case.
     const empty = !this.emptyToolText && r.chance(0.1);
     if (empty) this.emptyToolText = true;
-    return { content: empty ? '' : r.chance(this.streams ? 0.3 : 0.7) ? null : text, tool_calls: calls, finish_reason: 'tool_calls' };
+    // null_answer=empty_text: the host's model interface is text, where "" is its null (HARNESS.md): drawn as null.
+    return { content: empty ? (this.space.emptyText ? null : '') : r.chance(this.streams ? 0.3 : 0.7) ? null : text, tool_calls: calls, finish_reason: 'tool_calls' };
   }
 
   private finalAnswer(): JsonObject {

@@ -137,7 +137,11 @@ export function normalizeExecution(ex: Execution, opts: NormalizeOptions): Norma
   const toolErrors = hostToolErrors(ex);
   // null_answer=empty_text: a text model interface holds no null content, so null and "" are one response content.
   const blankIsNull = effectiveLayout(opts.surface.layout).null_answer === 'empty_text';
-  const context = (raw: JsonObject): Json => toolErrors.maskContext(normalizeContext(raw, { seq, session, labels, blankIsNull }));
+  // Without int64_json / bigint_json a host need not carry an integer beyond ±(2^53−1) exactly (GRAMMAR.md §1.1; a
+  // JavaScript framework rounds it): such integers compare as one token, whatever their digits.
+  const exact = opts.surface.capabilities.includes('int64_json') || opts.surface.capabilities.includes('bigint_json');
+  const numbers = (v: Json): Json => (exact ? v : unsafeIntegersAsOne(v));
+  const context = (raw: JsonObject): Json => numbers(toolErrors.maskContext(normalizeContext(raw, { seq, session, labels, blankIsNull })));
   const markers = payloadMarkers(opts.vector);
   const records = rawRecords.map((r) => normalizeRecord(r, { seq, session, markers }));
   // HARNESS.md §5: whether interceptors saw the stream_incomplete emission is the host's choice.
@@ -162,7 +166,7 @@ export function normalizeExecution(ex: Execution, opts: NormalizeOptions): Norma
     points: sortedRecords.map((r) => obj(r)?.interception_point ?? '<absent>'),
     tool_invocations: invocations,
     rendezvous_in_vain: ex.mocks.rendezvous.length,
-    model_calls: ex.mocks.model_calls.map((m) => toolErrors.maskMessages(modelMessages(m.messages))),
+    model_calls: ex.mocks.model_calls.map((m) => numbers(toolErrors.maskMessages(modelMessages(m.messages)))),
     contexts,
     approval_requests: sortToolRuns(approvals, parallel),
     records: sortedRecords,
@@ -252,6 +256,20 @@ function modelContent(c: Json | undefined): Json {
   const o = obj(v);
   if (o && 'value' in o && Object.keys(o).length === 1) v = o.value;
   return (v ?? null) as Json;
+}
+
+const UNSAFE_INTEGER = '<an integer beyond ±(2^53−1)>';
+
+/** `v` with every integer beyond ±(2^53−1), exact (a LosslessNumber) or rounded (a double), as one token. */
+export function unsafeIntegersAsOne(v: Json): Json {
+  if (isLosslessNumber(v)) {
+    const text = String((v as unknown as { value: string }).value);
+    return /^-?\d+$/.test(text) && !Number.isSafeInteger(Number(text)) ? UNSAFE_INTEGER : v;
+  }
+  if (typeof v === 'number') return Number.isInteger(v) && !Number.isSafeInteger(v) ? UNSAFE_INTEGER : v;
+  if (Array.isArray(v)) return v.map(unsafeIntegersAsOne);
+  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, unsafeIntegersAsOne(x as Json)]));
+  return v;
 }
 
 function isStreamIncomplete(c: JsonObject): boolean {

@@ -2,6 +2,7 @@
 // (the reference host) can also run. A surface the fuzzer cannot work with is bad input (exit 2).
 import { KNOB_DEFAULTS, PROFILE_KNOBS, type Knob, type Mode, type Profile } from '../../core/types.js';
 import type { HostSurface } from '../../harness/contract.js';
+import { effectiveLayout } from '../../harness/layout.js';
 import { CTK_FAULT_PROVIDER } from '../../harness/scripted.js';
 import { DEFAULT_MAX_DEPTH } from '../../core/index.js';
 
@@ -51,6 +52,8 @@ export interface GenerationSpace {
   /** int64_json / bigint_json: integers beyond ±(2^53−1) within 64 bits / beyond 64 bits must pass unchanged (§4.4). */
   int64Json: boolean;
   bigintJson: boolean;
+  /** The layout's null_answer is empty_text: a text model interface, where "" and null are one content. */
+  emptyText: boolean;
   /** A depth beyond both the host's declared bound and the reference host's, or undefined (no bound declared). */
   deepValueDepth: number | undefined;
 }
@@ -100,6 +103,7 @@ export function generationSpace(surface: HostSurface): GenerationSpace {
     toolErrorValues: caps.has('tool_error_values'),
     int64Json: caps.has('int64_json'),
     bigintJson: caps.has('bigint_json'),
+    emptyText: effectiveLayout(surface.layout).null_answer === 'empty_text',
     deepValueDepth: typeof declaredDepth === 'number' && declaredDepth > 0 ? Math.max(declaredDepth, DEFAULT_MAX_DEPTH) + 8 : undefined,
   };
 }
