@@ -47,9 +47,7 @@ export interface LosslessNumberLike {
   isLosslessNumber: true;
   value: string;
 }
-// Stryker disable next-line BlockStatement: a host meets only real LosslessNumbers and plain JSON here; json.test.ts kills it (and AH-CTK-811 the shape rule)
 export function isLosslessNumberLike(v: unknown): v is LosslessNumberLike {
-  // Stryker disable next-line EqualityOperator,StringLiteral: a real LosslessNumber always holds its token as a string; json.test.ts kills it
   return isLosslessNumber(v) && typeof (v as { value?: unknown }).value === 'string';
 }
 
