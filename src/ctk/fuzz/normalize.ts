@@ -19,7 +19,8 @@ import { isHostErrorReason } from '../../core/reasons.js';
 import type { HostSurface } from '../../harness/contract.js';
 import { effectiveLayout } from '../../harness/layout.js';
 import { isLosslessNumber, parseLossless } from '../json.js';
-import { deepEqual } from '../../core/json.js';
+import { deepEqual, isLosslessNumberLike, setMember } from '../../core/json.js';
+import { nativeNumberProblem, numberTokenProblem } from '../../core/number-domain.js';
 import type { Execution } from '../runner.js';
 import type { Vector } from '../vector.js';
 
@@ -260,16 +261,28 @@ function modelContent(c: Json | undefined): Json {
 
 const UNSAFE_INTEGER = '<an integer beyond ±(2^53−1)>';
 
-/** `v` with every integer beyond ±(2^53−1), exact (a LosslessNumber) or rounded (a double), as one token. */
+/**
+ * `v` with every integer beyond ±(2^53−1) (§10.2 'unsafe-integer'), exact (a LosslessNumber) or rounded (a double), as
+ * one token. Copy-on-write: a value holding none is returned as it is (this runs on every context of every case).
+ */
 export function unsafeIntegersAsOne(v: Json): Json {
-  if (isLosslessNumber(v)) {
-    const text = String((v as unknown as { value: string }).value);
-    return /^-?\d+$/.test(text) && !Number.isSafeInteger(Number(text)) ? UNSAFE_INTEGER : v;
+  if (isLosslessNumberLike(v)) return numberTokenProblem(v.value) === 'unsafe-integer' ? UNSAFE_INTEGER : v;
+  if (typeof v === 'number') return nativeNumberProblem(v) === 'unsafe-integer' ? UNSAFE_INTEGER : v;
+  if (v === null || typeof v !== 'object') return v;
+  if (Array.isArray(v)) {
+    let list: Json[] | undefined;
+    v.forEach((x, i) => {
+      const y = unsafeIntegersAsOne(x);
+      if (y !== x) (list ??= [...v])[i] = y;
+    });
+    return list ?? v;
   }
-  if (typeof v === 'number') return Number.isInteger(v) && !Number.isSafeInteger(v) ? UNSAFE_INTEGER : v;
-  if (Array.isArray(v)) return v.map(unsafeIntegersAsOne);
-  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, unsafeIntegersAsOne(x as Json)]));
-  return v;
+  let copy: JsonObject | undefined;
+  for (const [k, x] of Object.entries(v)) {
+    const y = unsafeIntegersAsOne(x);
+    if (y !== x) setMember((copy ??= { ...v }), k, y); // setMember: a "__proto__" member stays a member
+  }
+  return copy ?? v;
 }
 
 function isStreamIncomplete(c: JsonObject): boolean {

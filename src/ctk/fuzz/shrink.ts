@@ -3,9 +3,9 @@
 // knob…) or shortens a string; it is tidied, must load like a hand-written vector (load.ts), and is kept
 // only while the SAME divergence persists (same field, same requirement). Deterministic: no randomness.
 import type { Json, JsonObject } from '../../core/types.js';
-import { isPlainObject, deepClone } from '../../core/json.js';
+import { isPlainObject, deepClone, isLosslessNumberLike } from '../../core/json.js';
+import { numberTokenProblem } from '../../core/number-domain.js';
 import { checkVector } from '../load.js';
-import { isLosslessNumber } from '../json.js';
 import { impliedCapabilities, interceptorRuleLists, usesStream, type Vector } from '../vector.js';
 
 export interface ShrinkOptions {
@@ -190,17 +190,15 @@ export function tidy(v: Vector): Vector {
   return out;
 }
 
-const SAFE = 2n ** 53n - 1n;
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 
-/** The listed-only number capabilities (GRAMMAR.md §1.1) the integers anywhere in `v` need: beyond ±(2^53−1) within 64 bits, or beyond. */
+/** The listed-only number capabilities (GRAMMAR.md §1.1) the integers anywhere in `v` need: beyond ±(2^53−1) (§10.2 'unsafe-integer') within 64 bits, or beyond. */
 export function bigIntegerCapabilities(v: unknown, out = new Set<string>()): Set<string> {
-  if (isLosslessNumber(v)) {
-    const text = String((v as unknown as { value: string }).value);
-    if (/^-?\d+$/.test(text)) {
-      const n = BigInt(text);
-      if (n > SAFE || n < -SAFE) out.add(n >= INT64_MIN && n <= INT64_MAX ? 'int64_json' : 'bigint_json');
+  if (isLosslessNumberLike(v)) {
+    if (numberTokenProblem(v.value) === 'unsafe-integer') {
+      const n = BigInt(v.value);
+      out.add(n >= INT64_MIN && n <= INT64_MAX ? 'int64_json' : 'bigint_json');
     }
   } else if (Array.isArray(v)) for (const x of v) bigIntegerCapabilities(x, out);
   else if (v !== null && typeof v === 'object') for (const x of Object.values(v)) bigIntegerCapabilities(x, out);

@@ -163,7 +163,7 @@ export function renderSummary(s: FuzzSummary): string {
     lines.push('');
     const n = s.unconfirmed.reduce((k, d) => k + d.count, 0);
     lines.push(`unconfirmed: ${n} case${n === 1 ? '' : 's'} in ${s.unconfirmed.length} group${s.unconfirmed.length === 1 ? '' : 's'} differed, but the reference host fails the vector written from them, so they are not reported as this host's and not counted (a CTK limitation to report):`);
-    for (const d of s.unconfirmed) lines.push(`  ${d.field} §${d.clause}${d.requirement ? ` ${d.requirement}` : ''} — ${d.count} case${d.count === 1 ? '' : 's'} (${d.cases.slice(0, 8).join(', ')})${d.vector?.check.reference_failure ? `: reference: ${show(d.vector.check.reference_failure, 200)}` : ''}`);
+    for (const d of s.unconfirmed) lines.push(`  ${d.field} §${d.clause}${d.requirement ? ` ${d.requirement}` : ''} — ${d.count} case${d.count === 1 ? '' : 's'} (${d.cases.slice(0, 8).join(', ')})${d.vector?.check.reference_failure ? `: reference: ${show(d.vector.check.reference_failure, 200)}` : ''}${d.vector?.file ? `; vector: ${d.vector.file}` : ''}`);
   }
   if (s.unstable.length > 0) {
     lines.push('');
