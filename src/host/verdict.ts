@@ -13,7 +13,7 @@ export interface VerdictExtras {
   result_labels?: string[];
 }
 
-// Stryker disable all: the Verdict constructors are a library for interceptor authors; no host obligation calls them (the CTK's interceptors return the vectors' verdicts as written), so no CTK run reaches them; verdict.test.ts pins them ('Verdict constructors produce the §5 shapes and pass the gate', 'extras are copied, not shared', 'options-object forms match the positional ones')
+// Every vector run on an in-process harness builds its scripted verdicts with these (harness/scripted.ts constructedVerdict).
 function withExtras(base: VerdictShape, extras: VerdictExtras | undefined): VerdictShape {
   if (!extras) return base;
   const out: VerdictShape = { ...base };
@@ -68,7 +68,6 @@ export const Verdict = {
     return v;
   },
 };
-// Stryker restore all
 
 export type Verdict = VerdictShape;
 
