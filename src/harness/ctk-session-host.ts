@@ -96,7 +96,7 @@ async function attemptModelCall(hooks: HookSession, run: RunSetup, messages: Jso
   try {
     raw = await run.model({ model_id: MODEL_ID, messages: sent } as Parameters<RunSetup['model']>[0]);
   } catch (error) {
-    await hooks.modelCallFailed(MODEL_ID); // §3.1: the failed call's one post_model_call
+    await hooks.modelCallFailed(MODEL_ID, optional(consumed)); // §3.1: the failed call's one post_model_call (§5.4 its labels)
     throw error;
   }
   let response = raw as ModelResponse;
@@ -104,7 +104,7 @@ async function attemptModelCall(hooks: HookSession, run: RunSetup, messages: Jso
   if (isStream(raw)) {
     const assembled = await hooks.emitter.parts.assembleStream(raw); // §12.1: assembled before post_model_call
     if (assembled.outcome === 'errored') {
-      await hooks.modelCallFailed(MODEL_ID);
+      await hooks.modelCallFailed(MODEL_ID, optional(consumed));
       throw new Error(`model stream failed (${assembled.error})`);
     }
     response = assembled.response;

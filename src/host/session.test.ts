@@ -126,6 +126,16 @@ t.test('§5.4: labels persist from the emission that produced the data and resur
   t.same(labelled, {});
 });
 
+t.test('§3.1, §5.4: a failed model call\'s post_model_call resurfaces the labels of what the call consumed', async (t) => {
+  const contexts: Record<string, unknown>[] = [];
+  const { s } = session((ctx) => (contexts.push(ctx as Record<string, unknown>), Verdict.allow()));
+  await s.start([]);
+  await s.modelCallFailed('m', { sourceLabels: { g: ['pii'] } });
+  t.match(contexts.at(-1), { interception_point: 'post_model_call', response: { content: null, finish_reason: 'error' }, extensions: { g: { source_labels: ['pii'] } } });
+  await s.modelCallFailed('m');
+  t.equal(contexts.at(-1)!.extensions, undefined, 'no labels, no extensions');
+});
+
 t.test('§5.2: a transform the framework cannot hold is transform_invalid in the record, and the action does not proceed', async (t) => {
   const { s, records } = session((ctx) => (ctx.interception_point === 'input' ? Verdict.transform('$target.content', { rich: true }) : Verdict.allow()));
   await s.start([]);

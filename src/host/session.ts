@@ -141,8 +141,11 @@ export interface HookSession {
    * AgentHooksProjectionFailed in evaluate_only). Unchanged, the very object passed in comes back.
    */
   postModelCall(modelId: string, response: ModelResponse, options?: PointOptions): Promise<ModelResponse>;
-  /** §3.1: the one post_model_call of a model call that failed without a response; recorded, never incorporated. */
-  modelCallFailed(modelId: string): Promise<void>;
+  /**
+   * §3.1: the one post_model_call of a model call that failed without a response; recorded, never incorporated.
+   * `sourceLabels`: the §5.4 labels of what the call consumed, as for postModelCall.
+   */
+  modelCallFailed(modelId: string, options?: Pick<PointOptions, 'sourceLabels'>): Promise<void>;
   /** pre_tool_call → invoke (with the possibly transformed args) → post_tool_call, bracketed per toolConcurrency. */
   toolCall(call: ToolCall, invoke: (args: JsonObject) => Promise<HookToolOutcome>, options?: PointOptions): Promise<HookToolResult>;
   /** output: the content returned to the caller; throws on deny (§6: not returned). */
@@ -178,7 +181,7 @@ export function createHookSession(options: HookSessionOptions): HookSession {
     input: (input, o) => gateInput(h, input, o),
     preModelCall: (modelId, messages, o) => preModelCall(h, modelId, messages, o),
     postModelCall: (modelId, response, o) => postModelCall(h, modelId, response, o),
-    modelCallFailed: (modelId) => modelCallFailed(h, modelId),
+    modelCallFailed: (modelId, o) => modelCallFailed(h, modelId, o),
     toolCall: (call, invoke, o) => toolCall(h, call, invoke, o),
     output: (content, o) => output(h, content, o),
     // Stryker disable next-line BlockStatement: only a run that ends in error calls fail(), and no vector ends in error (a failing model call and an evaluate_only model projection failure are READINGS.md kind (c)); session.test.ts 'a tool that throws is a tool error result; a failed model call gets its one post_model_call (§3.1)' pins the error state
@@ -284,10 +287,10 @@ async function postModelCall(h: HookState, modelId: string, response: ModelRespo
   return acted(e, response);
 }
 
-async function modelCallFailed(h: HookState, modelId: string): Promise<void> {
+async function modelCallFailed(h: HookState, modelId: string, o: Pick<PointOptions, 'sourceLabels'> | undefined): Promise<void> {
   // Stryker disable next-line BooleanLiteral: equivalent under the session harness: the turn then throws and the harness's hooks.fail() marks the session failed too, so agent_shutdown's reason is error either way (AH-CTK-770-772 pin it); session.test.ts 'a tool that throws is a tool error result; a failed model call gets its one post_model_call (§3.1)'
   h.state.error = true;
-  await h.emitter.emit('post_model_call', { model: { id: modelId }, response: { content: null, tool_calls: [], finish_reason: MODEL_ERROR } });
+  await emit(h, 'post_model_call', { model: { id: modelId }, response: { content: null, tool_calls: [], finish_reason: MODEL_ERROR } }, o);
 }
 // Stryker restore all
 

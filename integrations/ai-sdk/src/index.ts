@@ -78,8 +78,8 @@ export function createAiSdkSession(hooks: HookSession): AiSdkHookSession {
     return { params: messages === sent ? params : { ...params, prompt: messagesToPrompt(messages, params.prompt) }, sourceLabels, preLabels };
   }
   /** §3.1: a failed call still gets its one post_model_call; nothing of it is incorporated. */
-  async function callFailed(model: LanguageModelV4, error: unknown): Promise<never> {
-    if (!(error instanceof AgentHooksInexpressible)) await hooks.modelCallFailed(model.modelId);
+  async function callFailed(model: LanguageModelV4, before: { sourceLabels: LabelSet }, error: unknown): Promise<never> {
+    if (!(error instanceof AgentHooksInexpressible)) await hooks.modelCallFailed(model.modelId, { sourceLabels: before.sourceLabels });
     throw error;
   }
   /** post_model_call over a whole result: the content and finish reason the loop acts on, the response's labels persisted on it. */
@@ -102,16 +102,16 @@ export function createAiSdkSession(hooks: HookSession): AiSdkHookSession {
     specificationVersion: 'v4',
     async wrapGenerate({ params, model }) {
       const before = await beforeCall(params, model);
-      const result = await Promise.resolve(model.doGenerate(before.params)).catch((error: unknown) => callFailed(model, error));
+      const result = await Promise.resolve(model.doGenerate(before.params)).catch((error: unknown) => callFailed(model, before, error));
       const acted = await afterCall(model, before, result.content, result.finishReason);
       return acted.content === result.content && acted.finishReason === result.finishReason ? result : { ...result, ...acted };
     },
     async wrapStream({ params, model }) {
       // §12.1: the stream is assembled before post_model_call and only the verdicted response is streamed on.
       const before = await beforeCall(params, model);
-      const result = await Promise.resolve(model.doStream(before.params)).catch((error: unknown) => callFailed(model, error));
+      const result = await Promise.resolve(model.doStream(before.params)).catch((error: unknown) => callFailed(model, before, error));
       const assembled = await assembleStreamParts(result.stream);
-      if (assembled.outcome === 'errored') return callFailed(model, assembled.error);
+      if (assembled.outcome === 'errored') return callFailed(model, before, assembled.error);
       if (assembled.outcome === 'incomplete') {
         // A stream that ended without its finish cannot be assembled: host self-deny, never incorporated (§12.1).
         await afterCall(model, before, assembled.content, { unified: 'other', raw: STREAM_INCOMPLETE }, HOST_ERROR.streaming_unsupported);

@@ -88,7 +88,7 @@ export function agentHooksMiddleware(hooks: HookSession): AgentMiddleware {
         response = await handler(next);
       } catch (error) {
         // §3.1: the failed call still gets its one post_model_call; nothing of it is incorporated.
-        await hooks.modelCallFailed(modelId);
+        await hooks.modelCallFailed(modelId, { sourceLabels });
         throw error;
       }
       const before = aiToResponse(response);

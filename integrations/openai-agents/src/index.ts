@@ -94,15 +94,15 @@ export function createOpenAIAgentsSession(hooks: HookSession): OpenAIAgentsHookS
     return { ...response, output: response.output.map((o) => (o.type === 'function_call' || o.type === 'message' ? withLabels(o, responseLabels) : o)) };
   }
   /** §3.1: a failed call still gets its one post_model_call; nothing of it is incorporated. */
-  async function callFailed(modelId: string, error: unknown): Promise<never> {
-    if (!(error instanceof AgentHooksInexpressible)) await hooks.modelCallFailed(modelId);
+  async function callFailed(modelId: string, before: { sourceLabels: LabelSet }, error: unknown): Promise<never> {
+    if (!(error instanceof AgentHooksInexpressible)) await hooks.modelCallFailed(modelId, { sourceLabels: before.sourceLabels });
     throw error;
   }
 
   const wrapModel = (model: Model, modelId = modelName(model)): Model => ({
     async getResponse(request: ModelRequest): Promise<ModelResponse> {
       const before = await beforeCall(modelId, request);
-      const response = await model.getResponse(before.request).catch((error: unknown) => callFailed(modelId, error));
+      const response = await model.getResponse(before.request).catch((error: unknown) => callFailed(modelId, before, error));
       return afterCall(modelId, before, response);
     },
     /**
@@ -121,7 +121,7 @@ export function createOpenAIAgentsSession(hooks: HookSession): OpenAIAgentsHookS
         }
       } catch (error) {
         // §12.1: a stream whose provider fails is an errored model call (one post_model_call, never incorporated).
-        return callFailed(modelId, error);
+        return callFailed(modelId, before, error);
       }
       if (!done) {
         // §12.1: ended without its completion the response cannot be assembled: stream_incomplete, denied by the host, never incorporated.
