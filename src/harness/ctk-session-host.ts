@@ -8,7 +8,7 @@
 // uses the whole of the session's contract: it passes point options only when it has something to pass, keeps its own
 // tool result unless the session says it was transformed, and wraps the errors its layers raise (a cause chain, a
 // retry error's lastError, an AggregateError), so a block is found only the way findBlocked finds it.
-import { HOST_ERROR, type Json, type JsonObject } from '../core/index.js';
+import { HOST_ERROR, KNOB_DEFAULTS, type Json, type JsonObject } from '../core/index.js';
 import type { ModelResponse } from '../core/agent-io.js';
 import { asContent, frameworkHooks, type FrameworkName } from '../host/framework-kit.js';
 import { isEmptyLabels, mergeLabels } from '../host/labels.js';
@@ -16,7 +16,8 @@ import type { HoldsTarget, HookSession, PointOptions } from '../host/session.js'
 import { isStream } from '../host/stream.js';
 import type { LabelSet } from '../host/types.js';
 import type { Harness, HostSurface, RunSetup } from './contract.js';
-import { createSessionHarness, frameworkSurface } from './session-harness.js';
+import { DEFAULT_INTERCEPTOR_TIMEOUT_MS, DEFAULT_RESOLVER_TIMEOUT_MS } from '../host/emitter.js';
+import { createSessionHarness, frameworkSurface, type SessionHarnessOptions } from './session-harness.js';
 
 const FRAMEWORK: FrameworkName = { id: 'ctk-session-host', title: 'the CTK session host' };
 const MODEL_ID = 'mock';
@@ -181,6 +182,27 @@ async function turn(hooks: HookSession, run: RunSetup, input: { content: Json; r
   throw new Error(`the model made more than ${MAX_MODEL_CALLS} calls in one turn without answering`);
 }
 
+/**
+ * The options a framework passes: only those that differ from the library's defaults, so the defaults themselves
+ * (§7.2 sequential/first_deny and its knobs, §8 enforce, §10.1 jcs-sha256, the timeouts, no resolver, sequential
+ * tool calls) are what the run gets whenever a vector leaves them at theirs.
+ */
+function onlyWhatDiffers(options: SessionHarnessOptions): Partial<SessionHarnessOptions> {
+  const out: Partial<SessionHarnessOptions> = { ...options };
+  const knobs = Object.fromEntries(Object.entries(options.composition ?? {}).filter(([k, v]) => k === 'profile' || KNOB_DEFAULTS[k as keyof typeof KNOB_DEFAULTS] !== v));
+  if (Object.keys(knobs).length === 1 && knobs.profile === 'sequential/first_deny') delete out.composition;
+  else out.composition = knobs as SessionHarnessOptions['composition'];
+  if (options.mode === 'enforce') delete out.mode;
+  if (options.identityProvider === 'jcs-sha256') delete out.identityProvider;
+  if (options.resolver === null) delete out.resolver;
+  if (options.redactor === null) delete out.redactor;
+  if (options.interceptors.length === 0) delete out.interceptors;
+  if (options.interceptorTimeoutMs === DEFAULT_INTERCEPTOR_TIMEOUT_MS) delete out.interceptorTimeoutMs;
+  if (options.resolverTimeoutMs === DEFAULT_RESOLVER_TIMEOUT_MS) delete out.resolverTimeoutMs;
+  if (options.toolConcurrency === 'sequential') delete out.toolConcurrency;
+  return out;
+}
+
 export function createCtkSessionHost(options: CtkSessionHostOptions = {}): Harness {
   const textOnlyInput = options.textOnlyInput === true;
   const wire = options.wire ?? ((hooks: HookSession) => hooks);
@@ -189,7 +211,7 @@ export function createCtkSessionHost(options: CtkSessionHostOptions = {}): Harne
     async start(run, sessionOptions) {
       const tools = (run.scenario.tools ?? []).map((t) => t.name);
       const state: TurnState = { released: '', history: [] };
-      const agentHooks = frameworkHooks(FRAMEWORK, { agent: { id: 'ctk-session-agent' }, ...sessionOptions }, (hooks) => {
+      const agentHooks = frameworkHooks(FRAMEWORK, { agent: { id: 'ctk-session-agent' }, ...onlyWhatDiffers(sessionOptions) }, (hooks) => {
         const called = wire(hooks);
         return {
           hooks,
