@@ -11,10 +11,10 @@
 import { HOST_ERROR, KNOB_DEFAULTS, type Json, type JsonObject } from '../core/index.js';
 import type { ModelResponse } from '../core/agent-io.js';
 import { asContent, frameworkHooks, type FrameworkName } from '../host/framework-kit.js';
-import { isEmptyLabels, mergeLabels } from '../host/labels.js';
+import { deriveNamespace, isEmptyLabels, mergeLabels } from '../host/labels.js';
 import type { HoldsTarget, HookSession, PointOptions } from '../host/session.js';
 import { isStream } from '../host/stream.js';
-import type { LabelSet } from '../host/types.js';
+import type { Interceptor, InterceptorLike, LabelSet } from '../host/types.js';
 import type { Harness, HostSurface, RunSetup } from './contract.js';
 import { DEFAULT_INTERCEPTOR_TIMEOUT_MS, DEFAULT_RESOLVER_TIMEOUT_MS } from '../host/emitter.js';
 import { createSessionHarness, frameworkSurface, type SessionHarnessOptions } from './session-harness.js';
@@ -197,6 +197,13 @@ function onlyWhatDiffers(options: SessionHarnessOptions): Partial<SessionHarness
   if (options.resolver === null) delete out.resolver;
   if (options.redactor === null) delete out.redactor;
   if (options.interceptors.length === 0) delete out.interceptors;
+  // Every form the library takes (§4.6: the namespace is the host's to derive): an object with a name, a bare
+  // function, an object naming the namespace its name derives to.
+  else {
+    out.interceptors = (options.interceptors as Interceptor[]).map((i, index): InterceptorLike =>
+      index % 3 === 1 ? (context) => i.intercept(context) : index % 3 === 2 ? { ...i, namespace: deriveNamespace(i.name, index) } : i,
+    );
+  }
   if (options.interceptorTimeoutMs === DEFAULT_INTERCEPTOR_TIMEOUT_MS) delete out.interceptorTimeoutMs;
   if (options.resolverTimeoutMs === DEFAULT_RESOLVER_TIMEOUT_MS) delete out.resolverTimeoutMs;
   if (options.toolConcurrency === 'sequential') delete out.toolConcurrency;
