@@ -67,7 +67,6 @@ interface Registered extends Interceptor {
 
 /** §7.2: validates the profile and knobs, filling the normative defaults for knobs the profile consults. */
 export function resolveComposition(input: Partial<Composition> | undefined): Composition {
-  // Stryker disable next-line OptionalChaining,StringLiteral: the harnesses hand the emitter a complete, valid configuration, so construction-time validation and defaults are never reached by a CTK run (emitter.test.ts 'resolveComposition: defaults to sequential/first_deny, fills the consulted knobs, rejects a non-string knob')
   const profile = input?.profile ?? 'sequential/first_deny';
   // Stryker disable next-line BlockStatement: the harnesses hand the emitter a complete, valid configuration, so construction-time validation and defaults are never reached by a CTK run (emitter.test.ts '§7.2: the profile set is closed and knob values are validated at construction')
   // Stryker equivalent next-line ConditionalExpression `false`: the harnesses hand the emitter a complete, valid configuration, so construction-time validation and defaults are never reached by a CTK run (emitter.test.ts '§7.2: the profile set is closed and knob values are validated at construction')
@@ -77,7 +76,6 @@ export function resolveComposition(input: Partial<Composition> | undefined): Com
   }
   const out: Composition = { profile };
   for (const knob of PROFILE_KNOBS[profile]) {
-    // Stryker disable next-line OptionalChaining: the harnesses hand the emitter a complete, valid configuration, so construction-time validation and defaults are never reached by a CTK run (emitter.test.ts 'resolveComposition: …')
     const value = (input as Record<string, unknown> | undefined)?.[knob] ?? KNOB_DEFAULTS[knob];
     // Stryker disable next-line LogicalOperator,BlockStatement: the harnesses hand the emitter a complete, valid configuration, so construction-time validation and defaults are never reached by a CTK run (emitter.test.ts '§7.2: the profile set is closed …', 'resolveComposition: …')
     // Stryker equivalent next-line ConditionalExpression `false`: the harnesses hand the emitter a complete, valid configuration, so construction-time validation and defaults are never reached by a CTK run (emitter.test.ts '§7.2: the profile set is closed …', 'resolveComposition: …')
@@ -91,8 +89,6 @@ export function resolveComposition(input: Partial<Composition> | undefined): Com
 }
 
 function normalizeInterceptor(i: InterceptorLike, index: number): Registered {
-  // Stryker disable next-line ObjectLiteral,StringLiteral: the harnesses register every interceptor as an object with a name and no namespace, so the other forms are never reached, and the name a host gives is its own (§10.3 verdicts[].name is host-chosen): emitter.test.ts 'interceptors: a bare function is one (namespace interceptor_<index>); a bad one is refused; a given namespace is validated; names reach the verdict summaries'
-  // Stryker equivalent next-line ConditionalExpression `false`: the harnesses register every interceptor as an object with a name and no namespace, so the other forms are never reached, and the name a host gives is its own (§10.3 verdicts[].name is host-chosen): emitter.test.ts 'interceptors: a bare function is one (namespace interceptor_<index>); a bad one is refused; a given namespace is validated; names reach the verdict summaries'
   if (typeof i === 'function') return { intercept: i, namespace: deriveNamespace(undefined, index) };
   // Stryker disable next-line BlockStatement,LogicalOperator: the harnesses register every interceptor as an object with a name and no namespace, so the other forms are never reached, and the name a host gives is its own (§10.3 verdicts[].name is host-chosen): emitter.test.ts 'interceptors: a bare function is one (namespace interceptor_<index>); a bad one is refused; a given namespace is validated; names reach the verdict summaries'
   // Stryker equivalent next-line ConditionalExpression `false`: the harnesses register every interceptor as an object with a name and no namespace, so the other forms are never reached, and the name a host gives is its own (§10.3 verdicts[].name is host-chosen): emitter.test.ts 'interceptors: a bare function is one (namespace interceptor_<index>); a bad one is refused; a given namespace is validated; names reach the verdict summaries'
@@ -167,14 +163,12 @@ export function createEmitter(options: EmitterOptions): Emitter {
 function emitterState(options: EmitterOptions): EmitterState {
   const parts = resolveParts(options.parts);
   const composition = resolveComposition(options.composition);
-  // Stryker disable next-line StringLiteral: the harnesses hand the emitter a complete, valid configuration, so construction-time validation and defaults are never reached by a CTK run (emitter.test.ts 'defaults: enforce mode, …')
   const mode: Mode = options.mode ?? 'enforce';
   // Stryker disable next-line StringLiteral: the harnesses hand the emitter a complete, valid configuration, so construction-time validation and defaults are never reached by a CTK run (emitter.test.ts 'defaults: …; bad timeouts, posture and session id are refused')
   // Stryker equivalent next-line ConditionalExpression `false` @7-28: the harnesses hand the emitter a complete, valid configuration, so construction-time validation and defaults are never reached by a CTK run (emitter.test.ts 'defaults: …; bad timeouts, posture and session id are refused')
   if (!MODES.includes(mode)) throw new HostConfigError(`mode ${JSON.stringify(mode)} is not enforce | evaluate_only (§8)`);
   // §10.1: bad host-defined provider names are rejected at construction.
   const provider: IdentityProvider = resolveIdentityProvider(options.identityProvider);
-  // Stryker disable next-line ArrayDeclaration: the harnesses hand the emitter a complete, valid configuration, so construction-time validation and defaults are never reached by a CTK run (emitter.test.ts 'defaults: … no interceptors (the no_interceptor deny) …')
   const interceptors = (options.interceptors ?? []).map(normalizeInterceptor);
   // Stryker disable next-line StringLiteral: the option's name only appears in the construction error (emitter.test.ts 'defaults: …')
   const interceptorTimeoutMs = positive(options.interceptorTimeoutMs, DEFAULT_INTERCEPTOR_TIMEOUT_MS, 'interceptorTimeoutMs');
@@ -482,7 +476,6 @@ function heldTransform(apply: HostParts['applyTransform'], holds: (target: Json)
 
 // Stryker disable next-line BlockStatement: the harnesses hand the emitter a complete, valid configuration (emitter.test.ts 'defaults: enforce mode, …; bad timeouts, posture and session id are refused')
 function positive(value: number | undefined, fallback: number, name: string): number {
-  // Stryker equivalent next-line ConditionalExpression `false` @7-26: the harnesses hand the emitter a complete, valid configuration (emitter.test.ts 'defaults: enforce mode, …; bad timeouts, posture and session id are refused')
   if (value === undefined) return fallback;
   // Stryker disable next-line LogicalOperator: the harnesses hand the emitter a complete, valid configuration (emitter.test.ts 'defaults: enforce mode, …; bad timeouts, posture and session id are refused')
   // Stryker equivalent next-line ConditionalExpression `false` @7-73: the harnesses hand the emitter a complete, valid configuration (emitter.test.ts 'defaults: enforce mode, …; bad timeouts, posture and session id are refused')
