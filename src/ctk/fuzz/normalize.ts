@@ -200,14 +200,21 @@ function hostToolErrors(ex: Execution): { maskContext: (c: Json) => Json; maskMe
     if (c.interception_point === 'post_tool_call' && raised.has(String(obj(c.tool_call)?.id)) && result?.is_error === true && result.value !== undefined) values.push(result.value);
   }
   const isError = (v: unknown) => values.some((e) => deepEqual(e, v as Json));
+  // A raised call no interceptor saw (none registered, or its post_tool_call undelivered): its value is known only as
+  // a tool message that is none of the values the tools returned.
+  const seen = new Set(ex.recording.filter((c) => c.interception_point === 'post_tool_call').map((c) => String(obj(c.tool_call)?.id)));
+  const unseen = [...raised].some((id) => !seen.has(id));
+  const returned = ex.mocks.tool_outcomes.flatMap((o) => (o.kind !== 'raised' && o.result ? [o.result.value] : []));
+  const isReturned = (c: Json) => returned.some((v) => deepEqual(v, c) || deepEqual(v, modelContent(c)));
+  const isHostText = (c: Json) => isError(c) || isError(modelContent(c)) || (unseen && !isReturned(c));
   const maskMessages = (list: Json): Json =>
     Array.isArray(list)
       ? list.map((m) => {
           const o = obj(m);
-          return o && o.role === 'tool' && (isError(o.content) || isError(modelContent(o.content as Json))) ? { ...o, content: TOOL_ERROR } : m;
+          return o && o.role === 'tool' && isHostText(o.content as Json) ? { ...o, content: TOOL_ERROR } : m;
         })
       : list;
-  if (values.length === 0) return { maskContext: (c) => c, maskMessages: (m) => m };
+  if (values.length === 0 && !unseen) return { maskContext: (c) => c, maskMessages: (m) => m };
   const maskContext = (c: Json): Json => {
     const o = obj(c);
     if (!o) return c;

@@ -334,6 +334,11 @@ t.test("a tool that fails natively (mock_faults): its error value is the host's 
   const lost = norm(h2, transformed);
   for (const m of lost.model_calls[1] as JsonObject[]) if (m.role === 'tool') m.content = 'tool error: RemoteFailure';
   t.match(firstDivergence(lost, norm(r2, transformed), transformed), { field: 'model_calls[*][*].content', requirement: 'REQ-4.3-target-observable' }, 'a transform that did not reach the model still diverges');
+  // With no interceptor nothing is recorded: the host's value is known only as the tool message the model received.
+  const unseen = loopVector({ ...v, interceptor_scripts: undefined, interceptor_script: [] } as unknown as Record<string, unknown>);
+  const h3 = await executeVector(unseen, { harness: renamed(), timeoutMs: 5000, recordAll: true });
+  const r3 = await run(unseen);
+  t.equal(firstDivergence(norm(h3, unseen), norm(r3, unseen), unseen), undefined, 'no interceptor: still the host\'s choice');
 });
 
 t.test('§6.3: a host-synthesized message that quotes the payload or an exception text differs; one in its own words does not', async (t) => {
