@@ -195,14 +195,17 @@ const TOOL_ERROR = "<the host's tool error value>";
 function hostToolErrors(ex: Execution): { maskContext: (c: Json) => Json; maskMessages: (m: Json) => Json } {
   const raised = new Set(ex.mocks.tool_outcomes.filter((o) => o.kind === 'raised').map((o) => o.id));
   const values: Json[] = [];
+  const seen = new Set<string>();
   for (const c of ex.recording) {
+    if (c.interception_point !== 'post_tool_call') continue;
+    const id = String(obj(c.tool_call)?.id);
+    seen.add(id);
     const result = obj(c.tool_result);
-    if (c.interception_point === 'post_tool_call' && raised.has(String(obj(c.tool_call)?.id)) && result?.is_error === true && result.value !== undefined) values.push(result.value);
+    if (raised.has(id) && result?.is_error === true && result.value !== undefined) values.push(result.value);
   }
   const isError = (v: unknown) => values.some((e) => deepEqual(e, v as Json));
   // A raised call no interceptor saw (none registered, or its post_tool_call undelivered): its value is known only as
   // a tool message that is none of the values the tools returned.
-  const seen = new Set(ex.recording.filter((c) => c.interception_point === 'post_tool_call').map((c) => String(obj(c.tool_call)?.id)));
   const unseen = [...raised].some((id) => !seen.has(id));
   const returned = ex.mocks.tool_outcomes.flatMap((o) => (o.kind !== 'raised' && o.result ? [o.result.value] : []));
   const isReturned = (c: Json) => returned.some((v) => deepEqual(v, c) || deepEqual(v, modelContent(c)));
